@@ -1,0 +1,112 @@
+# baton - build, run and test.
+#
+#   make            build build/baton.iso
+#   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=)
+#   make test       host unit tests, then kernel test boots; ends "N passed, N failed"
+#   make debug      QEMU waiting for GDB, and GDB attached, stopped at kmain
+#   make clean
+#
+# CROSS_COMPILE=x86_64-elf- selects a cross toolchain; the host gcc is the
+# default (it builds freestanding x86-64 code). V=1 shows the commands.
+
+CROSS_COMPILE ?=
+CC := $(CROSS_COMPILE)gcc
+LD := $(CROSS_COMPILE)ld
+NM := $(CROSS_COMPILE)nm
+PYTHON ?= python3
+BUILD ?= build
+
+SMP ?= 4
+MEM ?= 512M
+MACHINE ?= q35
+ACCEL ?= tcg
+CMDLINE ?=
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+GCC_INCLUDE := $(shell $(CC) -print-file-name=include 2>/dev/null)
+CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
+	-fno-pie -fno-pic -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
+	-mno-mmx -mno-sse -mno-sse2 -mno-80387 -fno-stack-protector \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fcf-protection=none \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
+	-Wmissing-prototypes -Wshadow -Wvla -I. -MMD -MP
+ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
+LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
+LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
+
+SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c \
+	drivers/*.c lib/*.c tests/kernel/*.c)
+OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
+
+.PHONY: all iso run test debug clean deps host-tests kernel-tests compile_commands.json
+all: iso
+iso: $(BUILD)/baton.iso
+
+$(BUILD)/obj/%.c.o: %.c Makefile
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S Makefile
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(CFLAGS) $(ASFLAGS) -c $< -o $@
+
+# Two-pass link: pass 1 carries an empty symbol table; its text symbols
+# become the table of the final image. .ksyms sits after .text, so no
+# function moves between the passes; the check below proves it.
+$(BUILD)/baton.elf: $(OBJS) linker.ld scripts/mksyms.py
+	@echo "  LD      $@"
+	$(Q)$(PYTHON) scripts/mksyms.py /dev/null > $(BUILD)/ksyms0.S
+	$(Q)$(CC) $(CFLAGS) $(ASFLAGS) -c $(BUILD)/ksyms0.S -o $(BUILD)/ksyms0.o
+	$(Q)$(LD) $(LDFLAGS) -o $(BUILD)/baton.pass1.elf $(OBJS) $(BUILD)/ksyms0.o
+	$(Q)$(NM) -n -S --defined-only $(BUILD)/baton.pass1.elf > $(BUILD)/baton.pass1.nm
+	$(Q)$(PYTHON) scripts/mksyms.py $(BUILD)/baton.pass1.nm > $(BUILD)/ksyms.S
+	$(Q)$(CC) $(CFLAGS) $(ASFLAGS) -c $(BUILD)/ksyms.S -o $(BUILD)/ksyms.o
+	$(Q)$(LD) $(LDFLAGS) -o $@.tmp $(OBJS) $(BUILD)/ksyms.o
+	$(Q)$(NM) -n -S --defined-only $@.tmp > $(BUILD)/baton.nm
+	$(Q)$(PYTHON) scripts/mksyms.py $(BUILD)/baton.nm | cmp -s - $(BUILD)/ksyms.S || \
+		{ echo "symbol table moved between link passes" >&2; exit 1; }
+	$(Q)mv $@.tmp $@
+
+$(BUILD)/baton.iso: $(BUILD)/baton.elf scripts/grub.cfg
+	@echo "  ISO     $@"
+	$(Q)rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
+	$(Q)cp $(BUILD)/baton.elf $(BUILD)/isodir/boot/baton.elf
+	$(Q)cp scripts/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir > $(BUILD)/grub-mkrescue.log 2>&1 || \
+		{ cat $(BUILD)/grub-mkrescue.log >&2; exit 1; }
+
+deps:
+	$(Q)sh scripts/deps.sh
+
+run: deps iso
+	$(Q)$(PYTHON) tests/qemu.py run --iso $(BUILD)/baton.iso --smp '$(SMP)' --mem $(MEM) \
+		--machine $(MACHINE) --accel $(ACCEL) --cmdline '$(CMDLINE)'
+
+debug: deps iso
+	$(Q)$(PYTHON) tests/qemu.py debug --iso $(BUILD)/baton.iso --elf $(BUILD)/baton.elf \
+		--smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) --cmdline '$(CMDLINE)'
+
+include tests/host/Makefile.mk
+
+kernel-tests: deps iso
+	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) kernel
+
+test: deps iso
+	$(Q)$(MAKE) --no-print-directory host-tests-build
+	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) all
+
+compile_commands.json:
+	$(Q)$(MAKE) -B -n V=1 all | $(PYTHON) scripts/compile_commands.py > compile_commands.json
+
+clean:
+	$(Q)rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,47 @@
+/* arch/x86_64/spinlock.h - fair (ticket) spinlocks.
+ *
+ * A CPU takes a ticket with one locked xadd and spins until the lock serves
+ * it, so CPUs get the lock in arrival order. On x86-64 a locked instruction
+ * is a full barrier, and a plain store is a release: unlocking is a compiler
+ * barrier followed by an ordinary increment of the serving counter.
+ *
+ * Debug checks (always on): taking a lock this CPU already holds, and
+ * releasing a lock this CPU does not hold, are reported with the callers.
+ *
+ * Interface:
+ *   DEFINE_SPINLOCK(name) / spin_lock_init(lock, name)
+ *   spin_lock / spin_unlock                  interrupts untouched
+ *   spin_lock_irqsave / spin_unlock_irqrestore
+ *   spin_trylock, spin_is_locked, spin_lock_held (by this CPU)
+ */
+#ifndef ARCH_SPINLOCK_H
+#define ARCH_SPINLOCK_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+struct spinlock {
+	u32 next;		/* next ticket to hand out */
+	u32 serving;		/* ticket now holding the lock */
+	int holder_cpu;		/* debug: CPU holding it, or -1 */
+	const void *holder_ip;	/* debug: where it was taken */
+	const char *name;
+};
+
+#define SPINLOCK_INIT(n) { .next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n }
+#define DEFINE_SPINLOCK(x) struct spinlock x = SPINLOCK_INIT(#x)
+
+void spin_lock_init(struct spinlock *l, const char *name);
+void spin_lock(struct spinlock *l);
+void spin_unlock(struct spinlock *l);
+bool spin_trylock(struct spinlock *l);
+unsigned long spin_lock_irqsave(struct spinlock *l);
+void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
+bool spin_lock_held(const struct spinlock *l);
+
+static inline bool spin_is_locked(const struct spinlock *l)
+{
+	return READ_ONCE(l->next) != READ_ONCE(l->serving);
+}
+
+#endif

@@ -1,0 +1,155 @@
+/* kernel/ktest.c - the KTAP test runner; see ktest.h.
+ *
+ * Output (KTAP version 1, as the harness in tests/qemu.py parses it):
+ *
+ *   KTAP version 1
+ *   1..2                       one line per selected suite
+ *       KTAP version 1
+ *       # Subtest: kmalloc
+ *       1..3
+ *       ok 1 alloc_free
+ *       # FAIL tests/kernel/test_kmalloc.c:40: expected ...
+ *       not ok 2 redzone
+ *       ok 3 big # SKIP needs 2 CPUs
+ *   not ok 1 kmalloc
+ *   ...
+ *   # baton-tests: 5 passed, 1 failed, 1 skipped
+ *
+ * Test output lines go straight to the console, without the "[cpuN]"
+ * prefix, so that a KTAP parser sees them at the start of the line. */
+#include "kernel/ktest.h"
+#include "drivers/qemu_exit.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+extern const struct ktest_suite __ktest_start[], __ktest_end[];
+
+static char test_param[256];
+PARAM_STRING(test, test_param,
+	     "run test suites and exit: all, or a comma-separated list of suite names");
+
+void ktest_expect_warnings(struct ktest *t, unsigned long n)
+{
+	t->warnings_expected += n;
+	WRITE_ONCE(warn_expected, true);
+}
+
+bool ktest_requested(void)
+{
+	return test_param[0] != '\0';
+}
+
+/* Print a KTAP line: no "[cpuN] " prefix, always shown. */
+#define ktap(fmt, ...) printk(KERN_RAW fmt, ##__VA_ARGS__)
+
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	t->failed = true;
+	ktap("    # FAIL %s:%d: %s\n", file, line, msg);
+}
+
+void ktest_skip(struct ktest *t, const char *reason)
+{
+	t->skipped = true;
+	strscpy(t->skip_reason, reason, sizeof(t->skip_reason));
+}
+
+/* Is suite s named in the comma-separated list? */
+static bool selected(const struct ktest_suite *s, const char *list)
+{
+	size_t n = strlen(s->name);
+
+	if (strcmp(list, "all") == 0)
+		return !s->explicit_only;
+	for (const char *p = list; *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && strncmp(p, s->name, n) == 0)
+			return true;
+		if ((len == 3 && strncmp(p, "all", 3) == 0) && !s->explicit_only)
+			return true;
+		p += len + (comma ? 1 : 0);
+	}
+	return false;
+}
+
+/* Warn about names in test= that match no suite: a typo must not pass. */
+static unsigned int check_names(const char *list)
+{
+	unsigned int unknown = 0;
+
+	for (const char *p = list; *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		bool found = len == 3 && strncmp(p, "all", 3) == 0;
+
+		for (const struct ktest_suite *s = __ktest_start; s < __ktest_end && !found; s++)
+			found = strlen(s->name) == len && strncmp(p, s->name, len) == 0;
+		if (!found && len) {
+			pr_err("ktest: no test suite named '%.*s'\n", (int)len, p);
+			unknown++;
+		}
+		p += len + (comma ? 1 : 0);
+	}
+	return unknown;
+}
+
+bool ktest_run_selected(void)
+{
+	unsigned int nr_suites = 0, suite_no = 0;
+	unsigned int passed = 0, failed = 0, skipped = 0;
+
+	if (!ktest_requested())
+		return false;
+	failed += check_names(test_param);
+	for (const struct ktest_suite *s = __ktest_start; s < __ktest_end; s++)
+		nr_suites += selected(s, test_param);
+
+	ktap("KTAP version 1\n");
+	ktap("1..%u\n", nr_suites);
+	for (const struct ktest_suite *s = __ktest_start; s < __ktest_end; s++) {
+		bool suite_failed = false;
+
+		if (!selected(s, test_param))
+			continue;
+		suite_no++;
+		ktap("    KTAP version 1\n");
+		ktap("    # Subtest: %s\n", s->name);
+		ktap("    1..%u\n", s->nr_cases);
+		for (unsigned int i = 0; i < s->nr_cases; i++) {
+			struct ktest t = { .case_name = s->cases[i].name };
+			unsigned long warns = warn_count;
+
+			s->cases[i].run(&t);
+			WRITE_ONCE(warn_expected, false);
+			if (warn_count - warns != t.warnings_expected)
+				ktest_fail(&t, __FILE__, __LINE__,
+					   "the case caused %lu warning(s), expected %lu",
+					   warn_count - warns, t.warnings_expected);
+			if (t.skipped && !t.failed) {
+				ktap("    ok %u %s # SKIP %s\n", i + 1, t.case_name, t.skip_reason);
+				skipped++;
+			} else {
+				ktap("    %s %u %s\n", t.failed ? "not ok" : "ok", i + 1, t.case_name);
+				if (t.failed)
+					failed++;
+				else
+					passed++;
+			}
+			suite_failed |= t.failed;
+		}
+		ktap("%s %u %s\n", suite_failed ? "not ok" : "ok", suite_no, s->name);
+	}
+	ktap("# baton-tests: %u passed, %u failed, %u skipped\n", passed, failed, skipped);
+	qemu_exit(failed ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+}

@@ -1,0 +1,114 @@
+/* kernel/ktest.h - in-kernel tests, reported in KTAP version 1.
+ *
+ * A suite is a named list of cases, registered at link time:
+ *
+ *   static void alloc_free(struct ktest *t)
+ *   {
+ *           void *p = kmalloc(10);
+ *           KT_ASSERT_NOT_NULL(t, p);
+ *           KT_EXPECT_EQ(t, ksize(p), 10);
+ *           kfree(p);
+ *   }
+ *   KTEST_SUITE(kmalloc, KTEST_CASE(alloc_free), ...);
+ *
+ * test=all runs every suite except those declared with KTEST_SUITE_EXPLICIT
+ * (the harness's own deliberately failing, panicking and hanging cases, and
+ * crash demonstrations), which run only when named: test=kmalloc,selftest_fail.
+ * After the run the kernel exits QEMU with QEMU_EXIT_SUCCESS if every case
+ * passed or was skipped, QEMU_EXIT_FAILURE otherwise.
+ *
+ * KT_EXPECT_* records a failure and continues; KT_ASSERT_* also ends the
+ * case. Each failure prints "# FAIL file:line: ..." with the values.
+ */
+#ifndef KERNEL_KTEST_H
+#define KERNEL_KTEST_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+struct ktest {
+	const char *case_name;
+	bool failed;
+	bool skipped;
+	char skip_reason[96];
+	unsigned long warnings_expected;	/* WARNs the case provokes on purpose */
+};
+
+struct ktest_case {
+	const char *name;
+	void (*run)(struct ktest *t);
+};
+
+struct ktest_suite {
+	const char *name;
+	const struct ktest_case *cases;
+	unsigned int nr_cases;
+	bool explicit_only;
+};
+
+#define KTEST_CASE(fn) { .name = #fn, .run = fn }
+
+#define __KTEST_SUITE(sname, expl, ...)                                       \
+	static const struct ktest_case __ktest_cases_##sname[] = { __VA_ARGS__ }; \
+	static const struct ktest_suite __ktest_suite_##sname __used          \
+		__section(".ktest_suites") __aligned(8) = {                   \
+			.name = #sname,                                       \
+			.cases = __ktest_cases_##sname,                       \
+			.nr_cases = ARRAY_SIZE(__ktest_cases_##sname),        \
+			.explicit_only = expl,                                \
+		}
+#define KTEST_SUITE(sname, ...) __KTEST_SUITE(sname, false, __VA_ARGS__)
+#define KTEST_SUITE_EXPLICIT(sname, ...) __KTEST_SUITE(sname, true, __VA_ARGS__)
+
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
+	__printf(4, 5);
+void ktest_skip(struct ktest *t, const char *reason);
+/* The case will provoke n WARNs on purpose: fewer or more fail it. */
+void ktest_expect_warnings(struct ktest *t, unsigned long n);
+/* Run the suites named by the test= parameter; returns true if any ran. */
+bool ktest_run_selected(void);
+/* Is test= set? (Then the boot ends with the test run.) */
+bool ktest_requested(void);
+/* Longjmp-free early return from a case: used by KT_ASSERT_*. */
+#define __KT_RETURN return
+
+#define KT_EXPECT_TRUE(t, c)                                                  \
+	do {                                                                  \
+		if (!(c))                                                     \
+			ktest_fail(t, __FILE__, __LINE__, "expected %s", #c); \
+	} while (0)
+#define KT_EXPECT_FALSE(t, c) KT_EXPECT_TRUE(t, !(c))
+#define KT_EXPECT_EQ(t, a, b)                                                 \
+	do {                                                                  \
+		long long __a = (long long)(a), __b = (long long)(b);         \
+		if (__a != __b)                                               \
+			ktest_fail(t, __FILE__, __LINE__,                     \
+				   "expected %s == %s (%lld vs %lld)", #a, #b,  \
+				   __a, __b);                                 \
+	} while (0)
+#define KT_EXPECT_NE(t, a, b)                                                 \
+	do {                                                                  \
+		long long __a = (long long)(a), __b = (long long)(b);         \
+		if (__a == __b)                                               \
+			ktest_fail(t, __FILE__, __LINE__,                     \
+				   "expected %s != %s (both %lld)", #a, #b,     \
+				   __a);                                      \
+	} while (0)
+#define KT_EXPECT_LE(t, a, b)                                                 \
+	do {                                                                  \
+		long long __a = (long long)(a), __b = (long long)(b);         \
+		if (!(__a <= __b))                                            \
+			ktest_fail(t, __FILE__, __LINE__,                     \
+				   "expected %s <= %s (%lld vs %lld)", #a, #b,  \
+				   __a, __b);                                 \
+	} while (0)
+#define KT_ASSERT_TRUE(t, c)                                                  \
+	do {                                                                  \
+		if (!(c)) {                                                   \
+			ktest_fail(t, __FILE__, __LINE__, "expected %s", #c); \
+			__KT_RETURN;                                          \
+		}                                                             \
+	} while (0)
+#define KT_ASSERT_NOT_NULL(t, p) KT_ASSERT_TRUE(t, (p) != NULL)
+
+#endif

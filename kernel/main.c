@@ -1,0 +1,47 @@
+/* kernel/main.c - the boot order.
+ *
+ * arch/x86_64/boot.S enters kmain() on the boot CPU, in long mode, on the
+ * boot stack, with the boot page tables, interrupts off. Each line below
+ * brings up one part; later parts may use everything above them. */
+#include "arch/x86_64/desc.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/percpu.h"
+#include "drivers/acpi.h"
+#include "drivers/uart16550.h"
+#include "kernel/bootinfo.h"
+#include "kernel/ktest.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/version.h"
+#include "lib/printf.h"
+#include "arch/x86_64/cpu.h"
+
+void kmain(u64 mb2_info_phys);
+
+void kmain(u64 mb2_info_phys)
+{
+	percpu_init_boot_cpu();		// GS base, GDT and TSS of the boot CPU
+	uart_early_init();		// COM1: printk works from here
+	printf_symbol_resolver = sprint_symbol;	// %pS prints function names
+	idt_init();			// exception vectors
+	idt_load();			// faults are reported from here on
+	multiboot2_parse(mb2_info_phys);	// copy what GRUB told us
+	printk(KERN_NOTICE "baton %s (x86-64) booting; loader: %s\n", BATON_VERSION,
+	       boot_info.loader_name[0] ? boot_info.loader_name : "unknown");
+	printk(KERN_INFO "command line: %s\n", boot_info.cmdline);
+	params_parse(boot_info.cmdline);	// loglevel=, test=, panic=, ...
+	pmm_early_init();		// free memory from the memory map
+	paging_init();			// our own page tables
+	pmm_init();			// buddy zones over all RAM
+	kmalloc_init();			// the kernel heap
+	acpi_init();			// firmware tables (power-off, reset)
+
+	if (ktest_requested())
+		ktest_run_selected();	// KTAP on the serial port, then exit
+	printk(KERN_NOTICE "baton: boot complete; idle (quit QEMU with Ctrl-A X)\n");
+	for (;;)
+		halt();
+}

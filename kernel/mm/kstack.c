@@ -1,0 +1,142 @@
+/* kernel/mm/kstack.c - guarded kernel stacks; see kstack.h. */
+#include "kernel/mm/kstack.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/spinlock.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/panic.h"
+#include "lib/bitmap.h"
+#include "lib/printf.h"
+
+#define KSTACK_ORDER 2	/* 16 KiB = 4 pages */
+BUILD_BUG_ON(((u64)PAGE_SIZE << KSTACK_ORDER) != KSTACK_SIZE);
+
+extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
+
+static DEFINE_SPINLOCK(kstack_lock);
+static DECLARE_BITMAP(kstack_used, KSTACK_MAX_SLOTS);	/* kstack_lock */
+static const char *kstack_owner[KSTACK_MAX_SLOTS];	/* kstack_lock */
+
+static u64 slot_stack_base(unsigned int slot)
+{
+	return KSTACK_BASE + (u64)slot * KSTACK_SLOT_SIZE + KSTACK_GUARD_SIZE;
+}
+
+void *kstack_alloc(const char *owner)
+{
+	phys_addr_t pa = pmm_alloc_pages(KSTACK_ORDER);
+
+	if (!pa)
+		return NULL;
+	unsigned long flags = spin_lock_irqsave(&kstack_lock);
+	unsigned int slot = (unsigned int)find_first_zero_bit(kstack_used, KSTACK_MAX_SLOTS);
+
+	if (slot == KSTACK_MAX_SLOTS) {
+		spin_unlock_irqrestore(&kstack_lock, flags);
+		pmm_free_pages(pa);
+		return NULL;
+	}
+	__set_bit(slot, kstack_used);
+	kstack_owner[slot] = owner;
+	spin_unlock_irqrestore(&kstack_lock, flags);
+
+	u64 base = slot_stack_base(slot);
+
+	for (u64 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE) {
+		if (map_kernel_page(base + off, pa + off, PAGE_KERNEL_RW)) {
+			for (u64 o = 0; o < off; o += PAGE_SIZE)
+				unmap_kernel_page(base + o);
+			flags = spin_lock_irqsave(&kstack_lock);
+			__clear_bit(slot, kstack_used);
+			spin_unlock_irqrestore(&kstack_lock, flags);
+			pmm_free_pages(pa);
+			return NULL;
+		}
+	}
+	return (void *)base;
+}
+
+void kstack_free(void *base)
+{
+	u64 b = (u64)base;
+	u64 rel = b - KSTACK_BASE - KSTACK_GUARD_SIZE;
+	unsigned int slot = (unsigned int)(rel / KSTACK_SLOT_SIZE);
+
+	if (WARN(b < KSTACK_BASE + KSTACK_GUARD_SIZE || rel % KSTACK_SLOT_SIZE ||
+			 slot >= KSTACK_MAX_SLOTS || !test_bit(slot, kstack_used),
+		 "kstack_free(%p): not an allocated stack", base))
+		return;
+	/* Read the frames' physical address before the mapping goes. */
+	u64 pte_pa = virt_to_phys_mapped(b);
+
+	for (u64 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE)
+		unmap_kernel_page(b + off);
+	pmm_free_pages(pte_pa);
+	unsigned long flags = spin_lock_irqsave(&kstack_lock);
+
+	__clear_bit(slot, kstack_used);
+	kstack_owner[slot] = NULL;
+	spin_unlock_irqrestore(&kstack_lock, flags);
+}
+
+/* Fixed stacks: the boot stack and every CPU's IST stacks. */
+static bool fixed_stack(u64 addr, u64 *lo, u64 *hi, bool guard, char *what, size_t size)
+{
+	u64 s = (u64)boot_stack, g = (u64)boot_stack_guard;
+
+	if (guard ? (addr >= g && addr < s) : (addr >= s && addr < (u64)boot_stack_top)) {
+		*lo = s;
+		*hi = (u64)boot_stack_top;
+		if (what)
+			scnprintf(what, size, "the boot stack");
+		return true;
+	}
+	if (guard)
+		return false;	/* IST stacks of the boot CPU are static: no guard */
+	struct percpu *pc = &boot_percpu;
+
+	for (int i = 0; i < NR_IST_STACKS; i++) {
+		u64 base = (u64)pc->ist_stack[i];
+
+		if (addr >= base && addr < base + IST_STACK_SIZE) {
+			*lo = base;
+			*hi = base + IST_STACK_SIZE;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool kstack_bounds(u64 addr, u64 *lo, u64 *hi)
+{
+	if (fixed_stack(addr, lo, hi, false, NULL, 0))
+		return true;
+	if (addr < KSTACK_BASE || addr >= KSTACK_BASE + (u64)KSTACK_MAX_SLOTS * KSTACK_SLOT_SIZE)
+		return false;
+	unsigned int slot = (unsigned int)((addr - KSTACK_BASE) / KSTACK_SLOT_SIZE);
+	u64 base = slot_stack_base(slot);
+
+	/* Read without the lock: this runs inside fault reports. */
+	if (addr < base || !test_bit(slot, kstack_used))
+		return false;
+	*lo = base;
+	*hi = base + KSTACK_SIZE;
+	return true;
+}
+
+bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size)
+{
+	if (fixed_stack(addr, lo, hi, true, what, size))
+		return true;
+	if (addr < KSTACK_BASE || addr >= KSTACK_BASE + (u64)KSTACK_MAX_SLOTS * KSTACK_SLOT_SIZE)
+		return false;
+	unsigned int slot = (unsigned int)((addr - KSTACK_BASE) / KSTACK_SLOT_SIZE);
+	u64 base = slot_stack_base(slot);
+
+	if (addr >= base || !test_bit(slot, kstack_used))
+		return false;
+	*lo = base;
+	*hi = base + KSTACK_SIZE;
+	scnprintf(what, size, "the stack of %s", kstack_owner[slot] ? kstack_owner[slot] : "?");
+	return true;
+}

@@ -1,0 +1,83 @@
+/* kernel/panic.h - fatal errors, warnings and assertions.
+ *
+ * panic(fmt, ...)     report, print a backtrace, stop every CPU; never returns.
+ *                     What happens then is the panic= parameter: halt (default,
+ *                     so the report stays on screen), exit (QEMU exits with a
+ *                     failure status; the test harness uses this) or reboot.
+ * WARN(cond, fmt,...) report a broken invariant with a backtrace, carry on;
+ *                     evaluates to cond. WARN_ON(cond), WARN_ON_ONCE(cond) and
+ *                     WARN_ONCE(cond, fmt, ...) as in Linux.
+ * BUG_ON(cond)        panic if cond: for states that cannot be recovered.
+ * assert(cond)        BUG_ON(!cond) with the expression in the report.
+ * dump_stack()        print a backtrace of the caller.
+ * warn_count          number of WARNs so far (tests check it stays 0).
+ */
+#ifndef KERNEL_PANIC_H
+#define KERNEL_PANIC_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+struct pt_regs;
+
+__noreturn void panic(const char *fmt, ...) __printf(1, 2);
+/* Exception handlers: oops_begin() stops the other CPUs and takes the
+ * console; then print the report; then panic_after_report(), which adds no
+ * second backtrace. */
+void oops_begin(void);
+__noreturn void panic_after_report(const char *fmt, ...) __printf(1, 2);
+/* The end of every panic: act on panic= (halt, exit QEMU, reboot). */
+__noreturn void panic_finish(void);
+
+void warn_report(const char *file, int line, const void *ip, const char *fmt, ...)
+	__printf(4, 5);
+extern unsigned long warn_count;
+/* Set by the test runner while a case provokes WARNs on purpose. */
+extern bool warn_expected;
+
+void dump_stack(void);
+void show_backtrace(u64 rbp, const char *indent);
+/* For exceptions: also the likely callers between the interrupted rsp and rbp. */
+void show_exception_backtrace(u64 rsp, u64 rbp);
+/* Format a code address as "name+0xoff/0xsize" (or the bare hex address). */
+int sprint_symbol(char *buf, size_t size, u64 addr);
+/* Is the machine going down? (Later CPUs stop in their tracks.) */
+extern volatile int panic_cpu;
+
+#define WARN(cond, fmt, ...)                                                  \
+	({                                                                    \
+		bool __c = !!(cond);                                          \
+		if (unlikely(__c))                                            \
+			warn_report(__FILE__, __LINE__,                       \
+				    __builtin_return_address(0), fmt,         \
+				    ##__VA_ARGS__);                           \
+		__c;                                                          \
+	})
+#define WARN_ON(cond) WARN(cond, "%s", "WARN_ON(" #cond ")")
+#define WARN_ONCE(cond, fmt, ...)                                             \
+	({                                                                    \
+		static bool __warned;                                         \
+		bool __c = !!(cond);                                          \
+		if (unlikely(__c) && !__atomic_exchange_n(&__warned, true,    \
+							  __ATOMIC_RELAXED))  \
+			warn_report(__FILE__, __LINE__,                       \
+				    __builtin_return_address(0), fmt,         \
+				    ##__VA_ARGS__);                           \
+		__c;                                                          \
+	})
+#define WARN_ON_ONCE(cond) WARN_ONCE(cond, "%s", "WARN_ON_ONCE(" #cond ")")
+
+#define BUG_ON(cond)                                                          \
+	do {                                                                  \
+		if (unlikely(cond))                                           \
+			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__,         \
+			      __LINE__);                                      \
+	} while (0)
+#define assert(cond)                                                          \
+	do {                                                                  \
+		if (unlikely(!(cond)))                                        \
+			panic("assertion failed: %s at %s:%d", #cond,         \
+			      __FILE__, __LINE__);                            \
+	} while (0)
+
+#endif

@@ -1,0 +1,46 @@
+#!/bin/sh
+# scripts/deps.sh - make sure the tools baton needs are installed.
+#
+# Checks for each tool; if any is missing, installs the Debian/Ubuntu
+# packages with apt-get when running as root (or through sudo without a
+# password), and otherwise prints the exact command to run and fails.
+set -u
+
+PACKAGES="qemu-system-x86 grub-pc-bin grub-common xorriso mtools gcc binutils make python3"
+
+missing=""
+need() { # need COMMAND-OR-PATH PACKAGE
+	case "$1" in
+	/*) [ -e "$1" ] || missing="$missing $2" ;;
+	*) command -v "$1" >/dev/null 2>&1 || missing="$missing $2" ;;
+	esac
+}
+need qemu-system-x86_64 qemu-system-x86
+need grub-mkrescue grub-common
+need /usr/lib/grub/i386-pc/multiboot2.mod grub-pc-bin
+need xorriso xorriso
+need mformat mtools
+need gcc gcc
+need ld binutils
+need make make
+need python3 python3
+
+[ -z "$missing" ] && exit 0
+
+echo "baton: missing packages:$missing"
+if [ "$(id -u)" = 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+	SUDO="sudo"
+else
+	echo "baton: install them with:"
+	echo "    sudo apt-get update && sudo apt-get install -y $PACKAGES"
+	exit 1
+fi
+echo "baton: installing with apt-get ..."
+$SUDO apt-get update -qq >/dev/null &&
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+		$PACKAGES >/dev/null || {
+	echo "baton: apt-get failed; run: sudo apt-get install -y $PACKAGES" >&2
+	exit 1
+}

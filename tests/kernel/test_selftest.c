@@ -1,0 +1,85 @@
+/* tests/kernel/test_selftest.c - kernels that fail on purpose.
+ *
+ * These suites run only when named (KTEST_SUITE_EXPLICIT): the harness's
+ * own tests (tests/run_tests.py, HARNESS_BOOTS and the report-* boots)
+ * boot them to prove that a failing case, a panic, a hang, a page fault
+ * and a stack overflow are each caught and reported. */
+#include "arch/x86_64/cpu.h"
+#include "kernel/ktest.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/panic.h"
+
+static void passes_on_purpose(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, 1 + 1, 2);
+}
+
+static void fails_on_purpose(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, 1 + 1, 3);
+}
+
+KTEST_SUITE_EXPLICIT(selftest_fail, KTEST_CASE(passes_on_purpose), KTEST_CASE(fails_on_purpose));
+
+static void panics_on_purpose(struct ktest *t)
+{
+	panic("deliberate panic from the selftest_panic suite");
+}
+
+KTEST_SUITE_EXPLICIT(selftest_panic, KTEST_CASE(panics_on_purpose));
+
+static void hangs_on_purpose(struct ktest *t)
+{
+	halt_forever();
+}
+
+KTEST_SUITE_EXPLICIT(selftest_hang, KTEST_CASE(hangs_on_purpose));
+
+/* Not static, and not inlined: the report must name them. */
+__noinline int crash_null_deref(int *volatile *pp);
+__noinline int crash_null_deref(int *volatile *pp)
+{
+	int *p = *pp;
+
+	*p = 42;	/* p is NULL: a write to page 0, which is never mapped */
+	return *p;
+}
+
+void crash_page_fault_case(struct ktest *t);
+void crash_page_fault_case(struct ktest *t)
+{
+	int *volatile p = NULL;
+
+	KT_EXPECT_EQ(t, crash_null_deref(&p), 42);
+}
+
+KTEST_SUITE_EXPLICIT(crash_page_fault, KTEST_CASE(crash_page_fault_case));
+
+__noinline unsigned long crash_recurse(unsigned long depth);
+__noinline unsigned long crash_recurse(unsigned long depth)
+{
+	volatile u8 frame[256];
+
+	frame[0] = (u8)depth;
+	if (depth == ~0UL)	/* never: a 16 KiB stack runs out long before */
+		return 0;
+	/* Use the frame after the call, so the call is no tail call. */
+	return crash_recurse(depth + 1) + frame[0];
+}
+
+static void crash_recurse_entry(void *arg)
+{
+	*(unsigned long *)arg = crash_recurse(0);
+}
+
+static void crash_stack_overflow_case(struct ktest *t)
+{
+	void *stack = kstack_alloc("crash-test");
+	unsigned long r = 0;
+
+	KT_ASSERT_NOT_NULL(t, stack);
+	call_on_stack(stack, crash_recurse_entry, &r);
+	KT_EXPECT_TRUE(t, false);	/* not reached */
+}
+
+KTEST_SUITE_EXPLICIT(crash_stack_overflow, KTEST_CASE(crash_stack_overflow_case));

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""tests/qemu.py - boot baton in QEMU; the one place that builds QEMU's command line.
+
+Used by `make run`, `make debug` and the test runner (tests/run_tests.py).
+
+  Machine(iso, smp=..., mem=..., machine=..., cmdline=..., workdir=...)
+      .start()               launch QEMU headless; the serial port is QEMU's
+                             stdin/stdout, logged to workdir/NAME.log
+      .expect(regex, t)      wait until the serial output matches
+      .send(text)            type on the serial port
+      .wait(timeout)         wait for QEMU to exit; kill it at the timeout
+      .qmp                   a QMP client (QEMU's machine protocol), for
+                             queries and, later, vCPU hot-plug
+      .output                everything the serial port printed so far
+
+The kernel command line reaches GRUB on a small FAT disk holding
+cmdline.cfg (see scripts/grub.cfg), so one ISO serves every boot.
+
+QEMU exit statuses from the kernel's isa-debug-exit writes (keep in step
+with drivers/qemu_exit.h): 33 tests passed, 35 a test failed, 37 panic.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+EXIT_SUCCESS = (0x10 << 1) | 1
+EXIT_FAILURE = (0x11 << 1) | 1
+EXIT_PANIC = (0x12 << 1) | 1
+
+CMDLINE_ALLOWED = re.compile(r'^[A-Za-z0-9_.,:=/+@%-]*( [A-Za-z0-9_.,:=/+@%-]*)*$')
+
+
+class QemuError(Exception):
+    pass
+
+
+def make_cmdline_disk(path, cmdline):
+    """A 1.44 MB FAT image with cmdline.cfg, read by GRUB (scripts/grub.cfg)."""
+    if not CMDLINE_ALLOWED.match(cmdline):
+        raise QemuError("kernel command line %r: use only letters, digits, spaces and "
+                        "_.,:=/+@%%- (no quotes)" % cmdline)
+    cfg = path + ".cfg"
+    with open(cfg, "w") as f:
+        f.write("set baton_cmdline='%s'\n" % cmdline)
+    if os.path.exists(path):
+        os.unlink(path)
+    for argv in (["mformat", "-i", path, "-C", "-f", "1440", "::"],
+                 ["mcopy", "-i", path, cfg, "::/cmdline.cfg"]):
+        r = subprocess.run(argv, capture_output=True, text=True)
+        if r.returncode:
+            raise QemuError("%s failed: %s" % (" ".join(argv), r.stderr.strip()))
+    os.unlink(cfg)
+
+
+def qemu_argv(iso, smp="1", mem="512M", machine="q35", accel="tcg", cmdline_disk=None,
+              debug_exit=True, qmp_path=None, gdb=False, extra=()):
+    argv = ["qemu-system-x86_64", "-M", machine, "-accel", accel, "-smp", str(smp),
+            "-m", str(mem), "-cpu", "qemu64",
+            "-drive", "file=%s,media=cdrom,if=ide,index=0,readonly=on" % iso,
+            "-boot", "d", "-no-reboot"]
+    if cmdline_disk:
+        argv += ["-drive", "file=%s,format=raw,if=ide,index=1" % cmdline_disk]
+    if debug_exit:
+        argv += ["-device", "isa-debug-exit,iobase=0xf4,iosize=4"]
+    if qmp_path:
+        argv += ["-qmp", "unix:%s,server=on,wait=off" % qmp_path]
+    if gdb:
+        argv += ["-s", "-S"]
+    return argv + list(extra)
+
+
+class QMP:
+    """A minimal QMP client: capabilities negotiation and commands."""
+
+    def __init__(self, path, timeout=10):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if time.time() > deadline:
+                    raise QemuError("QMP socket %s did not open" % path)
+                time.sleep(0.05)
+        self.sock.settimeout(timeout)
+        self.buf = b""
+        self.events = []
+        greeting = self._read()
+        if "QMP" not in greeting:
+            raise QemuError("unexpected QMP greeting %r" % greeting)
+        self.execute("qmp_capabilities")
+
+    def _read(self):
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise QemuError("QMP connection closed")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def execute(self, command, **arguments):
+        msg = {"execute": command}
+        if arguments:
+            msg["arguments"] = arguments
+        self.sock.sendall(json.dumps(msg).encode() + b"\n")
+        while True:
+            reply = self._read()
+            if "event" in reply:
+                self.events.append(reply)
+                continue
+            if "error" in reply:
+                raise QemuError("QMP %s: %s" % (command, reply["error"].get("desc")))
+            return reply.get("return")
+
+    def close(self):
+        self.sock.close()
+
+
+class Machine:
+    def __init__(self, iso, name="baton", smp="1", mem="512M", machine="q35", accel="tcg",
+                 cmdline="", workdir=None, qmp=False, extra=()):
+        self.iso = iso
+        self.name = name
+        self.smp, self.mem, self.machine, self.accel = smp, mem, machine, accel
+        self.cmdline = cmdline
+        self.workdir = workdir or tempfile.mkdtemp(prefix="baton-")
+        self.use_qmp = qmp
+        self.extra = extra
+        self.log_path = os.path.join(self.workdir, name + ".log")
+        self.proc = None
+        self.qmp = None
+        self._out = bytearray()
+        self._cond = threading.Condition()
+        self._reader = None
+
+    @property
+    def output(self):
+        with self._cond:
+            return self._out.decode("utf-8", "replace")
+
+    def start(self):
+        os.makedirs(self.workdir, exist_ok=True)
+        disk = os.path.join(self.workdir, self.name + ".cmdline.img")
+        make_cmdline_disk(disk, self.cmdline)
+        qmp_path = None
+        if self.use_qmp:
+            # Unix socket paths are short (108 bytes): keep it in /tmp.
+            self._qmp_dir = tempfile.mkdtemp(prefix="baton-qmp-")
+            qmp_path = os.path.join(self._qmp_dir, "qmp.sock")
+        argv = qemu_argv(self.iso, self.smp, self.mem, self.machine, self.accel, disk,
+                         qmp_path=qmp_path, extra=self.extra)
+        argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
+        self.argv = argv
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self._log = open(self.log_path, "wb")
+        self._reader = threading.Thread(target=self._read_serial, daemon=True)
+        self._reader.start()
+        if qmp_path:
+            self.qmp = QMP(qmp_path)
+        return self
+
+    def _read_serial(self):
+        while True:
+            chunk = self.proc.stdout.read1(65536)
+            if not chunk:
+                break
+            self._log.write(chunk)
+            self._log.flush()
+            with self._cond:
+                self._out += chunk
+                self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    def expect(self, pattern, timeout):
+        """Wait until the serial output (from the start) matches pattern."""
+        rx = re.compile(pattern)
+        deadline = time.time() + timeout
+        with self._cond:
+            while True:
+                m = rx.search(self._out.decode("utf-8", "replace"))
+                if m:
+                    return m
+                left = deadline - time.time()
+                if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
+                    return None
+                self._cond.wait(min(left, 0.5))
+
+    def send(self, text):
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def wait(self, timeout):
+        """QEMU's exit status, or None if it had to be killed at the timeout."""
+        try:
+            status = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            status = None
+        self._reader.join(5)
+        self._log.close()
+        if self.qmp:
+            self.qmp.close()
+            shutil.rmtree(self._qmp_dir, ignore_errors=True)
+        return status
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Boot baton in QEMU.")
+    ap.add_argument("mode", choices=["run", "debug"])
+    ap.add_argument("--iso", required=True)
+    ap.add_argument("--elf")
+    ap.add_argument("--smp", default="4")
+    ap.add_argument("--mem", default="512M")
+    ap.add_argument("--machine", default="q35")
+    ap.add_argument("--accel", default="tcg")
+    ap.add_argument("--cmdline", default="")
+    a = ap.parse_args()
+    work = os.path.join(os.path.dirname(os.path.abspath(a.iso)), "run")
+    os.makedirs(work, exist_ok=True)
+    disk = os.path.join(work, "cmdline.img")
+    try:
+        make_cmdline_disk(disk, a.cmdline)
+    except QemuError as e:
+        sys.exit("qemu.py: %s" % e)
+    if a.mode == "run":
+        # -nographic: serial and QEMU monitor on this terminal; Ctrl-A X quits.
+        argv = qemu_argv(a.iso, a.smp, a.mem, a.machine, a.accel, disk, debug_exit=False)
+        argv += ["-nographic"]
+        print("baton: %s\n(quit with Ctrl-A X)" % " ".join(argv), flush=True)
+        os.execvp(argv[0], argv)
+    argv = qemu_argv(a.iso, a.smp, a.mem, a.machine, a.accel, disk, debug_exit=False, gdb=True)
+    argv += ["-display", "none", "-serial", "file:%s" % os.path.join(work, "debug-serial.log"),
+             "-monitor", "none"]
+    qemu = subprocess.Popen(argv)
+    print("baton: QEMU waits for GDB on :1234; serial output goes to %s/debug-serial.log" % work)
+    gdb = ["gdb", "-q", a.elf, "-ex", "set pagination off",
+           "-ex", "target remote localhost:1234", "-ex", "hbreak kmain", "-ex", "continue"]
+    gdb_helpers = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
+                               "gdb", "baton.py")
+    if os.path.exists(gdb_helpers):
+        gdb[3:3] = ["-x", gdb_helpers]
+    try:
+        subprocess.call(gdb)
+    finally:
+        qemu.kill()
+
+
+if __name__ == "__main__":
+    main()

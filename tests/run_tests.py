@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""tests/run_tests.py - baton's test runner (`make test`).
+
+Runs, in order: the host unit tests of lib/ (built with ASan and UBSan),
+the kernel test boots (KTAP from `test=all` under several -smp, -m and
+machine types), and the harness's own tests, which boot deliberately
+failing, panicking and hanging kernels and check that the judge below
+calls each of them a failure for the right reason.
+
+Every case in a KTAP report counts as one test; a boot that times out,
+panics, prints a WARNING, exits with the wrong status or has a missing or
+short plan adds one failure. Serial logs go to BUILD/test-logs/; failing
+boots are named with their log. The last line is "N passed, N failed";
+the exit status is non-zero if anything failed.
+
+  run_tests.py --iso build/baton.iso [all | host | kernel | harness] [-k NAME]
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+import qemu  # noqa: E402
+
+BOOT_TIMEOUT = 120      # seconds; generous: TCG on a loaded 2-core machine
+PANIC_TEXT = "Kernel panic - not syncing"
+TEST_ARGS = "panic=exit"
+
+
+class Boot:
+    """One QEMU boot and what must come of it.
+
+    expect: "pass"     every KTAP case passes or skips, status 33
+            "fail"     the judge must report failed cases (names in cases_failing)
+            "panic"    the judge must report a panic
+            "timeout"  the judge must report a timeout
+    must_contain: regexes the serial log must match (each checked).
+    """
+
+    def __init__(self, name, tests, smp=1, mem="512M", machine="q35", expect="pass",
+                 must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
+                 qmp_check=None):
+        self.name = name
+        self.cmdline = " ".join(x for x in ("test=" + tests, TEST_ARGS, extra_cmdline) if x)
+        self.smp, self.mem, self.machine = smp, mem, machine
+        self.expect = expect
+        self.must_contain = must_contain
+        self.timeout = timeout
+        self.cases_failing = cases_failing
+        self.qmp_check = qmp_check
+
+
+def check_cpu_count(m, boot):
+    cpus = m.qmp.execute("query-cpus-fast")
+    if len(cpus) != int(str(boot.smp).split(",")[0]):
+        return ["QMP query-cpus-fast lists %d CPUs, expected %s" % (len(cpus), boot.smp)]
+    return []
+
+
+KERNEL_BOOTS = [
+    Boot("smp1-pc-64M", "all", smp=1, mem="64M", machine="pc"),
+    Boot("smp1-q35-64M", "all", smp=1, mem="64M", machine="q35"),
+    Boot("smp4-pc-512M", "all", smp=4, mem="512M", machine="pc"),
+    Boot("smp4-q35-512M", "all", smp=4, mem="512M", machine="q35", qmp_check=check_cpu_count),
+    Boot("smp2-pc-8G", "all", smp=2, mem="8G", machine="pc"),
+    Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
+    # Bad parameters are reported and the boot goes on with the defaults.
+    Boot("bad-cmdline", "params", smp=1, machine="pc",
+         extra_cmdline="loglevel=banana nosuchparam=1 panic=sometimes loglevel=99",
+         must_contain=[r"unknown parameter 'nosuchparam' ignored",
+                       r"bad value 'banana' for loglevel= \(malformed.*using default 7",
+                       r"bad value 'sometimes' for panic= .*using earlier value exit",
+                       r"bad value '99' for loglevel= \(out of range"]),
+    # The crash reports a test build must produce, read by a person.
+    Boot("report-page-fault", "crash_page_fault", expect="panic",
+         must_contain=[r"#PF page fault \(vector 14\)", r"NULL pointer dereference",
+                       r"RIP: 0008:[0-9a-f]{16} <crash_null_deref\+0x",
+                       r"Call trace:", r"\] (\? )?crash_page_fault_case\+0x"]),
+    Boot("report-stack-overflow", "crash_stack_overflow", expect="panic",
+         must_contain=[r"kernel stack overflow: the stack of crash-test .* guard page",
+                       r"#DF double fault", r"\] crash_recurse\+0x",
+                       r"Kernel panic - not syncing: kernel stack overflow"]),
+    Boot("report-double-free", "kmalloc_debug",
+         must_contain=[r"BUG: kmalloc: double free of 0x[0-9a-f]+",
+                       r"allocated at kmalloc_debug_double_free\+0x.*last freed at "
+                       r"kmalloc_debug_double_free\+0x",
+                       r"BUG: kmalloc: out-of-bounds write .* write past the end",
+                       r"BUG: kmalloc: write after free"]),
+]
+
+# The harness must be able to fail: these kernels are broken on purpose.
+HARNESS_BOOTS = [
+    Boot("harness-detects-failure", "selftest_fail", expect="fail",
+         cases_failing=["selftest_fail.fails_on_purpose"]),
+    Boot("harness-detects-panic", "selftest_panic", expect="panic"),
+    Boot("harness-detects-hang", "selftest_hang", expect="timeout", timeout=15),
+    Boot("harness-detects-unknown-suite", "no_such_suite", expect="fail"),
+]
+
+
+def judge(log, status, timed_out, boot):
+    """Return (cases, problems): cases is [(name, "pass"|"fail"|"skip")]."""
+    rep = ktap.parse(log)
+    cases = [("%s.%s" % (s.name, c.name), c.status) for s, c in rep.cases()]
+    problems = list(rep.problems)
+    if timed_out:
+        problems.append("timeout after %d s" % boot.timeout)
+    if PANIC_TEXT in log:
+        line = log[log.index(PANIC_TEXT):].split("\n")[0].strip()
+        problems.append("panic: %s" % line)
+    elif not timed_out:
+        want = qemu.EXIT_FAILURE if any(st == "fail" for _, st in cases) else qemu.EXIT_SUCCESS
+        if status != want:
+            problems.append("QEMU exit status %s, expected %d%s" % (
+                status, want, " (crash or triple fault?)" if status in (0, 1) else ""))
+    if re.search(r"^\[cpu\d+\] WARNING:", log, re.M):
+        problems.append("the kernel printed a WARNING")
+    for rx in boot.must_contain:
+        if not re.search(rx, log, re.M):
+            problems.append("log lacks /%s/" % rx)
+    return cases, problems
+
+
+def run_boot(boot, iso, logdir):
+    m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
+                     cmdline=boot.cmdline, workdir=logdir, qmp=boot.qmp_check is not None)
+    t0 = time.time()
+    extra = []
+    try:
+        m.start()
+        if boot.qmp_check:
+            extra = boot.qmp_check(m, boot)
+    except qemu.QemuError as e:
+        extra = [str(e)]
+    status = m.wait(max(1, boot.timeout - (time.time() - t0)))
+    cases, problems = judge(m.output, status, status is None, boot)
+    return cases, problems + extra, m.log_path, time.time() - t0
+
+
+class Tally:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def add(self, ok, line):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL  " + line, flush=True)
+
+
+def report_boot(t, boot, cases, problems, log, secs):
+    if boot.expect == "pass":
+        for name, st in cases:
+            if st == "fail":
+                t.add(False, "%s: %s" % (boot.name, name))
+            elif st == "pass":
+                t.passed += 1
+        for p in problems:
+            t.add(False, "%s: %s (log: %s)" % (boot.name, p, log))
+        n = sum(1 for _, st in cases if st == "pass")
+        print("boot  %-28s %3d passed, %d skipped  (%.0f s)%s" % (
+            boot.name, n, sum(1 for _, st in cases if st == "skip"), secs,
+            "" if not problems and all(st != "fail" for _, st in cases) else "  <- FAILED"),
+            flush=True)
+        return
+    # A harness test: the judge must have called it a failure, for the right reason.
+    failing = [name for name, st in cases if st == "fail"]
+    if boot.expect == "fail":
+        ok = bool(failing or problems) and not any(p.startswith(("panic", "timeout")) for p in problems)
+        ok = ok and all(n in failing for n in boot.cases_failing)
+    elif boot.expect == "panic":
+        ok = any(p.startswith("panic") for p in problems)
+    else:
+        ok = any(p.startswith("timeout") for p in problems)
+    missing = [p for p in problems if p.startswith("log lacks")]
+    ok = ok and not missing
+    t.add(ok, "%s: the harness did not report the expected %s (problems: %s; failing: %s; log: %s)"
+          % (boot.name, boot.expect, problems, failing, log))
+    print("harness %-26s %s  (%.0f s)" % (boot.name, "ok" if ok else "NOT DETECTED", secs),
+          flush=True)
+
+
+def run_host(t, build):
+    exe = os.path.join(build, "host", "lib_tests")
+    if not os.path.exists(exe):
+        t.add(False, "host: %s was not built" % exe)
+        return
+    r = subprocess.run([exe], capture_output=True, text=True, timeout=300)
+    with open(os.path.join(build, "test-logs", "host.log"), "w") as f:
+        f.write(r.stdout + r.stderr)
+    rep = ktap.parse(r.stdout)
+    for s, c in rep.cases():
+        t.add(c.status != "fail", "host: %s.%s %s" % (s.name, c.name, " | ".join(c.diagnostics)))
+    for p in rep.problems:
+        t.add(False, "host: %s" % p)
+    if r.returncode != 0:
+        t.add(False, "host: lib_tests exited with %d (sanitizer report?): %s" % (
+            r.returncode, r.stderr.strip()[-2000:]))
+    c = rep.counts()
+    print("host  %-28s %3d passed, %d skipped" % ("lib_tests", c["pass"], c["skip"]), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", nargs="?", default="all", choices=["all", "host", "kernel", "harness"])
+    ap.add_argument("--iso", default="build/baton.iso")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("-k", dest="only", help="run only boots whose name contains this")
+    ap.add_argument("-j", dest="jobs", type=int, default=int(os.environ.get("JOBS", os.cpu_count() or 2)))
+    a = ap.parse_args()
+    logdir = os.path.join(a.build, "test-logs")
+    os.makedirs(logdir, exist_ok=True)
+    t = Tally()
+    if a.what in ("all", "host"):
+        run_host(t, a.build)
+    boots = []
+    if a.what in ("all", "kernel"):
+        boots += KERNEL_BOOTS
+    if a.what in ("all", "harness"):
+        boots += HARNESS_BOOTS
+    if a.only:
+        boots = [b for b in boots if a.only in b.name]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        futures = [(b, ex.submit(run_boot, b, a.iso, logdir)) for b in boots]
+        for b, f in futures:
+            report_boot(t, b, *f.result())
+    print("%d passed, %d failed" % (t.passed, t.failed))
+    sys.exit(1 if t.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
