@@ -61,11 +61,15 @@ def make_cmdline_disk(path, cmdline):
 
 
 def qemu_argv(iso, smp="1", mem="512M", machine="q35", accel="tcg", cmdline_disk=None,
-              debug_exit=True, qmp_path=None, gdb=False, extra=()):
+              debug_exit=True, qmp_path=None, gdb=False, extra=(), kernel=None):
     argv = ["qemu-system-x86_64", "-M", machine, "-accel", accel, "-smp", str(smp),
-            "-m", str(mem), "-cpu", "qemu64",
-            "-drive", "file=%s,media=cdrom,if=ide,index=0,readonly=on" % iso,
-            "-boot", "d", "-no-reboot"]
+            "-m", str(mem), "-cpu", "qemu64", "-no-reboot"]
+    if kernel:
+        # QEMU's own (Multiboot 1) loader: only to test that baton refuses it.
+        argv += ["-kernel", kernel]
+    else:
+        argv += ["-drive", "file=%s,media=cdrom,if=ide,index=0,readonly=on" % iso,
+                 "-boot", "d"]
     if cmdline_disk:
         argv += ["-drive", "file=%s,format=raw,if=ide,index=1" % cmdline_disk]
     if debug_exit:
@@ -129,7 +133,7 @@ class QMP:
 
 class Machine:
     def __init__(self, iso, name="baton", smp="1", mem="512M", machine="q35", accel="tcg",
-                 cmdline="", workdir=None, qmp=False, extra=()):
+                 cmdline="", workdir=None, qmp=False, extra=(), kernel=None):
         self.iso = iso
         self.name = name
         self.smp, self.mem, self.machine, self.accel = smp, mem, machine, accel
@@ -137,6 +141,7 @@ class Machine:
         self.workdir = workdir or tempfile.mkdtemp(prefix="baton-")
         self.use_qmp = qmp
         self.extra = extra
+        self.kernel = kernel
         self.log_path = os.path.join(self.workdir, name + ".log")
         self.proc = None
         self.qmp = None
@@ -159,7 +164,7 @@ class Machine:
             self._qmp_dir = tempfile.mkdtemp(prefix="baton-qmp-")
             qmp_path = os.path.join(self._qmp_dir, "qmp.sock")
         argv = qemu_argv(self.iso, self.smp, self.mem, self.machine, self.accel, disk,
-                         qmp_path=qmp_path, extra=self.extra)
+                         qmp_path=qmp_path, extra=self.extra, kernel=self.kernel)
         argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
         self.argv = argv
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -44,7 +44,7 @@ class Boot:
 
     def __init__(self, name, tests, smp=1, mem="512M", machine="q35", expect="pass",
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
-                 qmp_check=None):
+                 qmp_check=None, qemu_kernel=False):
         self.name = name
         self.cmdline = " ".join(x for x in ("test=" + tests, TEST_ARGS, extra_cmdline) if x)
         self.smp, self.mem, self.machine = smp, mem, machine
@@ -53,6 +53,7 @@ class Boot:
         self.timeout = timeout
         self.cases_failing = cases_failing
         self.qmp_check = qmp_check
+        self.qemu_kernel = qemu_kernel  # boot baton.elf with QEMU -kernel, not GRUB
 
 
 def check_cpu_count(m, boot):
@@ -100,6 +101,10 @@ HARNESS_BOOTS = [
     Boot("harness-detects-panic", "selftest_panic", expect="panic"),
     Boot("harness-detects-hang", "selftest_hang", expect="timeout", timeout=15),
     Boot("harness-detects-unknown-suite", "no_such_suite", expect="fail"),
+    # Not a harness test, but the same shape: a wrong loader must be refused
+    # with a message, and then the kernel halts (so the boot "hangs").
+    Boot("wrong-loader-refused", "", expect="timeout", timeout=10, qemu_kernel=True,
+         must_contain=[r"baton: started by a Multiboot \(version 1\) loader"]),
 ]
 
 
@@ -127,8 +132,10 @@ def judge(log, status, timed_out, boot):
 
 
 def run_boot(boot, iso, logdir):
+    kernel = os.path.join(os.path.dirname(iso), "baton.elf") if boot.qemu_kernel else None
     m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
-                     cmdline=boot.cmdline, workdir=logdir, qmp=boot.qmp_check is not None)
+                     cmdline=boot.cmdline, workdir=logdir, qmp=boot.qmp_check is not None,
+                     kernel=kernel)
     t0 = time.time()
     extra = []
     try:

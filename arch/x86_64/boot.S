@@ -40,6 +40,26 @@ mb2_header:
 	.long 8
 mb2_header_end:
 
+/*
+ * A Multiboot (version 1) header too, only so that `qemu -kernel baton.elf`
+ * (QEMU's loader speaks version 1) runs _start and gets a clear message
+ * instead of a refusal or a silent hang. Flag bit 16 ("a.out kludge") makes
+ * the loader use the addresses below: it loads just the .boot section.
+ * GRUB's multiboot2 command ignores this header.
+ */
+#define MB1_HEADER_MAGIC	0x1BADB002
+#define MB1_FLAGS		0x00010000
+	.balign 4
+mb1_header:
+	.long MB1_HEADER_MAGIC
+	.long MB1_FLAGS
+	.long -(MB1_HEADER_MAGIC + MB1_FLAGS)
+	.long mb1_header		/* header_addr */
+	.long __kernel_phys_start	/* load_addr */
+	.long __boot_end		/* load_end_addr */
+	.long 0				/* bss_end_addr: nothing to clear */
+	.long _start			/* entry_addr */
+
 	.section .boot.data, "aw"
 	.balign 8
 	.global mb2_info_phys

@@ -316,6 +316,26 @@ static void printf_unknown_conversion(struct ktest *t)
 	KT_EXPECT_STREQ(t, buf, "%\x80|");
 }
 
+static int fake_resolver(char *buf, size_t size, uintptr_t addr)
+{
+	return scnprintf(buf, size, "func+0x%lx/0x40", (unsigned long)(addr & 0xff));
+}
+
+static void printf_symbol_extension(struct ktest *t)
+{
+	char buf[64];
+
+	printf_symbol_resolver = NULL;
+	snprintf(buf, sizeof(buf), "%pS", (void *)0x10);
+	KT_EXPECT_STREQ(t, buf, "0x0000000000000010S");
+	printf_symbol_resolver = fake_resolver;
+	snprintf(buf, sizeof(buf), "<%pS> %d", (void *)0x1234, 7);
+	KT_EXPECT_STREQ(t, buf, "<func+0x34/0x40> 7");
+	snprintf(buf, sizeof(buf), "%p", (void *)0x1234);
+	KT_EXPECT_STREQ(t, buf, "0x0000000000001234");
+	printf_symbol_resolver = NULL;
+}
+
 static void count_emit(char c, void *arg)
 {
 	char **p = arg;
@@ -353,6 +373,7 @@ static void printf_huge_width(struct ktest *t)
 
 static const struct ktest_case printf_cases[] = {
 	KTEST_CASE(printf_int_matrix_vs_libc),
+	KTEST_CASE(printf_symbol_extension),
 	KTEST_CASE(printf_length_modifiers_vs_libc),
 	KTEST_CASE(printf_char_string_vs_libc),
 	KTEST_CASE(printf_star_vs_libc),
