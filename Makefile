@@ -44,7 +44,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c \
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all iso run test debug clean deps host-tests kernel-tests compile_commands.json
+.PHONY: all iso run test test-matrix debug clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso
 
@@ -102,6 +102,10 @@ kernel-tests: deps iso
 test: deps iso
 	$(Q)$(MAKE) --no-print-directory host-tests-build
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) all
+
+# Every -smp from 1 to 64 on pc and q35, plus topologies (not in `make test`).
+test-matrix: deps iso
+	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) matrix
 
 compile_commands.json:
 	$(Q)$(MAKE) -B -n V=1 all | $(PYTHON) scripts/compile_commands.py > compile_commands.json

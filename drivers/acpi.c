@@ -1,5 +1,8 @@
-/* drivers/acpi.c - find and check the ACPI tables; power off and reset.
- * Table layouts: ACPI specification 6.5, chapter 5.2. */
+/* drivers/acpi.c - find and check the ACPI tables; power off and reset;
+ * read the HPET table and the FADT fields later code needs (interface in
+ * drivers/acpi.h; the MADT parser is drivers/acpi_madt.c).
+ * Table layouts: ACPI specification 6.5, chapter 5.2; the HPET table: IA-PC
+ * HPET specification 1.0a, 3.2.4. */
 #define pr_fmt(fmt) "ACPI: " fmt
 #include "drivers/acpi.h"
 #include "arch/x86_64/cpu.h"
@@ -34,20 +37,37 @@ struct acpi_gas {	/* Generic Address Structure, 5.2.3.2 */
 
 /* The FADT fields we use (5.2.9), by offset. */
 #define FADT_DSDT 40
+#define FADT_SCI_INT 46
 #define FADT_SMI_CMD 48
 #define FADT_ACPI_ENABLE 52
 #define FADT_PM1A_CNT 64
 #define FADT_PM1B_CNT 68
+#define FADT_PM_TMR_BLK 76
+#define FADT_PM_TMR_LEN 91
+#define FADT_IAPC_BOOT_ARCH 109
 #define FADT_FLAGS 112
 #define FADT_RESET_REG 116
 #define FADT_RESET_VALUE 128
 #define FADT_X_DSDT 140
+#define FADT_X_PM_TMR_BLK 208
+#define FADT_V1_LENGTH 116	/* the ACPI 1.0 FADT; every later one is longer */
+#define FADT_REV_BOOT_ARCH 2	/* first revision with IAPC_BOOT_ARCH */
+#define FADT_BOOT_ARCH_8042 (1u << 1)
+#define ACPI_SPACE_MEMORY 0
+#define ACPI_SPACE_IO 1
 #define FADT_FLAG_RESET_REG_SUP (1u << 10)
 #define PM1_SLP_TYP_SHIFT 10
 #define PM1_SLP_EN (1u << 13)
 #define PM1_SCI_EN (1u << 0)
 #define ACPI_ENABLE_POLLS 100000
 #define ACPI_SLEEP_WAIT_READS 1000000
+
+/* HPET description table: the fields up to the register base. */
+struct hpet_table {
+	struct acpi_sdt_header sdt;
+	u32 event_timer_block_id;
+	struct acpi_gas base;
+} __packed;
 
 static const struct acpi_sdt_header *tables[ACPI_MAX_TABLES];	/* I: set in acpi_init */
 static unsigned int nr_tables;					/* I */
@@ -280,4 +300,96 @@ void acpi_reset(void)
 
 	if (reg->space_id == 1 && reg->address <= 0xFFFF)
 		outb((u16)reg->address, value);
+}
+
+int acpi_parse_hpet(const struct acpi_sdt_header *hpet, u64 *phys)
+{
+	const struct hpet_table *h = (const void *)hpet;
+
+	if (!hpet)
+		return -ENOENT;
+	if (memcmp(hpet->signature, "HPET", 4)) {
+		pr_err("HPET: table signature is '%.4s', not 'HPET'\n", hpet->signature);
+		return -EINVAL;
+	}
+	if (hpet->length < sizeof(*h)) {
+		pr_err("HPET: table of %u bytes ends before the register base (%zu bytes)\n",
+		       hpet->length, sizeof(*h));
+		return -EINVAL;
+	}
+	if (h->base.space_id != ACPI_SPACE_MEMORY || !h->base.address) {
+		pr_err("HPET: registers at %lx in address space %u; only memory (0) at a nonzero address works\n",
+		       (unsigned long)h->base.address, h->base.space_id);
+		return -EINVAL;
+	}
+	*phys = h->base.address;
+	return 0;
+}
+
+/* Little-endian fields at any alignment; the caller checked the length. */
+static u16 table_u16(const struct acpi_sdt_header *t, u32 off)
+{
+	u16 v;
+
+	memcpy(&v, (const u8 *)t + off, sizeof(v));
+	return v;
+}
+
+/* The PM timer's port: X_PM_TMR_BLK when the FADT has one (ACPI says it
+ * then supersedes PM_TMR_BLK), else PM_TMR_BLK if PM_TMR_LEN says the
+ * timer exists (4; 0 means none). A memory-mapped timer is "none": the
+ * port is what the struct promises. */
+static u32 fadt_pm_timer_port(const struct acpi_sdt_header *f)
+{
+	u32 port = fadt_u32(f, FADT_PM_TMR_BLK);
+	u8 port_len = ((const u8 *)f)[FADT_PM_TMR_LEN];
+
+	if (f->length >= FADT_X_PM_TMR_BLK + sizeof(struct acpi_gas)) {
+		struct acpi_gas x;
+
+		memcpy(&x, (const u8 *)f + FADT_X_PM_TMR_BLK, sizeof(x));
+		if (x.address) {
+			if (x.space_id == ACPI_SPACE_IO && x.address <= 0xFFFF)
+				return (u32)x.address;
+			pr_warn("FADT: PM timer at %lx in address space %u, not an I/O port; not used\n",
+				(unsigned long)x.address, x.space_id);
+			return 0;
+		}
+	}
+	if (!port || !port_len)
+		return 0;	/* no PM timer (hardware-reduced ACPI, say) */
+	if (port_len != 4 || port > 0xFFFF) {
+		pr_warn("FADT: PM timer block %x of length %u (must be 4, below 0x10000); not used\n",
+			port, port_len);
+		return 0;
+	}
+	return port;
+}
+
+int acpi_parse_fadt(const struct acpi_sdt_header *fadt,
+		    struct acpi_fadt_info *info)
+{
+	if (!fadt)
+		return -ENOENT;
+	if (memcmp(fadt->signature, "FACP", 4)) {
+		pr_err("FADT: table signature is '%.4s', not 'FACP'\n", fadt->signature);
+		return -EINVAL;
+	}
+	if (fadt->length < FADT_V1_LENGTH) {
+		pr_err("FADT: table of %u bytes is shorter than any FADT (%u bytes)\n",
+		       fadt->length, FADT_V1_LENGTH);
+		return -EINVAL;
+	}
+	info->sci_irq = table_u16(fadt, FADT_SCI_INT);
+	info->pm_timer_port = fadt_pm_timer_port(fadt);
+	/* Revision 1 tables have reserved bytes here, and a PC of that era
+	 * always had an 8042 (Linux assumes the same). */
+	if (fadt->revision >= FADT_REV_BOOT_ARCH) {
+		info->iapc_boot_arch = table_u16(fadt, FADT_IAPC_BOOT_ARCH);
+		info->has_8042 = info->iapc_boot_arch & FADT_BOOT_ARCH_8042;
+	} else {
+		info->iapc_boot_arch = 0;
+		info->has_8042 = true;
+	}
+	return 0;
 }

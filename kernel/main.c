@@ -14,6 +14,8 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
 #include "kernel/panic.h"
 #include "kernel/version.h"
 #include "lib/printf.h"
@@ -37,7 +39,10 @@ void kmain(u64 mb2_info_phys)
 	paging_init();			// our own page tables
 	pmm_init();			// buddy zones over all RAM
 	kmalloc_init();			// the kernel heap
-	acpi_init();			// firmware tables (power-off, reset)
+	acpi_init();			// firmware tables: MADT, HPET, FADT
+	time_init();			// TSC clock, calibrated against HPET/PIT
+	smp_init();			// APICs, the tick, every other CPU online
+	local_irq_enable();		// interrupts on the boot CPU
 
 	if (ktest_requested())
 		ktest_run_selected();	// KTAP on the serial port, then exit

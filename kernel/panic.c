@@ -8,6 +8,7 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
+#include "kernel/smp.h"
 #include "lib/printf.h"
 
 #define BACKTRACE_MAX_FRAMES 32
@@ -161,6 +162,7 @@ static void panic_enter(void)
 		printk(KERN_EMERG "panic: nested panic on cpu%u, stopping\n", smp_processor_id());
 		panic_finish();
 	}
+	smp_send_stop();
 	console_force_unlock();
 }
 

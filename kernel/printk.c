@@ -2,12 +2,14 @@
  *
  * One message is formatted into a per-call buffer on the stack, appended to
  * the log ring and written to the consoles under console_lock, so lines from
- * different CPUs never interleave. Each line starts with "[cpuN] ". */
+ * different CPUs never interleave. Each line starts with the time since the
+ * clock started (0 before) and the CPU: "[    1.234567][cpu2] ". */
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/spinlock.h"
 #include "kernel/params.h"
+#include "kernel/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -18,7 +20,7 @@ unsigned int console_loglevel = LOGLEVEL_DEFAULT;
 PARAM_UINT(loglevel, console_loglevel, 0, 8,
 	   "print messages with a level below this (0..8; 8 prints debug)");
 
-static DEFINE_SPINLOCK(console_lock);
+static DEFINE_SPINLOCK_QUIET(console_lock);
 static struct console *consoles;	/* console_lock */
 static bool console_lock_broken;	/* set once by panic; never cleared */
 static char log_buf[LOG_BUF_SIZE];	/* console_lock */
@@ -69,8 +71,13 @@ int vprintk(const char *fmt, va_list ap)
 			level = (unsigned int)(fmt[1] - '0');
 		fmt += 2;
 	}
-	if (!cont && !raw)
-		len = (size_t)scnprintf(line, sizeof(line), "[cpu%u] ", smp_processor_id());
+	if (!cont && !raw) {
+		u64 ns = ktime_get_ns();
+
+		len = (size_t)scnprintf(line, sizeof(line), "[%5lu.%06lu][cpu%u] ",
+					(unsigned long)(ns / NSEC_PER_SEC),
+					(unsigned long)(ns % NSEC_PER_SEC / 1000), smp_processor_id());
+	}
 	len += (size_t)vscnprintf(line + len, sizeof(line) - len, fmt, ap);
 	if (len == sizeof(line) - 1 && line[len - 1] != '\n')
 		line[len - 1] = '\n';	/* truncated: still end the line */

@@ -13,7 +13,10 @@ short plan adds one failure. Serial logs go to BUILD/test-logs/; failing
 boots are named with their log. The last line is "N passed, N failed";
 the exit status is non-zero if anything failed.
 
-  run_tests.py --iso build/baton.iso [all | host | kernel | harness] [-k NAME]
+  run_tests.py --iso build/baton.iso [all | host | kernel | harness | matrix] [-k NAME]
+
+`matrix` (make test-matrix) boots -smp 1..64 on pc and q35 and several
+topologies; it is not part of `make test` (it takes a while).
 """
 import argparse
 import concurrent.futures
@@ -46,6 +49,7 @@ class Boot:
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
                  qmp_check=None, qemu_kernel=False):
         self.name = name
+        self.tests = tests
         self.cmdline = " ".join(x for x in ("test=" + tests, TEST_ARGS, extra_cmdline) if x)
         self.smp, self.mem, self.machine = smp, mem, machine
         self.expect = expect
@@ -63,11 +67,24 @@ def check_cpu_count(m, boot):
     return []
 
 
+def cpu_counts(smp):
+    """(possible, present) for a QEMU -smp value such as "2,maxcpus=8"."""
+    parts = str(smp).split(",")
+    present = int(parts[0]) if parts[0].isdigit() else None
+    opts = dict(p.split("=", 1) for p in parts if "=" in p)
+    if present is None:
+        present = int(opts.get("cpus", 1))
+    return int(opts.get("maxcpus", present)), present
+
+
 KERNEL_BOOTS = [
     Boot("smp1-pc-64M", "all", smp=1, mem="64M", machine="pc"),
     Boot("smp1-q35-64M", "all", smp=1, mem="64M", machine="q35"),
+    Boot("smp2-pc-512M", "all", smp=2, mem="512M", machine="pc"),
     Boot("smp4-pc-512M", "all", smp=4, mem="512M", machine="pc"),
     Boot("smp4-q35-512M", "all", smp=4, mem="512M", machine="q35", qmp_check=check_cpu_count),
+    Boot("smp8-q35-512M", "all", smp=8, mem="512M", machine="q35"),
+    Boot("smp2-maxcpus8-q35", "smp", smp="2,maxcpus=8", mem="256M", machine="q35"),
     Boot("smp2-pc-8G", "all", smp=2, mem="8G", machine="pc"),
     Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
     # Bad parameters are reported and the boot goes on with the defaults.
@@ -86,6 +103,10 @@ KERNEL_BOOTS = [
          must_contain=[r"kernel stack overflow: the stack of crash-test .* guard page",
                        r"#DF double fault", r"\] crash_recurse\+0x",
                        r"Kernel panic - not syncing: kernel stack overflow"]),
+    Boot("report-spinlock-recursion", "crash_spinlock_recursion", expect="panic",
+         must_contain=[r"spinlock recursion: cpu0 takes lock 'twice' at "
+                       r"crash_spinlock_recursion_case\+0x.*already holding it since "
+                       r"crash_spinlock_recursion_case\+0x"]),
     Boot("report-double-free", "kmalloc_debug",
          must_contain=[r"BUG: kmalloc: double free of 0x[0-9a-f]+",
                        r"allocated at kmalloc_debug_double_free\+0x.*last freed at "
@@ -94,11 +115,28 @@ KERNEL_BOOTS = [
                        r"BUG: kmalloc: write after free"]),
 ]
 
+def matrix_boots():
+    """`make test-matrix`: every -smp from 1 to 64 on pc and q35, some
+    topologies, and hot-pluggable CPUs left out at boot."""
+    boots = []
+    for machine in ("pc", "q35"):
+        for n in range(1, 65):
+            boots.append(Boot("matrix-%s-smp%d" % (machine, n), "smp", smp=n, mem="256M",
+                              machine=machine, timeout=300))
+        for smp in ("2,maxcpus=8", "12,sockets=2,cores=3,threads=2", "8,sockets=1,cores=4,threads=2",
+                    "6,sockets=3,cores=2,threads=1", "64,sockets=4,cores=8,threads=2"):
+            boots.append(Boot("matrix-%s-%s" % (machine, smp.replace(",", "-").replace("=", "")),
+                              "smp", smp=smp, mem="256M", machine=machine, timeout=300))
+    return boots
+
+
 # The harness must be able to fail: these kernels are broken on purpose.
 HARNESS_BOOTS = [
     Boot("harness-detects-failure", "selftest_fail", expect="fail",
          cases_failing=["selftest_fail.fails_on_purpose"]),
-    Boot("harness-detects-panic", "selftest_panic", expect="panic"),
+    # On 4 CPUs: the other three are stopped by NMI and the report stays whole.
+    Boot("harness-detects-panic", "selftest_panic", expect="panic", smp=4,
+         must_contain=[r"Kernel panic - not syncing: deliberate panic from the selftest_panic suite"]),
     Boot("harness-detects-hang", "selftest_hang", expect="timeout", timeout=15),
     Boot("harness-detects-unknown-suite", "no_such_suite", expect="fail"),
     # Not a harness test, but the same shape: a wrong loader must be refused
@@ -118,13 +156,25 @@ def judge(log, status, timed_out, boot):
     if PANIC_TEXT in log:
         line = log[log.index(PANIC_TEXT):].split("\n")[0].strip()
         problems.append("panic: %s" % line)
+        # panic() stops the other CPUs: nobody else may print after it.
+        head = log[:log.index(PANIC_TEXT)].rsplit("\n", 1)[-1]
+        me = re.search(r"\[cpu(\d+)\]", head)
+        others = set(re.findall(r"\[cpu(\d+)\]", log[log.index(PANIC_TEXT):])) - {me and me.group(1)}
+        if me and others:
+            problems.append("after the panic, CPUs %s still printed" % ", ".join(sorted(others)))
     elif not timed_out:
         want = qemu.EXIT_FAILURE if any(st == "fail" for _, st in cases) else qemu.EXIT_SUCCESS
         if status != want:
             problems.append("QEMU exit status %s, expected %d%s" % (
                 status, want, " (crash or triple fault?)" if status in (0, 1) else ""))
-    if re.search(r"^\[cpu\d+\] WARNING:", log, re.M):
+    if re.search(r"\[cpu\d+\] WARNING:", log):
         problems.append("the kernel printed a WARNING")
+    if boot.expect == "pass" and set(boot.tests.split(",")) & {"all", "smp"}:
+        # Every CPU QEMU gave us must be counted, and every present one online.
+        possible, present = cpu_counts(boot.smp)
+        summary = "smp: %d CPUs possible, %d present, %d online" % (possible, present, present)
+        if summary not in log:
+            problems.append("log lacks the line '%s'" % summary)
     for rx in boot.must_contain:
         if not re.search(rx, log, re.M):
             problems.append("log lacks /%s/" % rx)
@@ -216,7 +266,8 @@ def run_host(t, build):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", nargs="?", default="all", choices=["all", "host", "kernel", "harness"])
+    ap.add_argument("what", nargs="?", default="all",
+                    choices=["all", "host", "kernel", "harness", "matrix"])
     ap.add_argument("--iso", default="build/baton.iso")
     ap.add_argument("--build", default="build")
     ap.add_argument("-k", dest="only", help="run only boots whose name contains this")
@@ -232,6 +283,8 @@ def main():
         boots += KERNEL_BOOTS
     if a.what in ("all", "harness"):
         boots += HARNESS_BOOTS
+    if a.what == "matrix":
+        boots += matrix_boots()
     if a.only:
         boots = [b for b in boots if a.only in b.name]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:

@@ -18,24 +18,48 @@
 
 #include "arch/x86_64/boot_defs.h"
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/spinlock.h"
 #include "lib/compiler.h"
+#include "lib/cpumask.h"
+#include "lib/list.h"
 #include "lib/types.h"
 
-#define IST_STACK_SIZE	8192
+#define IST_STACK_SIZE	KSTACK_SIZE	/* APs take them from kstack_alloc() */
 #define NR_IST_STACKS	3	/* 1: #DF, 2: NMI, 3: #MC */
 
+/*
+ * Field legend: I = set before the CPU first runs, then read-only;
+ * L = this CPU only (no lock: only this CPU touches it, with interrupts
+ * off where an interrupt handler also does); C = call_lock.
+ */
 struct percpu {
 	struct percpu *self;		/* I: must stay first (gs:0) */
 	unsigned int cpu_id;		/* I: logical CPU number */
 	unsigned int apic_id;		/* I: local APIC id */
-	int printk_nesting;		/* this CPU only: printk recursion depth */
+	int printk_nesting;		/* L: printk recursion depth */
 	struct gdt_page gdt;		/* I: this CPU's GDT, with its TSS */
 	struct tss tss;			/* I: IST stack pointers */
-	/* IST stacks, each with an unmapped guard page in front: */
-	u8 *ist_stack[NR_IST_STACKS];	/* I: base (lowest address) */
+	u8 *ist_stack[NR_IST_STACKS];	/* I: base (lowest address) of each */
+	u8 *boot_stack;			/* I: the stack the CPU started on */
+	volatile int started;		/* set by the CPU once it runs C code */
+
+	struct spinlock call_lock;
+	struct list_head call_queue;	/* C: smp_call_function requests */
+
+	u64 ticks;			/* L: timer interrupts on this CPU */
+	u64 irqs;			/* L: interrupts of any kind */
+	u64 ipis_call;			/* L: call-function IPIs handled */
+	u64 ipis_resched;		/* L: reschedule IPIs handled */
 };
 
 extern struct percpu boot_percpu;
+/* Every possible CPU's area; NULL until the CPU is first brought up. */
+extern struct percpu *percpu_areas[NR_CPUS];
+
+static inline struct percpu *per_cpu_ptr(unsigned int cpu)
+{
+	return percpu_areas[cpu];
+}
 
 #define this_cpu_read(field)                                                  \
 	({                                                                    \
@@ -57,5 +81,9 @@ static inline struct percpu *this_cpu_ptr(void) { return this_cpu_read(self); }
 static inline unsigned int smp_processor_id(void) { return this_cpu_read(cpu_id); }
 
 void percpu_init_boot_cpu(void);
+/* The area of cpu, allocated and set up on first use; NULL without memory. */
+struct percpu *percpu_setup(unsigned int cpu, unsigned int apic_id);
+/* Load this CPU's GS base, GDT and TSS from pc (on the CPU itself). */
+void percpu_load(struct percpu *pc);
 
 #endif

@@ -4,6 +4,8 @@
 #include "arch/x86_64/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/time.h"
 
 void spin_lock_init(struct spinlock *l, const char *name)
 {
@@ -23,6 +25,51 @@ static __noinline void spin_report_recursion(struct spinlock *l, const void *ip)
 	      smp_processor_id(), l->name, ip, l->holder_ip);
 }
 
+unsigned int spin_stuck_ms = 2000;
+PARAM_UINT(spin_stuck_ms, spin_stuck_ms, 1, 3600000,
+	   "report a CPU that waits longer than this for a spinlock (ms)");
+unsigned long spin_stuck_reports;
+
+#define SPINS_PER_CLOCK_READ 1024
+
+static __noinline void spin_report_stuck(struct spinlock *l, u32 ticket, const void *ip,
+					 u64 waited_ns)
+{
+	int holder = READ_ONCE(l->holder_cpu);
+
+	__atomic_add_fetch(&spin_stuck_reports, 1, __ATOMIC_RELAXED);
+	if (holder >= 0)
+		printk(KERN_ERR "spinlock '%s': cpu%u has waited %lu ms at %pS; held by cpu%d since %pS\n",
+		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip, holder,
+		       READ_ONCE(l->holder_ip));
+	else	/* between holders: the next ticket's CPU has not taken it yet */
+		printk(KERN_ERR "spinlock '%s': cpu%u has waited %lu ms at %pS; ticket %u, serving %u\n",
+		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip, ticket,
+		       READ_ONCE(l->serving));
+}
+
+/* The contended path: spin, and report once if the wait gets too long. */
+static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
+{
+	u64 start = 0;
+	bool reported = l->quiet;
+
+	for (unsigned int spins = 1;
+	     __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket; spins++) {
+		cpu_relax();
+		if (reported || spins % SPINS_PER_CLOCK_READ)
+			continue;
+		u64 now = ktime_get_ns();
+
+		if (!start) {
+			start = now;
+		} else if (now - start > (u64)READ_ONCE(spin_stuck_ms) * 1000000) {
+			reported = true;
+			spin_report_stuck(l, ticket, ip, now - start);
+		}
+	}
+}
+
 void spin_lock(struct spinlock *l)
 {
 	const void *ip = __builtin_return_address(0);
@@ -30,8 +77,9 @@ void spin_lock(struct spinlock *l)
 	if (unlikely(READ_ONCE(l->holder_cpu) == (int)smp_processor_id()))
 		spin_report_recursion(l, ip);
 	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
-	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
-		cpu_relax();
+
+	if (unlikely(__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket))
+		spin_wait(l, ticket, ip);
 	spin_debug_acquire(l, ip);
 }
 

@@ -5,8 +5,11 @@
  * is a full barrier, and a plain store is a release: unlocking is a compiler
  * barrier followed by an ordinary increment of the serving counter.
  *
- * Debug checks (always on): taking a lock this CPU already holds, and
- * releasing a lock this CPU does not hold, are reported with the callers.
+ * Debug checks (always on): taking a lock this CPU already holds (a panic:
+ * it would never be granted), releasing a lock this CPU does not hold (a
+ * WARN; the unlock is refused), and waiting longer than spin_stuck_ms for a
+ * lock (reported once per wait with the holder's CPU and where it took the
+ * lock; the console's own lock is exempt, since the report needs it).
  *
  * Interface:
  *   DEFINE_SPINLOCK(name) / spin_lock_init(lock, name)
@@ -26,10 +29,15 @@ struct spinlock {
 	int holder_cpu;		/* debug: CPU holding it, or -1 */
 	const void *holder_ip;	/* debug: where it was taken */
 	const char *name;
+	bool quiet;		/* no "stuck" reports (the console lock) */
 };
 
 #define SPINLOCK_INIT(n) { .next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n }
 #define DEFINE_SPINLOCK(x) struct spinlock x = SPINLOCK_INIT(#x)
+#define DEFINE_SPINLOCK_QUIET(x) struct spinlock x = { .holder_cpu = -1, .name = #x, .quiet = true }
+
+extern unsigned int spin_stuck_ms;	/* report waits longer than this */
+extern unsigned long spin_stuck_reports;	/* how many so far */
 
 void spin_lock_init(struct spinlock *l, const char *name);
 void spin_lock(struct spinlock *l);

@@ -1,5 +1,7 @@
 /* arch/x86_64/traps.c - exception reports and vector dispatch; see traps.h. */
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "kernel/mm/kstack.h"
@@ -132,12 +134,32 @@ static __noreturn void die(struct pt_regs *regs)
 	panic_after_report("fatal exception: %s", exception_names[v]);
 }
 
+/* NMIs: the panicking CPU's stop request, or something external. */
+static void nmi(struct pt_regs *regs)
+{
+	int p = READ_ONCE(panic_cpu);
+
+	if (p >= 0 && p != (int)smp_processor_id())
+		halt_forever();	/* stopped by panic(): stay out of its way */
+	printk(KERN_ERR "NMI on cpu%u at %pS; ignored\n", smp_processor_id(), (void *)regs->rip);
+}
+
 void x86_interrupt(struct pt_regs *regs)
 {
 	unsigned int v = (unsigned int)regs->vector;
 
+	if (v == 2) {
+		nmi(regs);
+		return;
+	}
 	if (v < NR_EXCEPTIONS)
 		die(regs);
+	this_cpu_ptr()->irqs++;
+	/* Edge-triggered sources only: acknowledge first, so that a handler
+	 * that switches threads leaves the APIC ready for the next one. The
+	 * APIC's spurious vector and the masked 8259s' take no EOI. */
+	if (v != SPURIOUS_APIC_VECTOR && (v < PIC_SPURIOUS_BASE || v >= PIC_SPURIOUS_BASE + 16))
+		lapic_eoi();
 	vector_handler_t h = __atomic_load_n(&vector_handlers[v], __ATOMIC_ACQUIRE);
 
 	if (h)

@@ -8,6 +8,7 @@
 #include "kernel/ktest.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
+#include "arch/x86_64/spinlock.h"
 
 static void passes_on_purpose(struct ktest *t)
 {
@@ -83,3 +84,15 @@ static void crash_stack_overflow_case(struct ktest *t)
 }
 
 KTEST_SUITE_EXPLICIT(crash_stack_overflow, KTEST_CASE(crash_stack_overflow_case));
+
+/* Taking a spinlock this CPU already holds can never succeed: panic, naming it. */
+static void crash_spinlock_recursion_case(struct ktest *t)
+{
+	static DEFINE_SPINLOCK(twice);
+
+	spin_lock(&twice);
+	spin_lock(&twice);
+	KT_EXPECT_TRUE(t, false);	/* not reached */
+}
+
+KTEST_SUITE_EXPLICIT(crash_spinlock_recursion, KTEST_CASE(crash_spinlock_recursion_case));

@@ -1,0 +1,143 @@
+/* arch/x86_64/smpboot.c - start application processors; see smpboot.h. */
+#define pr_fmt(fmt) "smpboot: " fmt
+#include "arch/x86_64/smpboot.h"
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/trampoline.h"
+#include "kernel/bootinfo.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define EFER_LME (1u << 8)
+#define EFER_NXE (1u << 11)
+
+static unsigned int smp_boot_timeout_ms = 5000;
+PARAM_UINT(smp_boot_timeout_ms, smp_boot_timeout_ms, 10, 600000,
+	   "how long to wait for each CPU to start (ms)");
+
+extern char ap_entry64[];
+
+/* The trampoline's memory must be RAM the firmware leaves alone. */
+static bool trampoline_memory_ok(void)
+{
+	for (unsigned int i = 0; i < boot_info.nr_mmap; i++) {
+		const struct boot_mmap_entry *m = &boot_info.mmap[i];
+
+		if (m->type == BOOT_MEM_AVAILABLE && m->base <= TRAMPOLINE_PHYS &&
+		    m->base + m->len >= TRAMPOLINE_END)
+			return true;
+	}
+	return false;
+}
+
+static void trampoline_setup(struct percpu *pc)
+{
+	u64 *pml4 = phys_to_virt(TRAMPOLINE_PML4), *pdpt = phys_to_virt(TRAMPOLINE_PDPT);
+	u64 *pd = phys_to_virt(TRAMPOLINE_PD);
+	const u64 *kernel_pml4 = phys_to_virt(read_cr3() & PTE_ADDR_MASK);
+
+	memcpy(phys_to_virt(TRAMPOLINE_PHYS), trampoline_start,
+	       (size_t)(trampoline_end - trampoline_start));
+	/* Identity-map the first 2 MiB, share the kernel's upper half. The
+	 * kernel's PML4 may have gained entries since the last start: copy
+	 * it every time. */
+	memset(pml4, 0, PAGE_SIZE);
+	memset(pdpt, 0, PAGE_SIZE);
+	memset(pd, 0, PAGE_SIZE);
+	pd[0] = 0 | PTE_PRESENT | PTE_WRITE | PTE_LARGE;
+	pdpt[0] = TRAMPOLINE_PD | PTE_PRESENT | PTE_WRITE;
+	pml4[0] = TRAMPOLINE_PDPT | PTE_PRESENT | PTE_WRITE;
+	for (int i = 256; i < 512; i++)
+		pml4[i] = kernel_pml4[i];
+
+	struct trampoline_params *tp = phys_to_virt(TRAMPOLINE_PHYS + TRAMPOLINE_PARAMS);
+
+	*tp = (struct trampoline_params){
+		.efer = EFER_LME | (cpu_has_nx() ? EFER_NXE : 0),
+		.kernel_cr3 = read_cr3(),
+		.stack_top = (u64)pc->boot_stack + KSTACK_SIZE,
+		.percpu = (u64)pc,
+		.entry = (u64)ap_entry64,
+	};
+}
+
+static bool wait_started(struct percpu *pc, u64 us)
+{
+	u64 t0 = ktime_get_ns();
+
+	while (!READ_ONCE(pc->started)) {
+		if (ktime_get_ns() - t0 >= us * NSEC_PER_USEC)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+int arch_cpu_boot(struct percpu *pc)
+{
+	BUILD_BUG_ON(TRAMPOLINE_PARAMS + sizeof(struct trampoline_params) > PAGE_SIZE);
+	if ((size_t)(trampoline_end - trampoline_start) > TRAMPOLINE_PARAMS)
+		panic("the AP trampoline is larger than its page");
+	if (!trampoline_memory_ok()) {
+		pr_err("memory at %#x-%#x is not free RAM: cannot start other CPUs\n",
+		       TRAMPOLINE_PHYS, TRAMPOLINE_END);
+		return -ENOMEM;
+	}
+	if (!pc->boot_stack) {
+		pc->boot_stack = kstack_alloc("a CPU's boot stack");
+		if (!pc->boot_stack)
+			return -ENOMEM;
+	}
+	trampoline_setup(pc);
+	WRITE_ONCE(pc->started, 0);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	/* MP spec B.4: INIT, wait 10 ms; STARTUP, wait 200 us; STARTUP again
+	 * (the second is for CPUs that missed the first), wait 200 us. */
+	lapic_send_init(pc->apic_id);
+	mdelay(10);
+	lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
+	udelay(200);
+	if (!READ_ONCE(pc->started)) {
+		lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
+		udelay(200);
+	}
+	u64 t0 = ktime_get_ns();
+
+	if (!wait_started(pc, (u64)smp_boot_timeout_ms * 1000)) {
+		lapic_send_init(pc->apic_id);	/* park it for good */
+		pr_err("cpu%u (APIC id %u) did not start within %u ms\n", pc->cpu_id, pc->apic_id,
+		       smp_boot_timeout_ms);
+		return -ETIMEDOUT;
+	}
+	while (!cpu_online(pc->cpu_id)) {
+		if (ktime_get_ns() - t0 >= (u64)smp_boot_timeout_ms * NSEC_PER_MSEC) {
+			pr_err("cpu%u started but did not come online\n", pc->cpu_id);
+			return -ETIMEDOUT;
+		}
+		cpu_relax();
+	}
+	return 0;
+}
+
+__noreturn void ap_start(struct percpu *pc)
+{
+	percpu_load(pc);	/* GS base, GDT, TSS */
+	idt_load();
+	lapic_init_cpu();
+	WRITE_ONCE(pc->started, 1);
+	if (lapic_id() != pc->apic_id)
+		pr_warn("cpu%u expected APIC id %u, has %u\n", pc->cpu_id, pc->apic_id, lapic_id());
+	tick_start_cpu();
+	smp_cpu_starting();
+	local_irq_enable();
+	for (;;)
+		halt();
+}

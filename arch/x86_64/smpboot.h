@@ -1,0 +1,21 @@
+/* arch/x86_64/smpboot.h - starting an application processor.
+ *
+ * arch_cpu_boot(pc) starts the CPU whose per-CPU area is pc: it fills the
+ * trampoline (trampoline.h), sends INIT and two STARTUP IPIs with the
+ * waits the Intel MultiProcessor Specification (B.4) asks for, and waits a
+ * bounded time (smp_boot_timeout_ms=) for the CPU to come online. A CPU
+ * that does not answer is sent INIT again (so it cannot wake up later with
+ * stale instructions) and -ETIMEDOUT is returned. Can be called again for
+ * the same CPU after it went offline: every start re-initialises it.
+ * Callers serialise (boot: only the boot CPU runs; later the hotplug lock).
+ */
+#ifndef ARCH_SMPBOOT_H
+#define ARCH_SMPBOOT_H
+
+#include "arch/x86_64/percpu.h"
+
+int arch_cpu_boot(struct percpu *pc);
+/* C entry of an AP, from ap_entry64 in trampoline.S. */
+__noreturn void ap_start(struct percpu *pc);
+
+#endif

@@ -1,0 +1,68 @@
+/* kernel/smp.h - CPUs: which exist, which run, and running code on them.
+ *
+ * CPU masks (as in Linux):
+ *   cpu_possible_mask  every CPU the firmware lists, enabled or able to be
+ *                      brought online later (ACPI "online capable", what
+ *                      QEMU's -smp N,maxcpus=M creates); fixed at boot
+ *   cpu_present_mask   possible CPUs that are physically there (enabled)
+ *   cpu_online_mask    CPUs running the kernel and taking interrupts
+ *   cpu_active_mask    online CPUs that take new work (CPU hotplug clears
+ *                      a dying CPU's bit here first)
+ * possible and present are written on the boot CPU before any other runs.
+ * online and active change with atomic bit operations; a reader that must
+ * see a stable set holds the CPU hotplug lock (once there is one).
+ *
+ * Cross-CPU calls:
+ *   smp_call_function_single(cpu, fn, info, wait)  run fn(info) on cpu, in
+ *       its call-function IPI handler (interrupts off, must not sleep);
+ *       with wait, return when fn has returned. Callable with interrupts
+ *       off: a waiting CPU runs the calls queued to it meanwhile, so two
+ *       CPUs calling each other do not deadlock.
+ *   smp_call_function_many(mask, fn, info, wait)   the same on every online
+ *       CPU in mask except the caller
+ *   on_each_cpu(fn, info, wait)   every online CPU, the caller included
+ *   smp_send_reschedule(cpu)      poke cpu's scheduler
+ *   smp_send_stop()               NMI every other CPU to a halt (panic)
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include "arch/x86_64/percpu.h"
+#include "lib/cpumask.h"
+
+extern struct cpumask cpu_possible_mask;
+extern struct cpumask cpu_present_mask;
+extern struct cpumask cpu_online_mask;
+extern struct cpumask cpu_active_mask;
+extern u32 cpu_apic_ids[NR_CPUS];	/* I: APIC id of each possible CPU */
+extern unsigned int nr_cpu_ids;		/* I: highest possible CPU id + 1 */
+
+#define for_each_possible_cpu(cpu) for_each_cpu(cpu, &cpu_possible_mask)
+#define for_each_present_cpu(cpu) for_each_cpu(cpu, &cpu_present_mask)
+#define for_each_online_cpu(cpu) for_each_cpu(cpu, &cpu_online_mask)
+
+static inline bool cpu_online(unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, &cpu_online_mask);
+}
+
+static inline unsigned int num_online_cpus(void)
+{
+	return cpumask_weight(&cpu_online_mask);
+}
+
+typedef void (*smp_call_func_t)(void *info);
+
+/* Discover the CPUs (MADT) and bring every present one online. */
+void smp_init(void);
+/* Bring one CPU online; 0, or -errno (-ETIMEDOUT if it did not answer). */
+int smp_bringup_cpu(unsigned int cpu);
+int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, bool wait);
+int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info, bool wait);
+int on_each_cpu(smp_call_func_t fn, void *info, bool wait);
+void smp_send_reschedule(unsigned int cpu);
+void smp_send_stop(void);
+/* This CPU is set up and may take work: mark it online (from the CPU). */
+void smp_cpu_starting(void);
+
+#endif
