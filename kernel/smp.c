@@ -23,11 +23,17 @@ struct cpumask cpu_active_mask;
 u32 cpu_apic_ids[NR_CPUS];
 unsigned int nr_cpu_ids = 1;
 
+/*
+ * A request to run fn(info) on one CPU. With a waiter, the request belongs
+ * to the waiter (on its stack, or in one array for a many-CPU call) and the
+ * target's last touch is decrementing *pending; without one, it was
+ * kmalloc'ed by the sender and the target frees it.
+ */
 struct call_request {
 	struct list_head link;	/* target's call_lock */
 	smp_call_func_t fn;
 	void *info;
-	atomic_t *pending;	/* the waiter's counter, or NULL */
+	atomic_t *pending;	/* the waiter's counter, or NULL: free after */
 };
 
 /* Run (and free) every request queued to this CPU. Interrupts off. */
@@ -45,10 +51,11 @@ static void call_queue_run(void)
 
 		list_del(&r->link);
 		r->fn(r->info);
-		kfree(r);
 		/* The waiter's counter is the last thing we touch. */
 		if (pending)
 			atomic_dec(pending);
+		else
+			kfree(r);
 	}
 }
 
@@ -79,16 +86,16 @@ static void apic_error_interrupt(struct pt_regs *regs)
 	pr_err("local APIC error on cpu%u\n", smp_processor_id());
 }
 
-/* Queue fn on cpu and send the IPI. 0, or -errno. */
-static int queue_call(unsigned int cpu, smp_call_func_t fn, void *info, atomic_t *pending)
+/* Queue fn on cpu and send the IPI. r is the waiter's request, or NULL to
+ * allocate one the target frees. 0, or -errno. */
+static int queue_call(unsigned int cpu, smp_call_func_t fn, void *info, struct call_request *r,
+		      atomic_t *pending)
 {
 	struct percpu *pc = per_cpu_ptr(cpu);
-	struct call_request *r;
 
 	if (!cpu_online(cpu) || !pc)
 		return -ENODEV;
-	r = kmalloc(sizeof(*r));
-	if (!r)
+	if (!r && !(r = kmalloc(sizeof(*r))))
 		return -ENOMEM;
 	*r = (struct call_request){ .fn = fn, .info = info, .pending = pending };
 	if (pending)
@@ -116,6 +123,7 @@ static void wait_for_calls(atomic_t *pending)
 int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, bool wait)
 {
 	atomic_t pending = ATOMIC_INIT(0);
+	struct call_request req;
 	unsigned long flags;
 	int err;
 
@@ -127,7 +135,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, b
 		local_irq_restore(flags);
 		return 0;
 	}
-	err = queue_call(cpu, fn, info, wait ? &pending : NULL);
+	err = queue_call(cpu, fn, info, wait ? &req : NULL, wait ? &pending : NULL);
 	if (!err && wait)
 		wait_for_calls(&pending);
 	return err;
@@ -136,19 +144,25 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, b
 int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info, bool wait)
 {
 	atomic_t pending = ATOMIC_INIT(0);
-	unsigned int self = smp_processor_id(), cpu;
+	unsigned int self = smp_processor_id(), cpu, n = 0;
+	struct call_request *reqs = NULL;
 	int err = 0;
 
+	/* One allocation for all the waited-for requests. */
+	if (wait && !(reqs = kcalloc(nr_cpu_ids, sizeof(*reqs))))
+		return -ENOMEM;
 	for_each_cpu_and(cpu, mask, &cpu_online_mask) {
 		if (cpu == self)
 			continue;
-		int e = queue_call(cpu, fn, info, wait ? &pending : NULL);
+		int e = queue_call(cpu, fn, info, wait ? &reqs[n++] : NULL, wait ? &pending : NULL);
 
 		if (e && !err)
 			err = e;
 	}
-	if (wait)
+	if (wait) {
 		wait_for_calls(&pending);
+		kfree(reqs);
+	}
 	return err;
 }
 

@@ -84,7 +84,8 @@ static void count_async(void *arg)
 
 static void calls_without_waiting(struct ktest *t)
 {
-	const unsigned int rounds = 200;
+	/* About 2000 calls in all, however many CPUs. */
+	const unsigned int rounds = max(2000 / num_online_cpus(), 10u);
 
 	if (!need_cpus(t, 2))
 		return;
