@@ -22,6 +22,7 @@
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -130,8 +131,12 @@ bool ktest_run_selected(void)
 			struct ktest t = { .case_name = s->cases[i].name };
 			unsigned long warns = warn_count;
 
+			u64 t0 = ktime_get_ns();
+
 			s->cases[i].run(&t);
 			WRITE_ONCE(warn_expected, false);
+			ktap("    # %s: %lu ms\n", t.case_name,
+			     (unsigned long)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
 			if (warn_count - warns != t.warnings_expected)
 				ktest_fail(&t, __FILE__, __LINE__,
 					   "the case caused %lu warning(s), expected %lu",

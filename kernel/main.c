@@ -10,6 +10,8 @@
 #include "drivers/uart16550.h"
 #include "kernel/bootinfo.h"
 #include "kernel/ktest.h"
+#include "kernel/kthread.h"
+#include "kernel/timer.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/params.h"
@@ -22,6 +24,15 @@
 #include "arch/x86_64/cpu.h"
 
 void kmain(u64 mb2_info_phys);
+
+/* The first thread: everything that may sleep. */
+static int kernel_init(void *unused)
+{
+	if (ktest_requested())
+		ktest_run_selected();	// KTAP on the serial port, then exit
+	printk(KERN_NOTICE "baton: boot complete; idle (quit QEMU with Ctrl-A X)\n");
+	return 0;
+}
 
 void kmain(u64 mb2_info_phys)
 {
@@ -41,12 +52,11 @@ void kmain(u64 mb2_info_phys)
 	kmalloc_init();			// the kernel heap
 	acpi_init();			// firmware tables: MADT, HPET, FADT
 	time_init();			// TSC clock, calibrated against HPET/PIT
+	timers_init();			// per-CPU timer lists
+	sched_init();			// this context becomes cpu0's idle thread
 	smp_init();			// APICs, the tick, every other CPU online
-	local_irq_enable();		// interrupts on the boot CPU
-
-	if (ktest_requested())
-		ktest_run_selected();	// KTAP on the serial port, then exit
-	printk(KERN_NOTICE "baton: boot complete; idle (quit QEMU with Ctrl-A X)\n");
-	for (;;)
-		halt();
+	local_irq_enable();		// interrupts on; threads from here on
+	if (!kthread_run(kernel_init, NULL, "init"))	// the rest, in a thread
+		panic("cannot create the init thread");
+	cpu_idle();			// cpu0 idles from here on
 }

@@ -3,6 +3,8 @@
 #include "kernel/time.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/percpu.h"
+#include "kernel/sched.h"
+#include "kernel/timer.h"
 
 volatile u64 jiffies;
 
@@ -14,6 +16,8 @@ void timer_tick(void)
 	/* One CPU keeps jiffies: the boot CPU. */
 	if (pc->cpu_id == 0)
 		jiffies++;
+	run_timers();
+	scheduler_tick();
 }
 
 void tick_start_cpu(void)

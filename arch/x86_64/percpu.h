@@ -37,6 +37,9 @@ struct percpu {
 	unsigned int cpu_id;		/* I: logical CPU number */
 	unsigned int apic_id;		/* I: local APIC id */
 	int printk_nesting;		/* L: printk recursion depth */
+	void *curr_thread;		/* L: the running struct thread */
+	int preempt_count;		/* L: preemption disabled while > 0 */
+	volatile bool need_resched;	/* set by any CPU (then an IPI), cleared here */
 	struct gdt_page gdt;		/* I: this CPU's GDT, with its TSS */
 	struct tss tss;			/* I: IST stack pointers */
 	u8 *ist_stack[NR_IST_STACKS];	/* I: base (lowest address) of each */
@@ -71,8 +74,8 @@ static inline struct percpu *per_cpu_ptr(unsigned int cpu)
 	})
 #define this_cpu_write(field, v)                                              \
 	do {                                                                  \
-		__typeof__(((struct percpu *)0)->field) __v = (v);            \
-		__asm__ volatile("mov %0, %%gs:%c1" ::"r"(__v),               \
+		__typeof__(((struct percpu *)0)->field) __w = (v);            \
+		__asm__ volatile("mov %0, %%gs:%c1" ::"r"(__w),               \
 				 "i"(offsetof(struct percpu, field))          \
 				 : "memory");                                 \
 	} while (0)

@@ -10,6 +10,7 @@
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
@@ -135,9 +136,8 @@ __noreturn void ap_start(struct percpu *pc)
 	WRITE_ONCE(pc->started, 1);
 	if (lapic_id() != pc->apic_id)
 		pr_warn("cpu%u expected APIC id %u, has %u\n", pc->cpu_id, pc->apic_id, lapic_id());
+	sched_init_ap();	/* this context becomes the CPU's idle thread */
 	tick_start_cpu();
 	smp_cpu_starting();
-	local_irq_enable();
-	for (;;)
-		halt();
+	cpu_idle();
 }

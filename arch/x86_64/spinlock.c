@@ -4,6 +4,7 @@
 #include "arch/x86_64/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
 #include "kernel/params.h"
 #include "kernel/time.h"
 
@@ -70,10 +71,8 @@ static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
 	}
 }
 
-void spin_lock(struct spinlock *l)
+static void __spin_acquire(struct spinlock *l, const void *ip)
 {
-	const void *ip = __builtin_return_address(0);
-
 	if (unlikely(READ_ONCE(l->holder_cpu) == (int)smp_processor_id()))
 		spin_report_recursion(l, ip);
 	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
@@ -83,43 +82,69 @@ void spin_lock(struct spinlock *l)
 	spin_debug_acquire(l, ip);
 }
 
+void spin_lock(struct spinlock *l)
+{
+	preempt_disable();
+	__spin_acquire(l, __builtin_return_address(0));
+}
+
 bool spin_trylock(struct spinlock *l)
 {
 	u32 serving = READ_ONCE(l->serving);
 	u32 expected = serving;
 
+	preempt_disable();
 	if (!__atomic_compare_exchange_n(&l->next, &expected, serving + 1, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		preempt_enable_no_resched();
 		return false;
+	}
 	spin_debug_acquire(l, __builtin_return_address(0));
 	return true;
 }
 
-void spin_unlock(struct spinlock *l)
+/* Returns false (and changes nothing) if this CPU does not hold l. */
+static bool __spin_release(struct spinlock *l)
 {
 	if (unlikely(READ_ONCE(l->holder_cpu) != (int)smp_processor_id())) {
 		WARN(1, "spinlock '%s' released by cpu%u, but held by cpu%d (taken at %pS)",
 		     l->name, smp_processor_id(), l->holder_cpu, l->holder_ip);
-		return;
+		return false;
 	}
 	WRITE_ONCE(l->holder_cpu, -1);
 	WRITE_ONCE(l->holder_ip, NULL);
 	/* Release: x86 stores are not reordered with earlier loads/stores. */
 	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	if (__spin_release(l))
+		preempt_enable();
+}
+
+void spin_unlock_no_resched(struct spinlock *l)
+{
+	if (__spin_release(l))
+		preempt_enable_no_resched();
 }
 
 unsigned long spin_lock_irqsave(struct spinlock *l)
 {
 	unsigned long flags = local_irq_save();
 
-	spin_lock(l);
+	preempt_disable();
+	__spin_acquire(l, __builtin_return_address(0));
 	return flags;
 }
 
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 {
-	spin_unlock(l);
+	if (!__spin_release(l))
+		return;
 	local_irq_restore(flags);
+	preempt_enable();
 }
 
 bool spin_lock_held(const struct spinlock *l)

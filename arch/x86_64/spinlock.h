@@ -11,6 +11,8 @@
  * lock (reported once per wait with the holder's CPU and where it took the
  * lock; the console's own lock is exempt, since the report needs it).
  *
+ * Holding a spinlock disables preemption (kernel/preempt.h).
+ *
  * Interface:
  *   DEFINE_SPINLOCK(name) / spin_lock_init(lock, name)
  *   spin_lock / spin_unlock                  interrupts untouched
@@ -42,6 +44,8 @@ extern unsigned long spin_stuck_reports;	/* how many so far */
 void spin_lock_init(struct spinlock *l, const char *name);
 void spin_lock(struct spinlock *l);
 void spin_unlock(struct spinlock *l);
+/* Release without acting on a pending reschedule (the scheduler's own use). */
+void spin_unlock_no_resched(struct spinlock *l);
 bool spin_trylock(struct spinlock *l);
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);

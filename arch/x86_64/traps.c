@@ -6,6 +6,8 @@
 #include "arch/x86_64/percpu.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
@@ -166,4 +168,7 @@ void x86_interrupt(struct pt_regs *regs)
 		h(regs);
 	else
 		WARN_ONCE(1, "unexpected interrupt on vector %u", v);
+	/* Back to code that had interrupts on: a good moment to preempt it. */
+	if ((regs->rflags & X86_RFLAGS_IF) && need_resched())
+		preempt_schedule_irq();
 }

@@ -5,6 +5,8 @@
 #include "arch/x86_64/spinlock.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
+#include "arch/x86_64/cpu.h"
 #include "lib/bitmap.h"
 #include "lib/printf.h"
 
@@ -56,6 +58,12 @@ void *kstack_alloc(const char *owner)
 	return (void *)base;
 }
 
+static void flush_stack_tlb(void *base)
+{
+	for (u64 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE)
+		invlpg((u64)base + off);
+}
+
 void kstack_free(void *base)
 {
 	u64 b = (u64)base;
@@ -71,6 +79,10 @@ void kstack_free(void *base)
 
 	for (u64 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE)
 		unmap_kernel_page(b + off);
+	/* Other CPUs may still cache these translations (the thread may have
+	 * run anywhere); the frames and the slot must not be reused until
+	 * every CPU has forgotten them. */
+	smp_call_function_many(&cpu_online_mask, flush_stack_tlb, (void *)b, true);
 	pmm_free_pages(pte_pa);
 	unsigned long flags = spin_lock_irqsave(&kstack_lock);
 

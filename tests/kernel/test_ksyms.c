@@ -39,7 +39,8 @@ __noinline void backtrace_names_callers(struct ktest *t)
 	log_buf_read(log, sizeof(log));
 	KT_EXPECT_TRUE(t, strstr(log, "Call trace:") != NULL);
 	KT_EXPECT_TRUE(t, strstr(log, "] ktest_run_selected+0x") != NULL);
-	KT_EXPECT_TRUE(t, strstr(log, "] kmain+0x") != NULL);
+	KT_EXPECT_TRUE(t, strstr(log, "] kernel_init+0x") != NULL);
+	KT_EXPECT_TRUE(t, strstr(log, "] sched_thread_start+0x") != NULL);
 }
 
 KTEST_SUITE(ksyms, KTEST_CASE(lookup_finds_functions), KTEST_CASE(sprint_symbol_formats),

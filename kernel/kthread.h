@@ -1,0 +1,61 @@
+/* kernel/kthread.h - kernel threads: create, start, stop, park, exit, reap.
+ *
+ *   kthread_create(fn, arg, fmt, ...)   a new thread, not yet running
+ *   kthread_create_on_cpu(fn, arg, cpu, fmt, ...)  bound to one CPU
+ *   kthread_bind(t, cpu)                bind a thread that has not started
+ *   kthread_run(fn, arg, fmt, ...)      create and start
+ *   wake_up_thread(t)                   start a created thread
+ *   kthread_stop(t)     ask t to stop (kthread_should_stop() turns true),
+ *                       wake it, wait for it to exit, free it; returns
+ *                       fn's result. The creator's reference is consumed.
+ *   kthread_park(t)     ask t to park (kthread_should_park()), wait until
+ *                       it sits in kthread_parkme(); kthread_unpark(t)
+ *                       lets it go on (CPU hotplug parks per-CPU threads)
+ *   kthread_data(t)     the data pointer given at creation (the workqueue
+ *                       finds its worker struct this way)
+ *   thread_exit(code)   end the calling thread
+ *   put_thread(t)       drop the creator's reference without stopping t:
+ *                       it is freed when it exits
+ * Creation and kthread_stop() may sleep. A thread's struct and stack live
+ * until both the creator's reference and the thread's own (dropped after
+ * its last switch-out) are gone; a dead thread nobody waits for is reaped
+ * by the next kthread_create() or kthread_stop().
+ *
+ * Fault injection: kthread_fail_next(n) makes the next n creations fail
+ * with NULL, so callers' recovery paths (the workqueue's rescuers) can be
+ * tested for real.
+ */
+#ifndef KERNEL_KTHREAD_H
+#define KERNEL_KTHREAD_H
+
+#include "kernel/sched.h"
+
+#define KTHREAD_SHOULD_STOP 0
+#define KTHREAD_SHOULD_PARK 1
+#define KTHREAD_IS_PARKED 2
+
+struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
+struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
+				     const char *fmt, ...) __printf(4, 5);
+struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
+void kthread_bind(struct thread *t, unsigned int cpu);
+void kthread_set_data(struct thread *t, void *data);
+int kthread_stop(struct thread *t);
+bool kthread_should_stop(void);
+int kthread_park(struct thread *t);
+void kthread_unpark(struct thread *t);
+bool kthread_should_park(void);
+void kthread_parkme(void);
+void *kthread_data(struct thread *t);
+__noreturn void thread_exit(int code);
+void put_thread(struct thread *t);
+void kthread_fail_next(unsigned int n);
+/* Called by the scheduler when a dead thread has left its CPU for good. */
+void sched_reap_dead(struct thread *t);
+
+/* Every thread, for ps-style listings: call fn on each under threads_lock
+ * (fn must not sleep). */
+void for_each_thread(void (*fn)(struct thread *t, void *arg), void *arg);
+unsigned int nr_threads(void);
+
+#endif

@@ -1,0 +1,175 @@
+/* kernel/mutex.c - mutexes and semaphores; see mutex.h.
+ *
+ * Both hand the lock (or unit) directly to the first waiter and wake it:
+ * the waiter finds lock_waiter.granted set when it runs, so wake-ups can
+ * be neither lost nor stolen. */
+#include "kernel/mutex.h"
+#include "kernel/panic.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "lib/errno.h"
+
+void mutex_init(struct mutex *m, const char *name)
+{
+	spin_lock_init(&m->wait_lock, name);
+	m->owner = NULL;
+	m->owner_ip = NULL;
+	INIT_LIST_HEAD(&m->waiters);
+	m->name = name;
+}
+
+/* Block until w is granted. Called with lock held; returns with it held. */
+static int wait_granted(struct spinlock *lock, struct lock_waiter *w, unsigned long *flags, u64 ns)
+{
+	u64 left = ns;
+
+	for (;;) {
+		set_current_state(THREAD_BLOCKED);
+		if (w->granted)
+			break;
+		spin_unlock_irqrestore(lock, *flags);
+		if (ns == UINT64_MAX)
+			schedule();
+		else
+			left = schedule_timeout(left);
+		*flags = spin_lock_irqsave(lock);
+		if (!w->granted && ns != UINT64_MAX && !left) {
+			list_del(&w->link);
+			__set_current_state(THREAD_RUNNING);
+			return -ETIMEDOUT;
+		}
+	}
+	__set_current_state(THREAD_RUNNING);
+	return 0;
+}
+
+static __noinline void mutex_lock_slow(struct mutex *m, const void *ip)
+{
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
+
+	if (!m->owner) {
+		m->owner = current;
+		m->owner_ip = ip;
+		spin_unlock_irqrestore(&m->wait_lock, flags);
+		return;
+	}
+	if (m->owner == current)
+		panic("mutex '%s': recursive mutex_lock by %s at %pS; it took it at %pS", m->name,
+		      current->name, ip, m->owner_ip);
+	struct lock_waiter w = { .thread = current };
+
+	list_add_tail(&w.link, &m->waiters);
+	wait_granted(&m->wait_lock, &w, &flags, UINT64_MAX);
+	m->owner_ip = ip;	/* ownership was handed over by mutex_unlock */
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	might_sleep();
+	mutex_lock_slow(m, __builtin_return_address(0));
+}
+
+bool mutex_trylock(struct mutex *m)
+{
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
+	bool ok = !m->owner;
+
+	if (ok) {
+		m->owner = current;
+		m->owner_ip = __builtin_return_address(0);
+	}
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+	return ok;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
+
+	if (m->owner != current) {
+		struct thread *owner = m->owner;
+
+		spin_unlock_irqrestore(&m->wait_lock, flags);
+		WARN(1, "mutex '%s' unlocked by %s, but %s%s owns it", m->name, current->name,
+		     owner ? owner->name : "nobody", owner ? "" : " (not locked)");
+		return;
+	}
+	struct lock_waiter *w = list_first_entry_or_null(&m->waiters, struct lock_waiter, link);
+
+	m->owner = w ? w->thread : NULL;
+	if (w) {
+		list_del(&w->link);
+		w->granted = true;
+		wake_up_thread(w->thread);
+	}
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+}
+
+bool mutex_is_locked(const struct mutex *m)
+{
+	return READ_ONCE(m->owner) != NULL;
+}
+
+bool mutex_owned(const struct mutex *m)
+{
+	return READ_ONCE(m->owner) == current;
+}
+
+void sema_init(struct semaphore *s, unsigned int count)
+{
+	spin_lock_init(&s->lock, "semaphore");
+	s->count = count;
+	INIT_LIST_HEAD(&s->waiters);
+}
+
+int down_timeout(struct semaphore *s, u64 ns)
+{
+	might_sleep();
+	unsigned long flags = spin_lock_irqsave(&s->lock);
+	int err = 0;
+
+	if (s->count) {
+		s->count--;
+	} else {
+		struct lock_waiter w = { .thread = current };
+
+		list_add_tail(&w.link, &s->waiters);
+		err = wait_granted(&s->lock, &w, &flags, ns);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	return err;
+}
+
+void down(struct semaphore *s)
+{
+	down_timeout(s, UINT64_MAX);
+}
+
+bool down_trylock_ok(struct semaphore *s)
+{
+	unsigned long flags = spin_lock_irqsave(&s->lock);
+	bool ok = s->count > 0;
+
+	if (ok)
+		s->count--;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return ok;
+}
+
+void up(struct semaphore *s)
+{
+	unsigned long flags = spin_lock_irqsave(&s->lock);
+	struct lock_waiter *w = list_first_entry_or_null(&s->waiters, struct lock_waiter, link);
+
+	if (w) {
+		list_del(&w->link);
+		w->granted = true;
+		wake_up_thread(w->thread);
+	} else {
+		s->count++;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+}

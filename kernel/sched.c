@@ -1,0 +1,787 @@
+/* kernel/sched.c - per-CPU run queues, the fair and FIFO classes, context
+ * switching, wake-ups, affinity, balancing and the sleep/wake hooks; the
+ * contracts are in sched.h.
+ *
+ * Locking: rq->lock (interrupts off) protects a run queue and the
+ * scheduling fields of the threads on it. t->pi_lock serialises wake-ups
+ * and affinity changes of t and is taken before any rq->lock. Two run-queue
+ * locks are taken in CPU order (double_rq_lock), or with trylock when one
+ * is already held. The run-queue lock taken in __schedule() is released by
+ * the thread switched to (finish_switch()), so while a CPU holds its lock
+ * the thread it switches out cannot be picked up elsewhere.
+ *
+ * The fair class keeps runnable threads in a list sorted by vruntime (a
+ * linear insert: run queues here are short). The current thread is never
+ * on the list.
+ */
+#define pr_fmt(fmt) "sched: " fmt
+#include "kernel/sched.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/panic.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/kthread.h"
+#include "kernel/timer.h"
+#include "lib/errno.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define NICE_0_WEIGHT 1024
+#define SCHED_LATENCY_NS (20 * NSEC_PER_MSEC)
+#define SCHED_MIN_GRANULARITY_NS (4 * NSEC_PER_MSEC)
+#define WAKEUP_GRANULARITY_NS (1 * NSEC_PER_MSEC)
+#define BALANCE_INTERVAL_TICKS 10
+
+/* Linux's sched_prio_to_weight: each nice level is about 10% of CPU. */
+static const unsigned int nice_weights[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+};
+
+struct rq {
+	struct spinlock lock;
+	unsigned int cpu;		/* I */
+	struct thread *curr;		/* lock */
+	struct thread *idle;		/* I */
+	struct list_head fifo;		/* lock: by priority, highest first */
+	struct list_head fair;		/* lock: by vruntime */
+	unsigned int nr_queued;		/* lock: on the two lists */
+	u64 min_vruntime;		/* lock */
+	u64 nr_switches;		/* lock */
+	u64 idle_ns;			/* lock */
+	u64 idle_since;			/* lock */
+	struct thread *prev;		/* lock: handed from __schedule to finish_switch */
+	unsigned int balance_ticks;	/* this CPU only */
+};
+
+static struct rq runqueues[NR_CPUS];
+static struct thread idle_threads[NR_CPUS];
+bool sched_ready;
+
+extern void __switch_to(u64 *prev_rsp, u64 next_rsp);
+extern char thread_start[];
+
+static struct rq *cpu_rq(unsigned int cpu) { return &runqueues[cpu]; }
+static struct rq *this_rq(void) { return &runqueues[smp_processor_id()]; }
+
+/* ---- the classes -------------------------------------------------------- */
+
+/* Called with rq->lock held. */
+static void update_curr(struct rq *rq)
+{
+	struct thread *c = rq->curr;
+	u64 now = ktime_get_ns();
+	u64 delta = now > c->exec_start ? now - c->exec_start : 0;
+
+	c->exec_start = now;
+	if (c == rq->idle)
+		return;
+	c->stats.sum_exec_ns += delta;
+	if (c->policy == SCHED_CLASS_FAIR) {
+		c->vruntime += delta * NICE_0_WEIGHT / c->weight;
+		u64 least = c->vruntime;
+
+		if (!list_empty(&rq->fair))
+			least = min(least, list_first_entry(&rq->fair, struct thread, run_link)->vruntime);
+		rq->min_vruntime = max(rq->min_vruntime, least);
+	}
+}
+
+/* Put t on rq's lists. Called with rq->lock held; t is not current. */
+static void enqueue(struct rq *rq, struct thread *t, bool head)
+{
+	struct thread *pos;
+
+	if (t->policy == SCHED_CLASS_FIFO) {
+		list_for_each_entry(pos, &rq->fifo, run_link) {
+			if (head ? pos->fifo_prio <= t->fifo_prio : pos->fifo_prio < t->fifo_prio) {
+				list_add_tail(&t->run_link, &pos->run_link);
+				goto queued;
+			}
+		}
+		list_add_tail(&t->run_link, &rq->fifo);
+	} else {
+		list_for_each_entry(pos, &rq->fair, run_link) {
+			if (pos->vruntime > t->vruntime) {
+				list_add_tail(&t->run_link, &pos->run_link);
+				goto queued;
+			}
+		}
+		list_add_tail(&t->run_link, &rq->fair);
+	}
+queued:
+	rq->nr_queued++;
+}
+
+static void dequeue(struct rq *rq, struct thread *t)
+{
+	list_del_init(&t->run_link);
+	rq->nr_queued--;
+}
+
+static struct thread *pick_next(struct rq *rq)
+{
+	struct thread *t = list_first_entry_or_null(&rq->fifo, struct thread, run_link);
+
+	if (!t)
+		t = list_first_entry_or_null(&rq->fair, struct thread, run_link);
+	if (t)
+		dequeue(rq, t);
+	return t;
+}
+
+/* Should woken thread t take the CPU from rq->curr? rq->lock held. */
+static bool should_preempt(struct rq *rq, struct thread *t)
+{
+	struct thread *c = rq->curr;
+
+	if (c == rq->idle)
+		return true;
+	if (t->policy == SCHED_CLASS_FIFO)
+		return c->policy != SCHED_CLASS_FIFO || t->fifo_prio > c->fifo_prio;
+	if (c->policy == SCHED_CLASS_FIFO)
+		return false;
+	return c->vruntime > t->vruntime + WAKEUP_GRANULARITY_NS * NICE_0_WEIGHT / t->weight;
+}
+
+static void resched_cpu_locked(struct rq *rq)
+{
+	struct percpu *pc = per_cpu_ptr(rq->cpu);
+
+	if (rq->cpu == smp_processor_id()) {
+		this_cpu_write(need_resched, true);
+	} else if (!pc->need_resched) {
+		pc->need_resched = true;
+		smp_send_reschedule(rq->cpu);
+	}
+}
+
+/* ---- wake-ups ----------------------------------------------------------- */
+
+static bool cpu_allowed(struct thread *t, unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, &t->cpus_allowed) && cpumask_test_cpu(cpu, &cpu_active_mask);
+}
+
+/* Where should t run? Its last CPU if allowed and free, else an allowed
+ * idle CPU, else any allowed active CPU. */
+static unsigned int select_cpu(struct thread *t)
+{
+	unsigned int cpu, fallback = NR_CPUS;
+
+	if (cpu_allowed(t, t->cpu) && cpu_rq(t->cpu)->curr == cpu_rq(t->cpu)->idle)
+		return t->cpu;
+	for_each_cpu_and(cpu, &t->cpus_allowed, &cpu_active_mask) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_queued))
+			return cpu;
+		if (fallback == NR_CPUS)
+			fallback = cpu;
+	}
+	if (cpu_allowed(t, t->cpu))
+		return t->cpu;
+	if (fallback == NR_CPUS) {
+		/* No allowed CPU is active (hotplug took them): any active one. */
+		fallback = cpumask_first(&cpu_active_mask);
+		WARN_ONCE(1, "thread %s: no allowed CPU is active; running it on cpu%u", t->name,
+			  fallback);
+	}
+	return fallback;
+}
+
+/* Make t runnable on rq: rq->lock held, t off every run queue. */
+static void activate(struct rq *rq, struct thread *t)
+{
+	if (t->policy == SCHED_CLASS_FAIR) {
+		/* A sleeper gets at most half a latency period of credit. */
+		u64 floor = rq->min_vruntime > SCHED_LATENCY_NS / 2 ? rq->min_vruntime - SCHED_LATENCY_NS / 2 : 0;
+
+		t->vruntime = max(t->vruntime, floor);
+	}
+	t->on_rq = true;
+	t->stats.nr_wakeups++;
+	enqueue(rq, t, false);
+	if (should_preempt(rq, t))
+		resched_cpu_locked(rq);
+}
+
+/* Lock the run queue t is on (t->cpu may change until we hold it). */
+static struct rq *lock_thread_rq(struct thread *t)
+{
+	for (;;) {
+		struct rq *rq = cpu_rq(READ_ONCE(t->cpu));
+
+		spin_lock(&rq->lock);
+		if (rq->cpu == READ_ONCE(t->cpu))
+			return rq;
+		spin_unlock_no_resched(&rq->lock);
+	}
+}
+
+bool wake_up_state(struct thread *t, int state)
+{
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	struct rq *rq = lock_thread_rq(t);
+	bool woke = false;
+
+	if (t->state == state) {
+		t->state = THREAD_RUNNING;
+		woke = true;
+		if (!t->on_rq) {
+			/* Fully switched out (we hold its CPU's lock): free to move. */
+			unsigned int cpu = select_cpu(t);
+
+			if (cpu != rq->cpu) {
+				t->cpu = cpu;
+				t->stats.nr_migrations++;
+				spin_unlock_no_resched(&rq->lock);
+				rq = cpu_rq(cpu);
+				spin_lock(&rq->lock);
+			}
+			activate(rq, t);
+		}
+	}
+	spin_unlock_no_resched(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+	return woke;
+}
+
+bool wake_up_thread(struct thread *t)
+{
+	return wake_up_state(t, THREAD_BLOCKED);
+}
+
+/* Wake t, bound to this CPU, from a sleeping() hook: rq->lock is held. */
+static void wake_up_local(struct rq *rq, struct thread *t)
+{
+	if (WARN_ONCE(t->cpu != rq->cpu || t == rq->curr,
+		      "sleeping hook returned thread %s on cpu%u, not a blocked thread of cpu%u",
+		      t->name, t->cpu, rq->cpu))
+		return;
+	if (t->state != THREAD_BLOCKED)
+		return;
+	t->state = THREAD_RUNNING;
+	if (!t->on_rq)
+		activate(rq, t);
+}
+
+void set_current_state(int state)
+{
+	__atomic_store_n(&current->state, state, __ATOMIC_SEQ_CST);	/* full barrier */
+}
+
+/* ---- switching ---------------------------------------------------------- */
+
+static struct thread *idle_balance(struct rq *rq);
+static void migrate_away(struct thread *t);
+
+/* Run by the thread just switched to, on its new stack: release the lock
+ * __schedule() took, and finish with the thread switched out. */
+static void finish_switch(void)
+{
+	struct rq *rq = this_rq();
+	struct thread *prev = rq->prev;
+	bool migrate = prev->migrate, dead = prev->state == THREAD_DEAD;
+
+	prev->migrate = false;
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	spin_unlock_no_resched(&rq->lock);
+	if (migrate)
+		migrate_away(prev);
+	if (dead)
+		sched_reap_dead(prev);
+}
+
+static void __schedule(bool preempt)
+{
+	unsigned long flags = local_irq_save();
+	struct rq *rq = this_rq();
+	struct thread *prev = rq->curr, *next;
+
+	if (unlikely(preempt_count() != 0) && !preempt) {
+		WARN_ONCE(1, "thread %s schedules with preemption disabled (count %d)", prev->name,
+			  preempt_count());
+		this_cpu_write(preempt_count, 0);
+	}
+	spin_lock(&rq->lock);
+	update_curr(rq);
+	this_cpu_write(need_resched, false);
+
+	if (prev != rq->idle) {
+		if (!preempt && prev->state != THREAD_RUNNING) {
+			/* Blocking: off the run queue, and tell the hooks. */
+			prev->on_rq = false;
+			prev->stats.nvcsw++;
+			for (unsigned int i = 0; i < prev->nr_hooks; i++) {
+				struct thread *w = prev->hook_ops[i]->sleeping ?
+					prev->hook_ops[i]->sleeping(prev, prev->hook_data[i]) : NULL;
+
+				if (w)
+					wake_up_local(rq, w);
+			}
+			prev->hooks_slept = prev->nr_hooks > 0;
+		} else if (!cpu_allowed(prev, rq->cpu) && num_online_cpus() > 1 &&
+			   !cpumask_empty(&prev->cpus_allowed)) {
+			/* Affinity changed under it: move it once switched out. */
+			prev->migrate = true;
+			prev->on_rq = false;
+		} else {
+			/* Preempted (or yielding): a FIFO thread keeps its place. */
+			enqueue(rq, prev, preempt && prev->policy == SCHED_CLASS_FIFO);
+		}
+	}
+	next = pick_next(rq);
+	if (!next)
+		next = idle_balance(rq);
+	if (!next)
+		next = rq->idle;
+	if (next != prev) {
+		u64 now = ktime_get_ns();
+
+		if (prev == rq->idle)
+			rq->idle_ns += now - rq->idle_since;
+		if (next == rq->idle)
+			rq->idle_since = now;
+		if (preempt && prev != rq->idle)
+			prev->stats.nivcsw++;
+		rq->nr_switches++;
+		next->on_cpu = true;
+		next->exec_start = now;
+		next->slice_start_exec = next->stats.sum_exec_ns;
+		rq->curr = next;
+		rq->prev = prev;
+		this_cpu_write(curr_thread, next);
+		__switch_to(&prev->ctx_rsp, next->ctx_rsp);
+		/* Back in prev, possibly much later and on another CPU. */
+		finish_switch();
+	} else {
+		spin_unlock_no_resched(&rq->lock);
+	}
+	local_irq_restore(flags);
+}
+
+static void run_running_hooks(void)
+{
+	struct thread *t = current;
+
+	if (!t->hooks_slept)
+		return;
+	t->hooks_slept = false;
+	for (unsigned int i = t->nr_hooks; i-- > 0;)
+		if (t->hook_ops[i]->running)
+			t->hook_ops[i]->running(t, t->hook_data[i]);
+}
+
+void schedule(void)
+{
+	__schedule(false);
+	run_running_hooks();
+}
+
+void yield(void)
+{
+	schedule();	/* state RUNNING: requeued behind its equals */
+}
+
+void preempt_schedule(void)
+{
+	do {
+		preempt_disable();
+		preempt_enable_no_resched();
+		__schedule(true);
+	} while (need_resched());
+}
+
+void preempt_schedule_irq(void)
+{
+	if (!sched_ready || preempt_count() != 0)
+		return;
+	while (need_resched())
+		__schedule(true);
+}
+
+/* The first code every new thread runs (from thread_start in switch.S). */
+__noreturn void sched_thread_start(void);
+__noreturn void sched_thread_start(void)
+{
+	finish_switch();
+	local_irq_enable();
+	struct thread *t = current;
+	int code = t->fn(t->arg);
+
+	thread_exit(code);
+}
+
+/* ---- the tick and balancing --------------------------------------------- */
+
+static void balance(struct rq *rq);
+
+void scheduler_tick(void)
+{
+	struct rq *rq = this_rq();
+
+	if (!sched_ready)
+		return;
+	spin_lock(&rq->lock);
+	update_curr(rq);
+	struct thread *c = rq->curr;
+
+	if (c != rq->idle)
+		c->stats.ticks++;
+	if (c != rq->idle && c->policy == SCHED_CLASS_FAIR && !list_empty(&rq->fair)) {
+		/* Each fair thread gets a share of the latency period. */
+		u64 slice = max(SCHED_LATENCY_NS / (rq->nr_queued + 1), SCHED_MIN_GRANULARITY_NS);
+
+		if (c->stats.sum_exec_ns - c->slice_start_exec >= slice ||
+		    c->vruntime > list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice)
+			this_cpu_write(need_resched, true);
+	} else if (c == rq->idle && rq->nr_queued) {
+		this_cpu_write(need_resched, true);
+	}
+	spin_unlock_no_resched(&rq->lock);
+	if (++rq->balance_ticks >= BALANCE_INTERVAL_TICKS) {
+		rq->balance_ticks = 0;
+		balance(rq);
+	}
+}
+
+static void double_rq_lock(struct rq *a, struct rq *b)
+{
+	if (a->cpu < b->cpu) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+static void double_rq_unlock(struct rq *a, struct rq *b)
+{
+	spin_unlock_no_resched(&a->lock);
+	spin_unlock_no_resched(&b->lock);
+}
+
+/* Move queued (not running) thread t from src to dst; both locks held. */
+static void move_queued(struct rq *src, struct rq *dst, struct thread *t)
+{
+	dequeue(src, t);
+	t->vruntime = t->vruntime - min(t->vruntime, src->min_vruntime) + dst->min_vruntime;
+	t->cpu = dst->cpu;
+	t->stats.nr_migrations++;
+	enqueue(dst, t, false);
+	if (should_preempt(dst, t))
+		resched_cpu_locked(dst);
+}
+
+/* A queued fair thread on src that may run on dst's CPU, or NULL. */
+static struct thread *find_movable(struct rq *src, struct rq *dst)
+{
+	struct thread *t;
+
+	list_for_each_entry_reverse(t, &src->fair, run_link)
+		if (cpu_allowed(t, dst->cpu) && !t->on_cpu)
+			return t;
+	return NULL;
+}
+
+/* Periodic balance: pull one thread from the busiest CPU if it has at least
+ * two more runnable threads than this one. Interrupts off (tick). */
+static void balance(struct rq *rq)
+{
+	unsigned int cpu, busiest_n = 0;
+	struct rq *busiest = NULL;
+
+	for_each_cpu(cpu, &cpu_active_mask) {
+		struct rq *o = cpu_rq(cpu);
+		unsigned int n = READ_ONCE(o->nr_queued) + (READ_ONCE(o->curr) != o->idle);
+
+		if (o != rq && n > busiest_n) {
+			busiest = o;
+			busiest_n = n;
+		}
+	}
+	unsigned int mine = READ_ONCE(rq->nr_queued) + (READ_ONCE(rq->curr) != rq->idle);
+
+	if (!busiest || busiest_n < mine + 2 || !cpumask_test_cpu(rq->cpu, &cpu_active_mask))
+		return;
+	double_rq_lock(rq, busiest);
+	struct thread *t = find_movable(busiest, rq);
+
+	if (t)
+		move_queued(busiest, rq, t);
+	double_rq_unlock(rq, busiest);
+}
+
+/* About to idle: take a queued thread from another CPU (trylock, since
+ * our lock is held). Returns it dequeued and ours, or NULL. */
+static struct thread *idle_balance(struct rq *rq)
+{
+	unsigned int cpu;
+
+	if (!cpumask_test_cpu(rq->cpu, &cpu_active_mask))
+		return NULL;
+	for_each_cpu(cpu, &cpu_active_mask) {
+		struct rq *o = cpu_rq(cpu);
+
+		if (o == rq || !READ_ONCE(o->nr_queued) || !spin_trylock(&o->lock))
+			continue;
+		struct thread *t = find_movable(o, rq);
+
+		if (t) {
+			move_queued(o, rq, t);
+			dequeue(rq, t);
+		}
+		spin_unlock_no_resched(&o->lock);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* t was switched out on a CPU it may no longer use: requeue it elsewhere. */
+static void migrate_away(struct thread *t)
+{
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	unsigned int cpu = select_cpu(t);
+	struct rq *rq = cpu_rq(cpu);
+
+	spin_lock(&rq->lock);
+	t->cpu = cpu;
+	t->stats.nr_migrations++;
+	activate(rq, t);
+	spin_unlock_no_resched(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+}
+
+/* ---- attributes --------------------------------------------------------- */
+
+int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
+{
+	struct cpumask m;
+
+	if (!cpumask_and(&m, mask, &cpu_active_mask))
+		return -EINVAL;
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	struct rq *rq = lock_thread_rq(t);
+
+	cpumask_copy(&t->cpus_allowed, mask);
+	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
+		/* Queued on a CPU it may not use: move it now. */
+		unsigned int cpu = cpumask_first(&m);
+		struct rq *dst = cpu_rq(cpu);
+
+		dequeue(rq, t);
+		t->on_rq = false;
+		t->cpu = cpu;
+		t->stats.nr_migrations++;
+		spin_unlock_no_resched(&rq->lock);
+		spin_lock(&dst->lock);
+		activate(dst, t);
+		rq = dst;
+	} else if (rq->curr == t && !cpumask_test_cpu(rq->cpu, mask)) {
+		resched_cpu_locked(rq);
+	}
+	spin_unlock_no_resched(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+	/* Current on a CPU it may not use: move it before returning. */
+	while (t == current && !cpumask_test_cpu(smp_processor_id(), mask))
+		schedule();
+	return 0;
+}
+
+static void set_weight(struct thread *t, int nice)
+{
+	t->nice = nice;
+	t->weight = nice_weights[nice - NICE_MIN];
+}
+
+int sched_set_nice(struct thread *t, int nice)
+{
+	if (nice < NICE_MIN || nice > NICE_MAX)
+		return -EINVAL;
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	struct rq *rq = lock_thread_rq(t);
+
+	if (rq->curr == t)
+		update_curr(rq);
+	set_weight(t, nice);
+	spin_unlock_no_resched(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+	return 0;
+}
+
+static int set_policy(struct thread *t, enum sched_class policy, unsigned int prio)
+{
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	struct rq *rq = lock_thread_rq(t);
+	bool queued = !list_empty(&t->run_link);
+
+	if (queued)
+		dequeue(rq, t);
+	if (rq->curr == t)
+		update_curr(rq);
+	t->policy = policy;
+	t->fifo_prio = prio;
+	if (policy == SCHED_CLASS_FAIR)
+		t->vruntime = max(t->vruntime, rq->min_vruntime);
+	if (queued) {
+		enqueue(rq, t, false);
+		if (should_preempt(rq, t))
+			resched_cpu_locked(rq);
+	}
+	spin_unlock_no_resched(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+	preempt_check_resched();
+	return 0;
+}
+
+int sched_set_fifo(struct thread *t, unsigned int prio)
+{
+	if (prio < FIFO_PRIO_MIN || prio > FIFO_PRIO_MAX)
+		return -EINVAL;
+	return set_policy(t, SCHED_CLASS_FIFO, prio);
+}
+
+int sched_set_normal(struct thread *t)
+{
+	return set_policy(t, SCHED_CLASS_FAIR, 0);
+}
+
+/* ---- hooks -------------------------------------------------------------- */
+
+int sched_hook_add(const struct sched_hook_ops *ops, void *data)
+{
+	struct thread *t = current;
+
+	if (t->nr_hooks == SCHED_MAX_HOOKS)
+		return -ENOSPC;
+	unsigned long flags = local_irq_save();	/* schedule() reads the array */
+
+	t->hook_ops[t->nr_hooks] = ops;
+	t->hook_data[t->nr_hooks] = data;
+	t->nr_hooks++;
+	local_irq_restore(flags);
+	return 0;
+}
+
+void sched_hook_remove(const struct sched_hook_ops *ops)
+{
+	struct thread *t = current;
+	unsigned long flags = local_irq_save();
+
+	for (unsigned int i = 0; i < t->nr_hooks; i++) {
+		if (t->hook_ops[i] != ops)
+			continue;
+		for (; i + 1 < t->nr_hooks; i++) {
+			t->hook_ops[i] = t->hook_ops[i + 1];
+			t->hook_data[i] = t->hook_data[i + 1];
+		}
+		t->nr_hooks--;
+		break;
+	}
+	local_irq_restore(flags);
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+void sched_thread_init(struct thread *t, const char *name);
+void sched_thread_init(struct thread *t, const char *name)
+{
+	t->state = THREAD_BLOCKED;
+	t->policy = SCHED_CLASS_FAIR;
+	set_weight(t, 0);
+	INIT_LIST_HEAD(&t->run_link);
+	spin_lock_init(&t->pi_lock, "pi_lock");
+	cpumask_copy(&t->cpus_allowed, &cpu_possible_mask);
+	strscpy(t->name, name, sizeof(t->name));
+	init_completion(&t->exited);
+	init_completion(&t->parked);
+}
+
+/* Build the frame switch.S pops for a thread that never ran. */
+void sched_thread_stack_init(struct thread *t);
+void sched_thread_stack_init(struct thread *t)
+{
+	u64 *sp = (u64 *)(t->stack + KSTACK_SIZE);
+
+	*--sp = 0;			/* alignment: thread_start runs with rsp % 16 == 0 */
+	*--sp = (u64)thread_start;	/* return address */
+	for (int i = 0; i < 6; i++)
+		*--sp = 0;		/* rbp, rbx, r12, r13, r14, r15 */
+	t->ctx_rsp = (u64)sp;
+}
+
+static void init_this_cpu(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct rq *rq = cpu_rq(cpu);
+	struct thread *idle = &idle_threads[cpu];
+	unsigned long flags = local_irq_save();
+
+	if (!rq->idle) {
+		spin_lock_init(&rq->lock, "rq->lock");
+		INIT_LIST_HEAD(&rq->fifo);
+		INIT_LIST_HEAD(&rq->fair);
+		rq->cpu = cpu;
+		rq->idle = idle;
+		sched_thread_init(idle, "idle");
+		idle->name[4] = '/';
+		scnprintf(idle->name + 5, sizeof(idle->name) - 5, "%u", cpu);
+		idle->policy = SCHED_CLASS_IDLE;	/* runs on the CPU's boot stack */
+	}
+	idle->state = THREAD_RUNNING;
+	idle->cpu = cpu;
+	idle->on_rq = true;
+	idle->on_cpu = true;
+	cpumask_clear(&idle->cpus_allowed);
+	cpumask_set_cpu(cpu, &idle->cpus_allowed);
+	rq->curr = idle;
+	rq->idle_since = ktime_get_ns();
+	this_cpu_write(curr_thread, idle);
+	this_cpu_write(preempt_count, 0);
+	local_irq_restore(flags);
+}
+
+void sched_init(void)
+{
+	init_this_cpu();
+	WRITE_ONCE(sched_ready, true);
+}
+
+void sched_init_ap(void)
+{
+	init_this_cpu();
+}
+
+__noreturn void cpu_idle(void)
+{
+	for (;;) {
+		local_irq_disable();
+		if (need_resched()) {
+			local_irq_enable();
+			schedule();
+			continue;
+		}
+		/* sti; hlt: no interrupt can slip in between the two. */
+		__asm__ volatile("sti; hlt" ::: "memory");
+	}
+}
+
+void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+
+	st->nr_switches = rq->nr_switches;
+	st->nr_running = rq->nr_queued + (rq->curr != rq->idle);
+	st->idle_ns = rq->idle_ns + (rq->curr == rq->idle ? ktime_get_ns() - rq->idle_since : 0);
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+

@@ -1,0 +1,180 @@
+/* kernel/sched.h - threads and the scheduler.
+ *
+ * Every CPU has a run queue (struct rq, in sched.c) holding its runnable
+ * threads in two classes: FIFO real-time threads (priority 1..99, highest
+ * first, never preempted by fair ones or by the tick) and fair threads
+ * (nice -20..19; the one with the least weighted run time, vruntime, runs
+ * next, as in Linux's CFS). Each CPU has an idle thread that halts.
+ * Preemption: the tick ends a fair thread's slice, and waking a better
+ * thread preempts the current one (by IPI on another CPU); need_resched is
+ * acted on when the preemption count drops to zero and on return from
+ * interrupts.
+ *
+ * Thread states: THREAD_RUNNING (running or runnable), THREAD_BLOCKED
+ * (waiting for a wake-up), THREAD_DEAD. The blocking pattern is Linux's:
+ *
+ *   for (;;) {
+ *           set_current_state(THREAD_BLOCKED);
+ *           if (condition)
+ *                   break;
+ *           schedule();
+ *   }
+ *   __set_current_state(THREAD_RUNNING);
+ *
+ * and the waker makes the condition true, then calls wake_up_thread().
+ *
+ * ---------------------------------------------------------------------
+ * Sleep/wake hooks: the contract
+ * ---------------------------------------------------------------------
+ * A thread may carry up to SCHED_MAX_HOOKS hook objects (Linus Torvalds'
+ * review of the cmwq patchset: the callbacks belong to the thread, not to
+ * a scheduler class). Only the thread itself adds or removes its hooks.
+ *
+ *   sleeping(t, data)  t is about to block: it called schedule() in a state
+ *       other than THREAD_RUNNING and no wake-up came first. Called on t's
+ *       CPU from inside schedule(), with that CPU's run-queue lock held and
+ *       interrupts off. NOT called when t is preempted (a preempted thread
+ *       is still runnable), nor when a wake-up arrived before t could
+ *       block. It must not sleep, must not take the run-queue lock, and
+ *       must not wake threads itself; instead it may RETURN one blocked
+ *       thread bound to this same CPU (e.g. an idle workqueue worker), which
+ *       the scheduler wakes right there, under the lock it already holds.
+ *       Return NULL otherwise.
+ *   running(t, data)   t runs again after having blocked (exactly once per
+ *       sleeping() call). Called in t's own context, right after schedule()
+ *       returns to it, with interrupts and preemption enabled and no lock
+ *       held. It may take locks and spin, and must not sleep.
+ *
+ * So a thread that blocks N times sees N sleeping() and N running() calls,
+ * and none for any number of preemptions. Hooks run in the order they were
+ * added for sleeping() and in reverse order for running().
+ * ---------------------------------------------------------------------
+ */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include "arch/x86_64/percpu.h"
+#include "kernel/completion.h"
+#include "lib/cpumask.h"
+#include "lib/list.h"
+#include "lib/types.h"
+
+#define THREAD_RUNNING 0
+#define THREAD_BLOCKED 1
+#define THREAD_DEAD 2
+#define THREAD_PARKED 3	/* blocked in kthread_parkme(); only unpark or stop wake it */
+
+enum sched_class { SCHED_CLASS_IDLE, SCHED_CLASS_FAIR, SCHED_CLASS_FIFO };
+
+#define NICE_MIN (-20)
+#define NICE_MAX 19
+#define FIFO_PRIO_MIN 1
+#define FIFO_PRIO_MAX 99
+#define SCHED_MAX_HOOKS 4
+#define THREAD_NAME_LEN 24
+
+struct thread;
+
+struct sched_hook_ops {
+	struct thread *(*sleeping)(struct thread *t, void *data);
+	void (*running)(struct thread *t, void *data);
+};
+
+/* Per-thread statistics; read without locks (approximate while running). */
+struct thread_stats {
+	u64 nvcsw;		/* switches away because the thread blocked */
+	u64 nivcsw;		/* switches away because it was preempted */
+	u64 sum_exec_ns;	/* time on a CPU */
+	u64 nr_wakeups;
+	u64 nr_migrations;
+	u64 ticks;		/* ticks that found it running: CPU time in the
+				 * guest's own units, immune to host preemption */
+};
+
+/*
+ * Field legend: R = the run-queue lock of the thread's CPU (t->cpu);
+ * P = t->pi_lock (serialises wake-ups and affinity changes; taken before R);
+ * S = the thread itself only; I = set at creation; K = kthread machinery.
+ */
+struct thread {
+	u64 ctx_rsp;			/* R: saved stack pointer (switch.S; keep first) */
+	volatile int state;		/* R for others; the thread itself sets BLOCKED */
+	unsigned int cpu;		/* R (changes need P or both run-queue locks) */
+	bool on_rq;			/* R: queued, or current, on t->cpu */
+	volatile bool on_cpu;		/* R: executing or being switched out */
+	bool migrate;			/* R: move it off this CPU once switched out */
+	enum sched_class policy;	/* R */
+	int nice;			/* R */
+	unsigned int weight;		/* R: from nice */
+	unsigned int fifo_prio;		/* R: FIFO priority */
+	u64 vruntime;			/* R: weighted ns of CPU time */
+	u64 exec_start;			/* R: when it last got the CPU (ns) */
+	u64 slice_start_exec;		/* R: sum_exec_ns when its slice began */
+	struct list_head run_link;	/* R: on the run queue */
+	struct cpumask cpus_allowed;	/* P+R */
+	struct spinlock pi_lock;
+
+	const struct sched_hook_ops *hook_ops[SCHED_MAX_HOOKS];	/* S */
+	void *hook_data[SCHED_MAX_HOOKS];			/* S */
+	unsigned int nr_hooks;					/* S */
+	bool hooks_slept;		/* S: sleeping() ran; running() is due */
+	int biglock_depth;		/* S: kernel/biglock.c */
+
+	char name[THREAD_NAME_LEN];	/* I */
+	int (*fn)(void *arg);		/* I */
+	void *arg;			/* I */
+	void *data;			/* I: kthread_data() */
+	u8 *stack;			/* I: base of the kernel stack */
+	unsigned long kflags;		/* K: KTHREAD_* bits, atomic ops */
+	int exit_code;			/* K */
+	struct completion exited;	/* K */
+	struct completion parked;	/* K */
+	int refcount;			/* atomic: creator's ref + the thread's own */
+	struct list_head all_link;	/* threads_lock */
+	struct thread_stats stats;
+};
+
+/* The running thread on this CPU. */
+static inline struct thread *current_thread(void)
+{
+	return (struct thread *)this_cpu_read(curr_thread);
+}
+#define current current_thread()
+
+void set_current_state(int state);
+static inline void __set_current_state(int state) { current->state = state; }
+
+void sched_init(void);			/* boot CPU: make this context idle/0 */
+void sched_init_ap(void);		/* each AP: make this context its idle thread */
+__noreturn void cpu_idle(void);		/* the idle loop */
+void schedule(void);
+void yield(void);
+bool wake_up_thread(struct thread *t);	/* true if it was blocked */
+/* Wake t only if it is in state (THREAD_BLOCKED or THREAD_PARKED). */
+bool wake_up_state(struct thread *t, int state);
+void scheduler_tick(void);
+/* Called on return from an interrupt with need_resched set. */
+void preempt_schedule_irq(void);
+void preempt_schedule(void);
+
+int sched_set_nice(struct thread *t, int nice);
+int sched_set_fifo(struct thread *t, unsigned int prio);
+int sched_set_normal(struct thread *t);
+/* 0, or -EINVAL if mask has no active CPU. Returns once t is allowed where
+ * it runs (for t == current: once current runs on an allowed CPU). */
+int set_cpus_allowed(struct thread *t, const struct cpumask *mask);
+
+int sched_hook_add(const struct sched_hook_ops *ops, void *data);
+void sched_hook_remove(const struct sched_hook_ops *ops);
+
+/* Per-CPU run-queue figures for tests, benchmarks and the shell. */
+struct rq_stats {
+	u64 nr_switches;
+	unsigned int nr_running;	/* runnable, current included, idle not */
+	u64 idle_ns;
+};
+void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st);
+/* Is the scheduler running (threads exist)? */
+extern bool sched_ready;
+
+#endif

@@ -1,0 +1,182 @@
+/* kernel/wait.c - wait queues, completions, schedule_timeout, msleep;
+ * see wait.h and completion.h. */
+#include "kernel/completion.h"
+#include "kernel/panic.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+
+void init_waitqueue_head(struct wait_queue_head *wq)
+{
+	spin_lock_init(&wq->lock, "waitqueue");
+	INIT_LIST_HEAD(&wq->head);
+}
+
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e, bool exclusive)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+
+	if (list_empty(&e->link)) {
+		e->thread = current;
+		e->exclusive = exclusive;
+		if (exclusive)
+			list_add_tail(&e->link, &wq->head);
+		else
+			list_add(&e->link, &wq->head);
+	}
+	set_current_state(THREAD_BLOCKED);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
+{
+	__set_current_state(THREAD_RUNNING);
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+
+	if (!list_empty(&e->link))
+		list_del_init(&e->link);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+static void __wake_up(struct wait_queue_head *wq, bool all)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+	struct wait_queue_entry *e;
+
+	list_for_each_entry(e, &wq->head, link) {
+		wake_up_thread(e->thread);
+		if (e->exclusive && !all)
+			break;
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wake_up(struct wait_queue_head *wq)
+{
+	__wake_up(wq, false);
+}
+
+void wake_up_all(struct wait_queue_head *wq)
+{
+	__wake_up(wq, true);
+}
+
+bool waitqueue_active(struct wait_queue_head *wq)
+{
+	return !list_empty(&wq->head);
+}
+
+struct sleeper {
+	struct timer_list timer;
+	struct thread *thread;
+};
+
+static void sleeper_wake(struct timer_list *t)
+{
+	wake_up_thread(container_of(t, struct sleeper, timer)->thread);
+}
+
+u64 schedule_timeout(u64 ns)
+{
+	struct sleeper s = { .thread = current };
+	u64 start = ktime_get_ns();
+
+	if (ns == UINT64_MAX) {
+		schedule();
+		return UINT64_MAX;
+	}
+	timer_setup(&s.timer, sleeper_wake);
+	add_timer(&s.timer, start + ns);
+	schedule();
+	del_timer_sync(&s.timer);
+	u64 spent = ktime_get_ns() - start;
+
+	return spent >= ns ? 0 : ns - spent;
+}
+
+void msleep(unsigned int ms)
+{
+	u64 left = (u64)ms * NSEC_PER_MSEC;
+
+	might_sleep();
+	while (left) {
+		set_current_state(THREAD_BLOCKED);
+		left = schedule_timeout(left);
+	}
+	__set_current_state(THREAD_RUNNING);
+}
+
+/* ---- completions -------------------------------------------------------- */
+
+void init_completion(struct completion *c)
+{
+	c->done = 0;
+	init_waitqueue_head(&c->wait);
+}
+
+static bool take(struct completion *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+	bool ok = c->done > 0;
+
+	if (ok && c->done != COMPLETION_ALL)
+		c->done--;
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	return ok;
+}
+
+void wait_for_completion(struct completion *c)
+{
+	wait_event(c->wait, take(c));
+}
+
+u64 wait_for_completion_timeout(struct completion *c, u64 ns)
+{
+	return wait_event_timeout(c->wait, take(c), ns);
+}
+
+bool try_wait_for_completion(struct completion *c)
+{
+	return take(c);
+}
+
+void complete(struct completion *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+
+	if (c->done != COMPLETION_ALL)
+		c->done++;
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	wake_up(&c->wait);
+}
+
+void complete_all(struct completion *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+
+	c->done = COMPLETION_ALL;
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	wake_up_all(&c->wait);
+}
+
+bool completion_done(struct completion *c)
+{
+	return READ_ONCE(c->done) > 0;
+}
+
+/* ---- might_sleep -------------------------------------------------------- */
+
+__attribute__((noinline, noclone)) void __might_sleep(const char *file, int line,
+						      bool *reported)
+{
+	if (!sched_ready || READ_ONCE(panic_cpu) >= 0)
+		return;
+	int count = preempt_count();
+	bool irqs_off = irqs_disabled();
+
+	if ((count || irqs_off) && !__atomic_exchange_n(reported, true, __ATOMIC_RELAXED))
+		warn_report(file, line, __builtin_return_address(0),
+			    "sleeping function called from invalid context: preempt_count %d, "
+			    "interrupts %s, thread %s", count, irqs_off ? "off" : "on", current->name);
+}

@@ -1,0 +1,86 @@
+/* kernel/wait.h - wait queues.
+ *
+ * A wait queue is a list of threads waiting for some condition. Waiters:
+ *   wait_event(wq, cond)                   block until cond is true
+ *   wait_event_timeout(wq, cond, ns)       ... or ns pass; returns the ns
+ *                                          left (at least 1) if cond came
+ *                                          true, 0 on timeout
+ * Wakers make cond true first, then:
+ *   wake_up(wq)       wake every non-exclusive waiter and one exclusive one
+ *   wake_up_all(wq)   wake them all
+ * Wakers may be in any context (interrupt handlers and timer callbacks
+ * too); waiters must be threads that may sleep (might_sleep()).
+ * Lock order: a wait queue's lock comes before any thread's pi_lock and
+ * any run-queue lock.
+ */
+#ifndef KERNEL_WAIT_H
+#define KERNEL_WAIT_H
+
+#include "arch/x86_64/spinlock.h"
+#include "kernel/preempt.h"
+#include "lib/list.h"
+#include "lib/types.h"
+
+struct thread;
+
+struct wait_queue_head {
+	struct spinlock lock;
+	struct list_head head;		/* lock: struct wait_queue_entry */
+};
+
+struct wait_queue_entry {
+	struct thread *thread;
+	bool exclusive;
+	struct list_head link;		/* the queue's lock */
+};
+
+/* A waiter's entry, on its stack; prepare_to_wait() links it once. */
+#define DEFINE_WAIT(name)                                                     \
+	struct wait_queue_entry name = { .thread = NULL, .link = LIST_HEAD_INIT(name.link) }
+
+#define WAIT_QUEUE_HEAD_INIT(name) { SPINLOCK_INIT(#name), LIST_HEAD_INIT((name).head) }
+#define DECLARE_WAIT_QUEUE_HEAD(name) struct wait_queue_head name = WAIT_QUEUE_HEAD_INIT(name)
+
+void init_waitqueue_head(struct wait_queue_head *wq);
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e, bool exclusive);
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
+void wake_up(struct wait_queue_head *wq);
+void wake_up_all(struct wait_queue_head *wq);
+bool waitqueue_active(struct wait_queue_head *wq);
+/* Sleep until woken or ns pass (UINT64_MAX: forever); returns ns left, 0 on timeout. */
+u64 schedule_timeout(u64 ns);
+void msleep(unsigned int ms);
+
+#define wait_event(wq, cond)                                                  \
+	do {                                                                  \
+		DEFINE_WAIT(__we);                                            \
+		might_sleep();                                                \
+		for (;;) {                                                    \
+			prepare_to_wait(&(wq), &__we, false);                 \
+			if (cond)                                             \
+				break;                                        \
+			schedule();                                           \
+		}                                                             \
+		finish_wait(&(wq), &__we);                                    \
+	} while (0)
+
+#define wait_event_timeout(wq, cond, ns)                                      \
+	({                                                                    \
+		DEFINE_WAIT(__we);                                            \
+		u64 __left = (ns);                                            \
+		might_sleep();                                                \
+		for (;;) {                                                    \
+			prepare_to_wait(&(wq), &__we, false);                 \
+			if (cond) {                                           \
+				__left = __left ? __left : 1;                 \
+				break;                                        \
+			}                                                     \
+			if (!__left)                                          \
+				break;                                        \
+			__left = schedule_timeout(__left);                    \
+		}                                                             \
+		finish_wait(&(wq), &__we);                                    \
+		__left;                                                       \
+	})
+
+#endif

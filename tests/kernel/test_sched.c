@@ -1,0 +1,516 @@
+/* tests/kernel/test_sched.c - threads, fairness, nice, FIFO, affinity,
+ * cross-CPU wake-ups, timers and the sleep/wake hooks. */
+#include "arch/x86_64/atomic.h"
+#include "kernel/kthread.h"
+#include "kernel/ktest.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "lib/random.h"
+
+/* The CPU the CPU-bound tests crowd: the last online one (not the one the
+ * test runner is likely on, when there are several). */
+static unsigned int victim_cpu(void)
+{
+	unsigned int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+static volatile bool spin_stop;
+
+static int spinner(void *arg)
+{
+	while (!READ_ONCE(spin_stop))
+		cpu_relax();
+	return 0;
+}
+
+/* Run n spinners pinned to one CPU with the given nice levels until they
+ * have run ticks ticks between them (the guest's own time: a host that
+ * stalls the vCPU stalls the ticks too), then fill the CPU time each got
+ * by the scheduler's own accounting, which it keeps fair. */
+static void run_spinners(unsigned int n, const int *nice, unsigned int ticks, u64 *runtime)
+{
+	struct thread *t[8];
+	unsigned int cpu = victim_cpu();
+
+	spin_stop = false;
+	for (unsigned int i = 0; i < n; i++) {
+		t[i] = kthread_create_on_cpu(spinner, NULL, cpu, "spin%u", i);
+		sched_set_nice(t[i], nice[i]);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		wake_up_thread(t[i]);
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 120 * NSEC_PER_SEC;) {
+		u64 sum = 0;
+
+		msleep(100);
+		for (unsigned int i = 0; i < n; i++)
+			sum += READ_ONCE(t[i]->stats.ticks);
+		if (sum >= ticks)
+			break;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		runtime[i] = t[i]->stats.sum_exec_ns;
+	spin_stop = true;
+	for (unsigned int i = 0; i < n; i++)
+		kthread_stop(t[i]);
+}
+
+static void equal_nice_shares_equally(struct ktest *t)
+{
+	static const int nice[3] = { 0, 0, 0 };
+	u64 rt[3];
+
+	run_spinners(3, nice, 300, rt);
+	u64 lo = min(rt[0], min(rt[1], rt[2])), hi = max(rt[0], max(rt[1], rt[2]));
+
+	KT_ASSERT_TRUE(t, lo > 0);
+	/* within 5% of each other */
+	KT_EXPECT_LE(t, (hi - lo) * 100, lo * 5);
+
+}
+
+static void nice_weights_the_shares(struct ktest *t)
+{
+	/* nice 0 : nice 5 = 1024 : 335 */
+	static const int nice[2] = { 0, 5 };
+	u64 rt[2];
+
+	run_spinners(2, nice, 300, rt);
+	KT_ASSERT_TRUE(t, rt[1] > 0);
+	u64 ratio_x1000 = rt[0] * 1000 / rt[1];
+	u64 want_x1000 = 1024 * 1000 / 335;
+
+	KT_EXPECT_LE(t, ratio_x1000 * 100, want_x1000 * 110);
+	KT_EXPECT_LE(t, want_x1000 * 90, ratio_x1000 * 100);
+}
+
+static volatile u64 fifo_ran_tick;
+
+static int fifo_marker(void *arg)
+{
+	fifo_ran_tick = this_cpu_ptr()->ticks;
+	return 0;
+}
+
+/* A woken FIFO thread takes the CPU from a running fair thread at once. */
+static void fifo_preempts_fair(struct ktest *t)
+{
+	static const int nice[1] = { 0 };
+	unsigned int cpu = victim_cpu();
+	struct thread *s = kthread_create_on_cpu(spinner, NULL, cpu, "spin");
+	struct thread *f = kthread_create_on_cpu(fifo_marker, NULL, cpu, "fifo");
+
+	(void)nice;
+	spin_stop = false;
+	KT_ASSERT_TRUE(t, s && f);
+	KT_EXPECT_EQ(t, sched_set_fifo(f, 50), 0);
+	KT_EXPECT_NE(t, sched_set_fifo(f, 100), 0);
+	wake_up_thread(s);
+	msleep(30);
+	u64 woke = per_cpu_ptr(cpu)->ticks;
+
+	wake_up_thread(f);
+	kthread_stop(f);
+	/* At once, by IPI: not at the end of the spinner's slice (a tick
+	 * may have come meanwhile, but not two). */
+	KT_EXPECT_LE(t, fifo_ran_tick - woke, 1);
+	spin_stop = true;
+	kthread_stop(s);
+}
+
+static atomic_t affinity_violations;
+
+static int affinity_checker(void *arg)
+{
+	struct prng r;
+	struct cpumask m;
+
+	prng_seed(&r, (u64)arg);
+	for (int round = 0; round < 40; round++) {
+		cpumask_clear(&m);
+		unsigned int cpu;
+
+		for_each_online_cpu(cpu)
+			if (prng_below(&r, 2))
+				cpumask_set_cpu(cpu, &m);
+		if (cpumask_empty(&m))
+			cpumask_set_cpu(cpumask_first(&cpu_online_mask), &m);
+		set_cpus_allowed(current, &m);
+		for (int i = 0; i < 20; i++) {
+			if (!cpumask_test_cpu(smp_processor_id(), &m))
+				atomic_inc(&affinity_violations);
+			if (i % 5 == 0)
+				msleep(1);
+			else if (i % 5 == 1)
+				yield();
+			else
+				udelay(200);
+		}
+	}
+	return 0;
+}
+
+static void affinity_is_never_violated(struct ktest *t)
+{
+	struct thread *th[8];
+
+	atomic_set(&affinity_violations, 0);
+	for (unsigned int i = 0; i < 8; i++)
+		th[i] = kthread_run(affinity_checker, (void *)(u64)(i + 1), "aff%u", i);
+	for (unsigned int i = 0; i < 8; i++) {
+		KT_ASSERT_TRUE(t, th[i] != NULL);
+		KT_EXPECT_EQ(t, kthread_stop(th[i]), 0);
+	}
+	KT_EXPECT_EQ(t, atomic_read(&affinity_violations), 0);
+}
+
+#define PING_PONGS_QUICK 2000
+#define PING_PONGS_FULL 100000
+static unsigned int ping_pongs;
+static struct completion ping, pong;
+static volatile unsigned int pong_cpu_wrong;
+
+static int ponger(void *arg)
+{
+	unsigned int home = (unsigned int)(u64)arg;
+
+	for (unsigned int i = 0; i < ping_pongs; i++) {
+		wait_for_completion(&ping);
+		if (smp_processor_id() != home)
+			pong_cpu_wrong++;
+		complete(&pong);
+	}
+	return 0;
+}
+
+static void ping_pong(struct ktest *t, unsigned int rounds)
+{
+	unsigned int a = smp_processor_id(), b = cpumask_any_but(&cpu_online_mask, a);
+
+	if (b >= NR_CPUS) {
+		ktest_skip(t, "needs two CPUs");
+		return;
+	}
+	struct cpumask here;
+
+	cpumask_clear(&here);
+	cpumask_set_cpu(a, &here);
+	set_cpus_allowed(current, &here);
+	init_completion(&ping);
+	init_completion(&pong);
+	pong_cpu_wrong = 0;
+	ping_pongs = rounds;
+	struct thread *p = kthread_create_on_cpu(ponger, (void *)(u64)b, b, "ponger");
+
+	KT_ASSERT_NOT_NULL(t, p);
+	wake_up_thread(p);
+	for (unsigned int i = 0; i < rounds; i++) {
+		complete(&ping);
+		wait_for_completion(&pong);
+	}
+	KT_EXPECT_EQ(t, kthread_stop(p), 0);
+	KT_EXPECT_EQ(t, pong_cpu_wrong, 0);
+	KT_EXPECT_EQ(t, smp_processor_id(), a);
+	set_cpus_allowed(current, &cpu_possible_mask);
+}
+
+static void cross_cpu_wakeups_are_never_lost(struct ktest *t)
+{
+	ping_pong(t, PING_PONGS_QUICK);
+}
+
+/* The full 100,000 round trips: in its own suite, booted alone by the
+ * harness (each round trip waits for the host to run a halted vCPU). */
+static void hundred_thousand_round_trips(struct ktest *t)
+{
+	ping_pong(t, PING_PONGS_FULL);
+}
+
+KTEST_SUITE_EXPLICIT(sched_pingpong, KTEST_CASE(hundred_thousand_round_trips));
+
+#define NR_TEST_TIMERS 40
+static struct timer_list test_timers[NR_TEST_TIMERS];
+static u64 fired_at[NR_TEST_TIMERS];
+static int fire_order[NR_TEST_TIMERS];
+static atomic_t fired;
+
+static void timer_fired(struct timer_list *tl)
+{
+	int i = (int)(tl - test_timers);
+
+	fired_at[i] = ktime_get_ns();
+	fire_order[atomic_inc_return(&fired) - 1] = i;
+}
+
+static void timers_fire_in_order_never_early(struct ktest *t)
+{
+	struct prng r;
+	u64 now = ktime_get_ns();
+
+	prng_seed(&r, 42);
+	atomic_set(&fired, 0);
+	for (int i = 0; i < NR_TEST_TIMERS; i++) {
+		timer_setup(&test_timers[i], timer_fired);
+		fired_at[i] = 0;
+		/* Distinct expiries at least two ticks apart, in random order of arming. */
+		test_timers[i].expires = 0;
+	}
+	for (int i = 0; i < NR_TEST_TIMERS; i++) {
+		int j = (int)prng_below(&r, NR_TEST_TIMERS);
+		int k = i;
+
+		/* arm timer k to expire in slot j's position (a permutation) */
+		(void)j;
+		add_timer(&test_timers[k], now + 20 * NSEC_PER_MSEC +
+					     (u64)((k * 7) % NR_TEST_TIMERS) * 2 * (NSEC_PER_SEC / HZ));
+	}
+	KT_EXPECT_TRUE(t, del_timer(&test_timers[0]));
+	KT_EXPECT_FALSE(t, del_timer(&test_timers[0]));
+	while (atomic_read(&fired) < NR_TEST_TIMERS - 1)
+		msleep(10);
+	for (int i = 1; i < NR_TEST_TIMERS; i++)
+		KT_EXPECT_TRUE(t, fired_at[i] >= test_timers[i].expires);
+	for (int n = 1; n < NR_TEST_TIMERS - 1; n++)
+		KT_EXPECT_TRUE(t, test_timers[fire_order[n - 1]].expires <= test_timers[fire_order[n]].expires);
+	KT_EXPECT_EQ(t, fired_at[0], 0);
+	u64 t0 = ktime_get_ns();
+
+	msleep(25);
+	KT_EXPECT_TRUE(t, ktime_get_ns() - t0 >= 25 * NSEC_PER_MSEC);
+}
+
+/* ---- hooks ---- */
+
+struct hook_counts {
+	unsigned long sleeping, running;
+	struct thread *wake_on_sleep;	/* returned by sleeping() */
+};
+
+static struct thread *count_sleeping(struct thread *th, void *data)
+{
+	struct hook_counts *c = data;
+	struct thread *w = c->wake_on_sleep;
+
+	c->sleeping++;
+	c->wake_on_sleep = NULL;
+	return w;
+}
+
+static void count_running(struct thread *th, void *data)
+{
+	((struct hook_counts *)data)->running++;
+}
+
+static const struct sched_hook_ops counting_hooks = {
+	.sleeping = count_sleeping,
+	.running = count_running,
+};
+
+static struct hook_counts blocker_counts;
+
+static int blocker(void *arg)
+{
+	sched_hook_add(&counting_hooks, &blocker_counts);
+	u64 blocks = current->stats.nvcsw;
+
+	for (int i = 0; i < 100; i++) {
+		if (i % 2)
+			msleep(1);
+		else
+			wait_for_completion(arg);
+	}
+	blocks = current->stats.nvcsw - blocks;
+	sched_hook_remove(&counting_hooks);
+	return (int)blocks;	/* what the scheduler counted as blocking */
+}
+
+static void hooks_count_every_block(struct ktest *t)
+{
+	static struct completion go;
+
+	init_completion(&go);
+	blocker_counts = (struct hook_counts){ 0 };
+	struct thread *b = kthread_run(blocker, &go, "blocker");
+
+	KT_ASSERT_NOT_NULL(t, b);
+	for (int i = 0; i < 50; i++) {
+		msleep(1);
+		complete(&go);
+	}
+	int blocks = kthread_stop(b);
+
+	/* A wait may block more than once (woken before its condition held)
+	 * or not at all (already true): the hooks must match exactly the
+	 * blocks the scheduler counted, at least one per msleep. */
+	KT_EXPECT_LE(t, 50, blocks);
+	KT_EXPECT_EQ(t, blocker_counts.sleeping, blocks);
+	KT_EXPECT_EQ(t, blocker_counts.running, blocks);
+}
+
+static struct hook_counts spinner_counts;
+
+static int hooked_spinner(void *arg)
+{
+	sched_hook_add(&counting_hooks, &spinner_counts);
+	while (!READ_ONCE(spin_stop))
+		cpu_relax();
+	sched_hook_remove(&counting_hooks);
+	return (int)current->stats.nivcsw;
+}
+
+static void hooks_silent_on_preemption(struct ktest *t)
+{
+	unsigned int cpu = victim_cpu();
+
+	spin_stop = false;
+	spinner_counts = (struct hook_counts){ 0 };
+	struct thread *a = kthread_create_on_cpu(hooked_spinner, NULL, cpu, "hooked");
+	struct thread *b = kthread_create_on_cpu(spinner, NULL, cpu, "rival");
+
+	KT_ASSERT_TRUE(t, a && b);
+	wake_up_thread(a);
+	wake_up_thread(b);
+	/* Until both were preempted a few times (an oversubscribed host may
+	 * hold back the vCPU's ticks, so no fixed time). */
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 30 * NSEC_PER_SEC;) {
+		msleep(50);
+		if (READ_ONCE(a->stats.nivcsw) >= 5 && READ_ONCE(b->stats.nivcsw) >= 5)
+			break;
+	}
+	spin_stop = true;
+	u64 rival_preemptions = b->stats.nivcsw;
+	int preemptions = kthread_stop(a);
+
+	kthread_stop(b);
+	KT_EXPECT_LE(t, 5, preemptions);
+	KT_EXPECT_LE(t, 5, rival_preemptions);
+	KT_EXPECT_EQ(t, spinner_counts.sleeping, 0);
+	KT_EXPECT_EQ(t, spinner_counts.running, 0);
+}
+
+static volatile unsigned int helper_ran_on;
+static struct hook_counts waker_counts;
+
+static int helper_thread(void *arg)
+{
+	for (;;) {
+		set_current_state(THREAD_BLOCKED);
+		if (kthread_should_stop())
+			break;
+		schedule();
+		helper_ran_on = smp_processor_id() + 1;
+	}
+	__set_current_state(THREAD_RUNNING);
+	return 0;
+}
+
+static struct completion waker_done;
+
+static int waking_blocker(void *helper)
+{
+	sched_hook_add(&counting_hooks, &waker_counts);
+	waker_counts.wake_on_sleep = helper;
+	msleep(20);	/* blocks: sleeping() returns the helper, which runs */
+	sched_hook_remove(&counting_hooks);
+	complete(&waker_done);
+	return 0;
+}
+
+/* The workqueue's need: sleeping() hands back a thread of the same CPU to
+ * wake, and the scheduler wakes it without deadlocking on its own lock. */
+static void sleeping_hook_wakes_a_local_thread(struct ktest *t)
+{
+	unsigned int cpu = victim_cpu();
+	struct thread *h = kthread_create_on_cpu(helper_thread, NULL, cpu, "helper");
+	struct thread *w = kthread_create_on_cpu(waking_blocker, h, cpu, "waker");
+
+	KT_ASSERT_TRUE(t, h && w);
+	waker_counts = (struct hook_counts){ 0 };
+	helper_ran_on = 0;
+	wake_up_thread(h);
+	msleep(10);	/* the helper blocks */
+	helper_ran_on = 0;
+	init_completion(&waker_done);
+	wake_up_thread(w);
+	wait_for_completion(&waker_done);	/* no early wake-up by kthread_stop */
+	kthread_stop(w);
+	KT_EXPECT_EQ(t, helper_ran_on, cpu + 1);
+	KT_EXPECT_EQ(t, waker_counts.sleeping, 1);
+	KT_EXPECT_EQ(t, waker_counts.running, 1);
+	kthread_stop(h);
+}
+
+static int returns_arg(void *arg)
+{
+	return (int)(u64)arg;
+}
+
+static void threads_are_reaped(struct ktest *t)
+{
+	unsigned int before = nr_threads();
+
+	for (int i = 0; i < 50; i++) {
+		struct thread *th = kthread_run(returns_arg, (void *)(u64)i, "short%d", i);
+
+		KT_ASSERT_NOT_NULL(t, th);
+		KT_EXPECT_EQ(t, kthread_stop(th), i);
+	}
+	/* Detached: put the reference right away, let them die alone. */
+	for (int i = 0; i < 20; i++) {
+		struct thread *th = kthread_run(returns_arg, NULL, "detached%d", i);
+
+		KT_ASSERT_NOT_NULL(t, th);
+		put_thread(th);
+	}
+	/* Each creation reaps the dead; the detached ones die in their own time. */
+	for (u64 t0 = ktime_get_ns(); nr_threads() != before && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC;) {
+		msleep(10);
+		kthread_stop(kthread_run(returns_arg, NULL, "reaper"));
+	}
+	KT_EXPECT_EQ(t, nr_threads(), before);
+	kthread_fail_next(1);
+	KT_EXPECT_TRUE(t, kthread_create(returns_arg, NULL, "fails") == NULL);
+}
+
+static volatile int park_count;
+
+static int parker(void *arg)
+{
+	while (!kthread_should_stop()) {
+		if (kthread_should_park()) {
+			park_count++;
+			kthread_parkme();
+		}
+		msleep(1);
+	}
+	return 0;
+}
+
+static void park_and_unpark(struct ktest *t)
+{
+	struct thread *p = kthread_run(parker, NULL, "parker");
+
+	KT_ASSERT_NOT_NULL(t, p);
+	park_count = 0;
+	for (int i = 0; i < 5; i++) {
+		KT_EXPECT_EQ(t, kthread_park(p), 0);
+		KT_EXPECT_EQ(t, p->state, THREAD_PARKED);
+		kthread_unpark(p);
+		msleep(3);
+	}
+	KT_EXPECT_EQ(t, park_count, 5);
+	kthread_stop(p);
+}
+
+KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(park_and_unpark),
+	    KTEST_CASE(equal_nice_shares_equally), KTEST_CASE(nice_weights_the_shares),
+	    KTEST_CASE(fifo_preempts_fair), KTEST_CASE(affinity_is_never_violated),
+	    KTEST_CASE(cross_cpu_wakeups_are_never_lost), KTEST_CASE(timers_fire_in_order_never_early),
+	    KTEST_CASE(hooks_count_every_block), KTEST_CASE(hooks_silent_on_preemption),
+	    KTEST_CASE(sleeping_hook_wakes_a_local_thread));
