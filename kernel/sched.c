@@ -316,15 +316,20 @@ static void __schedule(bool preempt)
 	if (prev != rq->idle) {
 		if (!preempt && prev->state != THREAD_RUNNING) {
 			/* Blocking: off the run queue, and tell the hooks. */
+			WARN_ONCE(prev->in_hook, "thread %s blocks inside a sleep/wake hook", prev->name);
 			prev->on_rq = false;
 			prev->stats.nvcsw++;
+			prev->in_hook = true;
 			for (unsigned int i = 0; i < prev->nr_hooks; i++) {
 				struct thread *w = prev->hook_ops[i]->sleeping ?
 					prev->hook_ops[i]->sleeping(prev, prev->hook_data[i]) : NULL;
 
+				/* The contract (sched.h): still under our lock, irqs off. */
+				WARN_ON_ONCE(!spin_lock_held(&rq->lock) || !irqs_disabled());
 				if (w)
 					wake_up_local(rq, w);
 			}
+			prev->in_hook = false;
 			prev->hooks_slept = prev->nr_hooks > 0;
 		} else if (!cpu_allowed(prev, rq->cpu) && num_online_cpus() > 1 &&
 			   !cpumask_empty(&prev->cpus_allowed)) {
@@ -373,9 +378,13 @@ static void run_running_hooks(void)
 	if (!t->hooks_slept)
 		return;
 	t->hooks_slept = false;
+	/* The contract (sched.h): the thread's own context, nothing held. */
+	WARN_ON_ONCE(irqs_disabled() || preempt_count());
+	t->in_hook = true;
 	for (unsigned int i = t->nr_hooks; i-- > 0;)
 		if (t->hook_ops[i]->running)
 			t->hook_ops[i]->running(t, t->hook_data[i]);
+	t->in_hook = false;
 }
 
 void schedule(void)

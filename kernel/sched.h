@@ -118,6 +118,7 @@ struct thread {
 	void *hook_data[SCHED_MAX_HOOKS];			/* S */
 	unsigned int nr_hooks;					/* S */
 	bool hooks_slept;		/* S: sleeping() ran; running() is due */
+	bool in_hook;			/* S: inside a hook callback (must not block) */
 	int biglock_depth;		/* S: kernel/biglock.c */
 
 	char name[THREAD_NAME_LEN];	/* I */

@@ -446,6 +446,47 @@ static void sleeping_hook_wakes_a_local_thread(struct ktest *t)
 	kthread_stop(h);
 }
 
+/* Threads all started on one CPU spread out: idle CPUs pull them and the
+ * periodic balance evens the run queues. */
+static void balancing_spreads_threads(struct ktest *t)
+{
+	unsigned int n = num_online_cpus();
+	struct thread *s[8];
+	struct cpumask used;
+
+	if (n < 2) {
+		ktest_skip(t, "needs two CPUs");
+		return;
+	}
+	n = min(n, 8u);
+	spin_stop = false;
+	for (unsigned int i = 0; i < n; i++) {
+		s[i] = kthread_create(spinner, NULL, "bal%u", i);
+		KT_ASSERT_NOT_NULL(t, s[i]);
+		s[i]->cpu = victim_cpu();	/* not started: all queued on one CPU */
+	}
+	for (unsigned int i = 0; i < n; i++)
+		wake_up_thread(s[i]);
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 20 * NSEC_PER_SEC;) {
+		msleep(50);
+		cpumask_clear(&used);
+		for (unsigned int i = 0; i < n; i++)
+			cpumask_set_cpu(READ_ONCE(s[i]->cpu), &used);
+		if (cpumask_weight(&used) >= n - 1)
+			break;
+	}
+	spin_stop = true;
+	u64 migrations = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		migrations += s[i]->stats.nr_migrations;
+		kthread_stop(s[i]);
+	}
+	/* n spinners on n CPUs (the test thread may hold one of them). */
+	KT_EXPECT_LE(t, n - 1, cpumask_weight(&used));
+	KT_EXPECT_LE(t, 1, migrations);
+}
+
 static int returns_arg(void *arg)
 {
 	return (int)(u64)arg;
@@ -513,4 +554,4 @@ KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(park_and_unpark),
 	    KTEST_CASE(fifo_preempts_fair), KTEST_CASE(affinity_is_never_violated),
 	    KTEST_CASE(cross_cpu_wakeups_are_never_lost), KTEST_CASE(timers_fire_in_order_never_early),
 	    KTEST_CASE(hooks_count_every_block), KTEST_CASE(hooks_silent_on_preemption),
-	    KTEST_CASE(sleeping_hook_wakes_a_local_thread));
+	    KTEST_CASE(sleeping_hook_wakes_a_local_thread), KTEST_CASE(balancing_spreads_threads));
