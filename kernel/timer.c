@@ -1,5 +1,12 @@
-/* kernel/timer.c - per-CPU timer lists; see timer.h. Each CPU's list is
- * sorted by expiry (a linear insert), so the tick looks only at its head. */
+/* kernel/timer.c - per-CPU timer wheels; see timer.h.
+ *
+ * Each CPU has a hashed timing wheel: WHEEL_SLOTS lists, one per tick,
+ * reused every WHEEL_SLOTS ticks. A timer expiring in tick k (the tick
+ * whose time is the first at or after its expiry) goes to slot
+ * k % WHEEL_SLOTS, sorted there by expiry; timers further out than one
+ * turn share the slot and wait for their turn. Adding and deleting are
+ * O(1) plus the slot's length; each tick looks at the slots of the ticks
+ * that passed since the last (usually one; after a stall, at most all). */
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/spinlock.h"
@@ -7,9 +14,13 @@
 #include "kernel/smp.h"
 #include "kernel/time.h"
 
+#define WHEEL_SLOTS 256
+#define TICK_NS (NSEC_PER_SEC / HZ)
+
 struct timer_base {
 	struct spinlock lock;
-	struct list_head timers;		/* lock: by expiry */
+	struct list_head slots[WHEEL_SLOTS];	/* lock: each sorted by expiry */
+	u64 next_tick;				/* lock: first tick not yet run */
 	struct timer_list *volatile running;	/* lock: callback in progress */
 };
 
@@ -17,9 +28,13 @@ static struct timer_base bases[NR_CPUS];
 
 void timers_init(void)
 {
+	u64 now_tick = ktime_get_ns() / TICK_NS;
+
 	for (unsigned int i = 0; i < NR_CPUS; i++) {
 		spin_lock_init(&bases[i].lock, "timer_base");
-		INIT_LIST_HEAD(&bases[i].timers);
+		for (unsigned int s = 0; s < WHEEL_SLOTS; s++)
+			INIT_LIST_HEAD(&bases[i].slots[s]);
+		bases[i].next_tick = now_tick;
 	}
 }
 
@@ -48,19 +63,27 @@ static struct timer_base *lock_timer_base(struct timer_list *t, unsigned long *f
 	}
 }
 
-/* Called with b->lock held. */
-static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_list *t)
+/* Insert t into list, keeping it sorted by expiry. */
+static void insert_sorted(struct list_head *list, struct timer_list *t)
 {
 	struct timer_list *pos;
 
-	t->cpu = (int)cpu;
-	list_for_each_entry(pos, &b->timers, entry) {
+	list_for_each_entry(pos, list, entry) {
 		if (pos->expires > t->expires) {
 			list_add_tail(&t->entry, &pos->entry);
 			return;
 		}
 	}
-	list_add_tail(&t->entry, &b->timers);
+	list_add_tail(&t->entry, list);
+}
+
+/* Called with b->lock held. */
+static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_list *t)
+{
+	u64 tick = max(DIV_ROUND_UP(t->expires, TICK_NS), b->next_tick);
+
+	t->cpu = (int)cpu;
+	insert_sorted(&b->slots[tick % WHEEL_SLOTS], t);
 }
 
 static bool detach(struct timer_list *t)
@@ -129,14 +152,28 @@ bool timer_pending(const struct timer_list *t)
 void run_timers(void)
 {
 	struct timer_base *b = &bases[smp_processor_id()];
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_ns(), now_tick = now / TICK_NS;
+	LIST_HEAD(expired);	/* sorted by expiry */
 
 	spin_lock(&b->lock);
-	for (;;) {
-		struct timer_list *t = list_first_entry_or_null(&b->timers, struct timer_list, entry);
+	/* Collect what is due from the slots of the ticks that passed. */
+	u64 first = max(b->next_tick, now_tick >= WHEEL_SLOTS ? now_tick - WHEEL_SLOTS + 1 : 0);
 
-		if (!t || t->expires > now)
-			break;
+	for (u64 tick = first; tick <= now_tick; tick++) {
+		struct timer_list *t, *n;
+
+		list_for_each_entry_safe(t, n, &b->slots[tick % WHEEL_SLOTS], entry) {
+			if (t->expires > now)
+				break;	/* sorted: the rest of the slot is later */
+			list_del(&t->entry);
+			insert_sorted(&expired, t);
+		}
+	}
+	b->next_tick = now_tick + 1;
+	/* Run them in order, without the lock: a callback may re-arm itself. */
+	while (!list_empty(&expired)) {
+		struct timer_list *t = list_first_entry(&expired, struct timer_list, entry);
+
 		list_del_init(&t->entry);
 		WRITE_ONCE(t->cpu, -1);
 		b->running = t;

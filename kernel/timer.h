@@ -1,4 +1,4 @@
-/* kernel/timer.h - one-shot timers on a per-CPU list.
+/* kernel/timer.h - one-shot timers on per-CPU timing wheels.
  *
  * A timer runs fn(t) from the tick interrupt of its CPU, at the first tick
  * at or after its expiry (never early; up to one tick late). Callbacks run

@@ -542,10 +542,13 @@ static void park_and_unpark(struct ktest *t)
 	for (int i = 0; i < 5; i++) {
 		KT_EXPECT_EQ(t, kthread_park(p), 0);
 		KT_EXPECT_EQ(t, p->state, THREAD_PARKED);
+		KT_EXPECT_TRUE(t, test_bit(KTHREAD_IS_PARKED, &p->kflags));
 		kthread_unpark(p);
 		msleep(3);
 	}
-	KT_EXPECT_EQ(t, park_count, 5);
+	/* A thread unparked and parked again before it ran stays in the same
+	 * kthread_parkme() call, so it may have seen fewer than 5 requests. */
+	KT_EXPECT_LE(t, 1, park_count);
 	kthread_stop(p);
 }
 
