@@ -39,6 +39,7 @@ static __noinline void spin_report_stuck(struct spinlock *l, u32 ticket, const v
 	int holder = READ_ONCE(l->holder_cpu);
 
 	__atomic_add_fetch(&spin_stuck_reports, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&l->stuck_reports, 1, __ATOMIC_RELAXED);
 	if (holder >= 0)
 		printk(KERN_ERR "spinlock '%s': cpu%u has waited %lu ms at %pS; held by cpu%d since %pS\n",
 		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip, holder,

@@ -32,6 +32,7 @@ struct spinlock {
 	const void *holder_ip;	/* debug: where it was taken */
 	const char *name;
 	bool quiet;		/* no "stuck" reports (the console lock) */
+	u32 stuck_reports;	/* debug: waits on it reported as too long */
 };
 
 #define SPINLOCK_INIT(n) { .next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n }

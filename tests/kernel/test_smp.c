@@ -171,7 +171,7 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 	if (!need_cpus(t, 2))
 		return;
 	unsigned int other = cpumask_any_but(&cpu_online_mask, smp_processor_id());
-	unsigned long reports = spin_stuck_reports;
+	u32 reports = test_lock.stuck_reports;
 	unsigned int saved = spin_stuck_ms;
 
 	spin_stuck_ms = 100;
@@ -181,7 +181,8 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 	spin_lock(&test_lock);	/* waits ~300 ms, reports after 100 */
 	spin_unlock(&test_lock);
 	spin_stuck_ms = saved;
-	KT_EXPECT_EQ(t, spin_stuck_reports - reports, 1);
+	/* Other locks may be reported too on a crowded host: count this one. */
+	KT_EXPECT_EQ(t, test_lock.stuck_reports - reports, 1);
 }
 
 static volatile int cross_phase;
