@@ -138,6 +138,24 @@ struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int 
 	return t;
 }
 
+struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct cpumask *mask,
+				      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	struct thread *t = create(fn, arg, fmt, ap);
+
+	va_end(ap);
+	if (t) {
+		/* Not started yet: nothing else looks at the mask. */
+		cpumask_copy(&t->cpus_allowed, mask);
+		if (!cpumask_test_cpu(t->cpu, mask))
+			t->cpu = cpumask_first(mask);
+	}
+	return t;
+}
+
 struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
 {
 	va_list ap;

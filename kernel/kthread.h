@@ -2,6 +2,7 @@
  *
  *   kthread_create(fn, arg, fmt, ...)   a new thread, not yet running
  *   kthread_create_on_cpu(fn, arg, cpu, fmt, ...)  bound to one CPU
+ *   kthread_create_on_mask(fn, arg, mask, fmt, ...)  allowed on those CPUs
  *   kthread_bind(t, cpu)                bind a thread that has not started
  *   kthread_run(fn, arg, fmt, ...)      create and start
  *   wake_up_thread(t)                   start a created thread
@@ -37,6 +38,8 @@
 struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
 struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
 				     const char *fmt, ...) __printf(4, 5);
+struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct cpumask *mask,
+				      const char *fmt, ...) __printf(4, 5);
 struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
 void kthread_bind(struct thread *t, unsigned int cpu);
 void kthread_set_data(struct thread *t, void *data);

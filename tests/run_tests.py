@@ -111,6 +111,9 @@ KERNEL_BOOTS = [
          must_contain=[r"spinlock recursion: cpu0 takes lock 'twice' at "
                        r"crash_spinlock_recursion_case\+0x.*already holding it since "
                        r"crash_spinlock_recursion_case\+0x"]),
+    Boot("report-mutex-recursion", "crash_mutex_recursion", expect="panic",
+         must_contain=[r"mutex 'again': recursive mutex_lock by init at "
+                       r"crash_mutex_recursion_case\+0x.*it took it at crash_mutex_recursion_case\+0x"]),
     Boot("report-double-free", "kmalloc_debug",
          must_contain=[r"BUG: kmalloc: double free of 0x[0-9a-f]+",
                        r"allocated at kmalloc_debug_double_free\+0x.*last freed at "

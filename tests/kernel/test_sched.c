@@ -132,6 +132,10 @@ static int affinity_checker(void *arg)
 	struct prng r;
 	struct cpumask m;
 
+	/* Started on a one-CPU mask: it must be there. */
+	if (!cpumask_test_cpu(smp_processor_id(), &current->cpus_allowed) ||
+	    cpumask_weight(&current->cpus_allowed) != 1)
+		atomic_inc(&affinity_violations);
 	prng_seed(&r, (u64)arg);
 	for (int round = 0; round < 40; round++) {
 		cpumask_clear(&m);
@@ -161,9 +165,16 @@ static void affinity_is_never_violated(struct ktest *t)
 {
 	struct thread *th[8];
 
+	struct cpumask first;
+
+	cpumask_clear(&first);
+	cpumask_set_cpu(victim_cpu(), &first);
 	atomic_set(&affinity_violations, 0);
-	for (unsigned int i = 0; i < 8; i++)
-		th[i] = kthread_run(affinity_checker, (void *)(u64)(i + 1), "aff%u", i);
+	for (unsigned int i = 0; i < 8; i++) {
+		th[i] = kthread_create_on_mask(affinity_checker, (void *)(u64)(i + 1), &first, "aff%u", i);
+		if (th[i])
+			wake_up_thread(th[i]);
+	}
 	for (unsigned int i = 0; i < 8; i++) {
 		KT_ASSERT_TRUE(t, th[i] != NULL);
 		KT_EXPECT_EQ(t, kthread_stop(th[i]), 0);

@@ -8,6 +8,7 @@
 #include "kernel/ktest.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
+#include "kernel/mutex.h"
 #include "arch/x86_64/spinlock.h"
 
 static void passes_on_purpose(struct ktest *t)
@@ -96,3 +97,15 @@ static void crash_spinlock_recursion_case(struct ktest *t)
 }
 
 KTEST_SUITE_EXPLICIT(crash_spinlock_recursion, KTEST_CASE(crash_spinlock_recursion_case));
+
+/* Locking a mutex one already owns would never return: panic, naming it. */
+static void crash_mutex_recursion_case(struct ktest *t)
+{
+	static DEFINE_MUTEX(again);
+
+	mutex_lock(&again);
+	mutex_lock(&again);
+	KT_EXPECT_TRUE(t, false);	/* not reached */
+}
+
+KTEST_SUITE_EXPLICIT(crash_mutex_recursion, KTEST_CASE(crash_mutex_recursion_case));
