@@ -10,14 +10,21 @@
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 
+/* Spin while the owner runs; while it does not (preempted, perhaps on this
+ * very CPU), give the CPU away instead of burning our slice. Called from
+ * thread context with preemption enabled. The owner cannot be freed while
+ * it holds the lock (a thread must not exit holding it). */
 static void acquire(struct biglock *b, struct thread *t)
 {
 	struct thread *expected = NULL;
 
 	while (!__atomic_compare_exchange_n(&b->owner, &expected, t, false, __ATOMIC_ACQUIRE,
 					    __ATOMIC_RELAXED)) {
+		if (expected && !READ_ONCE(expected->on_cpu))
+			yield();
+		else
+			cpu_relax();
 		expected = NULL;
-		cpu_relax();
 	}
 	b->acquisitions++;
 }

@@ -1,6 +1,7 @@
 /* kernel/biglock.h - a sleep-releasing lock, after Linux's old big kernel
  * lock (Linus Torvalds' example of a second user of the scheduler's
- * sleep/wake hooks, in his review of the cmwq patchset).
+ * sleep/wake hooks, in his review of the cmwq patchset). Waiters spin while
+ * the holder runs and yield while it does not.
  *
  * A thread holds it across preemption (a preempted holder still holds it;
  * others spin), but when the holder BLOCKS, the lock is dropped for it, by

@@ -224,7 +224,7 @@ static int big_worker(void *arg)
 	struct prng r;
 
 	prng_seed(&r, (u64)arg);
-	for (int i = 0; i < 150; i++) {
+	for (int i = 0; i < 60; i++) {
 		biglock_lock(&big);
 		big_enter();
 		if (prng_below(&r, 3) == 0) {
