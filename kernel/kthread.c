@@ -277,6 +277,28 @@ void for_each_thread(void (*fn)(struct thread *t, void *arg), void *arg)
 	spin_unlock_irqrestore(&threads_lock, flags);
 }
 
+static const char *const state_names[] = { "running", "blocked", "dead", "parked" };
+
+/* Lock-free on purpose: it runs from an NMI, perhaps with threads_lock held. */
+void sched_dump_threads(void)
+{
+	struct thread *t;
+
+	printk(KERN_ERR "threads:\n");
+	list_for_each_entry(t, &all_threads, all_link) {
+		printk(KERN_ERR "  %-16s %-8s cpu%u %s%s hooks %u vcsw %lu ivcsw %lu\n", t->name,
+		       t->state >= 0 && t->state <= 3 ? state_names[t->state] : "?", t->cpu,
+		       t->on_rq ? "on_rq " : "", t->on_cpu ? "on_cpu" : "", t->nr_hooks,
+		       (unsigned long)t->stats.nvcsw, (unsigned long)t->stats.nivcsw);
+		if (!t->on_cpu && t->ctx_rsp) {
+			/* Switched out: its saved frame starts the backtrace. */
+			u64 *frame = (u64 *)t->ctx_rsp;
+
+			show_backtrace(frame[5], "    ");
+		}
+	}
+}
+
 unsigned int nr_threads(void)
 {
 	return READ_ONCE(thread_count);

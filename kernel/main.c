@@ -12,6 +12,7 @@
 #include "kernel/ktest.h"
 #include "kernel/kthread.h"
 #include "kernel/timer.h"
+#include "kernel/workqueue.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/params.h"
@@ -56,6 +57,7 @@ void kmain(u64 mb2_info_phys)
 	sched_init();			// this context becomes cpu0's idle thread
 	smp_init();			// APICs, the tick, every other CPU online
 	local_irq_enable();		// interrupts on; threads from here on
+	workqueue_init();		// worker pools on every CPU
 	if (!kthread_run(kernel_init, NULL, "init"))	// the rest, in a thread
 		panic("cannot create the init thread");
 	cpu_idle();			// cpu0 idles from here on

@@ -238,11 +238,16 @@ bool wake_up_state(struct thread *t, int state)
 			unsigned int cpu = select_cpu(t);
 
 			if (cpu != rq->cpu) {
+				/* vruntime is relative to its run queue: carry over only
+				 * the part above the old queue's minimum. */
+				u64 rel = t->vruntime - min(t->vruntime, rq->min_vruntime);
+
 				t->cpu = cpu;
 				t->stats.nr_migrations++;
 				spin_unlock_no_resched(&rq->lock);
 				rq = cpu_rq(cpu);
 				spin_lock(&rq->lock);
+				t->vruntime = rq->min_vruntime + rel;
 			}
 			activate(rq, t);
 		}
@@ -559,9 +564,11 @@ static void migrate_away(struct thread *t)
 {
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
 	unsigned int cpu = select_cpu(t);
-	struct rq *rq = cpu_rq(cpu);
+	struct rq *old = cpu_rq(t->cpu), *rq = cpu_rq(cpu);
+	u64 rel = t->vruntime - min(t->vruntime, READ_ONCE(old->min_vruntime));
 
 	spin_lock(&rq->lock);
+	t->vruntime = rq->min_vruntime + rel;
 	t->cpu = cpu;
 	t->stats.nr_migrations++;
 	activate(rq, t);
@@ -586,12 +593,15 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 		unsigned int cpu = cpumask_first(&m);
 		struct rq *dst = cpu_rq(cpu);
 
+		u64 rel = t->vruntime - min(t->vruntime, rq->min_vruntime);
+
 		dequeue(rq, t);
 		t->on_rq = false;
 		t->cpu = cpu;
 		t->stats.nr_migrations++;
 		spin_unlock_no_resched(&rq->lock);
 		spin_lock(&dst->lock);
+		t->vruntime = dst->min_vruntime + rel;
 		activate(dst, t);
 		rq = dst;
 	} else if (rq->curr == t && !cpumask_test_cpu(rq->cpu, mask)) {

@@ -175,6 +175,8 @@ struct rq_stats {
 	u64 idle_ns;
 };
 void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st);
+/* Print every thread's state (from an NMI: takes no locks). */
+void sched_dump_threads(void);
 /* Is the scheduler running (threads exist)? */
 extern bool sched_ready;
 

@@ -207,11 +207,19 @@ class Machine:
         self.proc.stdin.write(text.encode())
         self.proc.stdin.flush()
 
-    def wait(self, timeout):
-        """QEMU's exit status, or None if it had to be killed at the timeout."""
+    def wait(self, timeout, nmi_on_timeout=False):
+        """QEMU's exit status, or None if it had to be killed at the timeout.
+        With nmi_on_timeout (and QMP), a hung guest first gets an NMI, so
+        that its log shows what every CPU and thread was doing."""
         try:
             status = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
+            if nmi_on_timeout and self.qmp:
+                try:
+                    self.qmp.execute("inject-nmi")
+                    self.proc.wait(3)
+                except (QemuError, OSError, subprocess.TimeoutExpired):
+                    pass
             self.kill()
             status = None
         self._reader.join(5)

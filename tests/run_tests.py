@@ -191,8 +191,7 @@ def judge(log, status, timed_out, boot):
 def run_boot(boot, iso, logdir):
     kernel = os.path.join(os.path.dirname(iso), "baton.elf") if boot.qemu_kernel else None
     m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
-                     cmdline=boot.cmdline, workdir=logdir, qmp=boot.qmp_check is not None,
-                     kernel=kernel)
+                     cmdline=boot.cmdline, workdir=logdir, qmp=True, kernel=kernel)
     t0 = time.time()
     extra = []
     try:
@@ -201,7 +200,7 @@ def run_boot(boot, iso, logdir):
             extra = boot.qmp_check(m, boot)
     except qemu.QemuError as e:
         extra = [str(e)]
-    status = m.wait(max(1, boot.timeout - (time.time() - t0)))
+    status = m.wait(max(1, boot.timeout - (time.time() - t0)), nmi_on_timeout=True)
     cases, problems = judge(m.output, status, status is None, boot)
     return cases, problems + extra, m.log_path, time.time() - t0
 

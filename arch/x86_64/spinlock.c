@@ -131,6 +131,21 @@ void spin_unlock_no_resched(struct spinlock *l)
 		preempt_enable_no_resched();
 }
 
+void spin_lock_irq(struct spinlock *l)
+{
+	local_irq_disable();
+	preempt_disable();
+	__spin_acquire(l, __builtin_return_address(0));
+}
+
+void spin_unlock_irq(struct spinlock *l)
+{
+	if (!__spin_release(l))
+		return;
+	local_irq_enable();
+	preempt_enable();
+}
+
 unsigned long spin_lock_irqsave(struct spinlock *l)
 {
 	unsigned long flags = local_irq_save();

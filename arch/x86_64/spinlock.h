@@ -48,6 +48,9 @@ void spin_unlock(struct spinlock *l);
 /* Release without acting on a pending reschedule (the scheduler's own use). */
 void spin_unlock_no_resched(struct spinlock *l);
 bool spin_trylock(struct spinlock *l);
+/* With interrupts known to be on: turn them off, and back on at unlock. */
+void spin_lock_irq(struct spinlock *l);
+void spin_unlock_irq(struct spinlock *l);
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
 bool spin_lock_held(const struct spinlock *l);

@@ -143,7 +143,13 @@ static void nmi(struct pt_regs *regs)
 
 	if (p >= 0 && p != (int)smp_processor_id())
 		halt_forever();	/* stopped by panic(): stay out of its way */
-	printk(KERN_ERR "NMI on cpu%u at %pS; ignored\n", smp_processor_id(), (void *)regs->rip);
+	/* An NMI from outside (QEMU's inject-nmi, or the test harness when a
+	 * boot hangs): say what this CPU is doing. */
+	printk(KERN_ERR "NMI on cpu%u: thread %s at %pS\n", smp_processor_id(),
+	       sched_ready ? current->name : "-", (void *)regs->rip);
+	show_exception_backtrace(regs->rsp, regs->rbp);
+	if (smp_processor_id() == 0 && sched_ready)
+		sched_dump_threads();
 }
 
 void x86_interrupt(struct pt_regs *regs)

@@ -1,0 +1,250 @@
+/* tests/kernel/test_workqueue.c - concurrency management, non-reentrancy,
+ * flushing, cancelling and delayed work. */
+#include "arch/x86_64/atomic.h"
+#include "kernel/kthread.h"
+#include "kernel/ktest.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/workqueue.h"
+
+struct sleepy {
+	struct work_struct work;
+	atomic_t *done;
+};
+
+static atomic_t asleep, max_asleep;
+
+static void sleep_10ms(struct work_struct *w)
+{
+	struct sleepy *s = container_of(w, struct sleepy, work);
+	int n = atomic_inc_return(&asleep), m;
+
+	while ((m = atomic_read(&max_asleep)) < n && atomic_cmpxchg(&max_asleep, m, n) != m)
+		;
+	msleep(10);
+	atomic_dec(&asleep);
+	atomic_inc(s->done);
+}
+
+/* 64 items that each sleep 10 ms, all on one CPU: another worker takes
+ * over each time one blocks, so they overlap and finish in a few sleeps. */
+static void blocked_items_overlap(struct ktest *t)
+{
+	static struct sleepy items[64];
+	atomic_t done = ATOMIC_INIT(0);
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+	struct workqueue_struct *wq = alloc_workqueue("test_overlap", 0, 0);
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	struct wq_pool_stats before, after;
+
+	atomic_set(&max_asleep, 0);
+	workqueue_pool_stats(cpu, false, &before);
+	for (int i = 0; i < 64; i++) {
+		INIT_WORK(&items[i].work, sleep_10ms);
+		items[i].done = &done;
+		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &items[i].work));
+	}
+	for (int i = 0; i < 64; i++)
+		flush_work(&items[i].work);
+	workqueue_pool_stats(cpu, false, &after);
+	KT_EXPECT_EQ(t, atomic_read(&done), 64);
+	/* Serially at most one would sleep at a time; overlapped, many do. */
+	KT_EXPECT_LE(t, 16, atomic_read(&max_asleep));
+	/* Workers were created only for items that blocked: at most one each. */
+	KT_EXPECT_LE(t, after.nr_created - before.nr_created, 64);
+	KT_EXPECT_LE(t, 64, after.nr_executed - before.nr_executed);
+	destroy_workqueue(wq);
+}
+
+static atomic_t running_now, max_running;
+static volatile unsigned int bad_cpu;
+
+static void cpu_bound(struct work_struct *w)
+{
+	int n = atomic_inc_return(&running_now);
+	int m;
+
+	while ((m = atomic_read(&max_running)) < n && atomic_cmpxchg(&max_running, m, n) != m)
+		;
+	udelay(2000);
+	atomic_dec(&running_now);
+}
+
+/* CPU-bound items on one CPU run one at a time. */
+static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
+{
+	static struct work_struct items[32];
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+
+	atomic_set(&running_now, 0);
+	atomic_set(&max_running, 0);
+	for (int i = 0; i < 32; i++) {
+		INIT_WORK(&items[i], cpu_bound);
+		queue_work_on(cpu, system_wq, &items[i]);
+	}
+	for (int i = 0; i < 32; i++)
+		flush_work(&items[i]);
+	KT_EXPECT_EQ(t, atomic_read(&max_running), 1);
+}
+
+#define CHAIN 200
+struct chain_item {
+	struct work_struct work;
+	struct completion done;
+};
+static struct chain_item chain[CHAIN];
+
+static void chain_fn(struct work_struct *w)
+{
+	struct chain_item *c = container_of(w, struct chain_item, work);
+	int i = (int)(c - chain);
+
+	if (i + 1 < CHAIN)
+		wait_for_completion(&chain[i + 1].done);	/* waits for the next */
+	complete(&c->done);
+}
+
+/* 200 items, each waiting for the one queued after it: a worker for each
+ * blocked item keeps the chain moving (no deadlock at any length). */
+static void dependency_chain_completes(struct ktest *t)
+{
+	for (int i = 0; i < CHAIN; i++) {
+		INIT_WORK(&chain[i].work, chain_fn);
+		init_completion(&chain[i].done);
+	}
+	for (int i = 0; i < CHAIN; i++)
+		queue_work(system_wq, &chain[i].work);
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&chain[0].done, 60 * NSEC_PER_SEC), 0);
+	for (int i = 0; i < CHAIN; i++)
+		flush_work(&chain[i].work);
+}
+
+static atomic_t reentry_inside, reentry_violations, reentry_runs;
+
+static void reentry_fn(struct work_struct *w)
+{
+	if (atomic_inc_return(&reentry_inside) != 1)
+		atomic_inc(&reentry_violations);
+	atomic_inc(&reentry_runs);
+	udelay(50);
+	atomic_dec(&reentry_inside);
+}
+
+static struct work_struct shared_work;
+static atomic_t queued_ok;
+
+static void hammer_queue(void *arg)
+{
+	for (int i = 0; i < 200; i++) {
+		if (queue_work(system_wq, &shared_work))
+			atomic_inc(&queued_ok);
+		udelay(20);
+	}
+}
+
+/* Queued from every CPU at once: never two executions at a time, and
+ * every successful queue_work yields exactly one execution. */
+static void non_reentrant_under_contention(struct ktest *t)
+{
+	INIT_WORK(&shared_work, reentry_fn);
+	atomic_set(&reentry_violations, 0);
+	atomic_set(&reentry_runs, 0);
+	atomic_set(&queued_ok, 0);
+	on_each_cpu(hammer_queue, NULL, true);
+	flush_work(&shared_work);
+	KT_EXPECT_EQ(t, atomic_read(&reentry_violations), 0);
+	KT_EXPECT_EQ(t, atomic_read(&reentry_runs), atomic_read(&queued_ok));
+	/* While pending (it cannot start: our CPU's pool waits for us), a
+	 * second queue_work() returns false. */
+	preempt_disable();
+	bool first = queue_work(system_wq, &shared_work);
+	bool second = queue_work(system_wq, &shared_work);
+
+	preempt_enable();
+	KT_EXPECT_TRUE(t, first);
+	KT_EXPECT_FALSE(t, second);
+	flush_work(&shared_work);
+}
+
+static struct delayed_work delayed;
+static volatile u64 delayed_ran_at;
+
+static void delayed_fn(struct work_struct *w)
+{
+	delayed_ran_at = ktime_get_ns();
+}
+
+static void delayed_work_is_not_early(struct ktest *t)
+{
+	INIT_DELAYED_WORK(&delayed, delayed_fn);
+	delayed_ran_at = 0;
+	u64 t0 = ktime_get_ns();
+
+	KT_EXPECT_TRUE(t, queue_delayed_work(system_wq, &delayed, 50 * NSEC_PER_MSEC));
+	KT_EXPECT_FALSE(t, queue_delayed_work(system_wq, &delayed, 50 * NSEC_PER_MSEC));
+	while (!delayed_ran_at)
+		msleep(5);
+	KT_EXPECT_TRUE(t, delayed_ran_at - t0 >= 50 * NSEC_PER_MSEC);
+	/* Cancelled before it fires: never runs. */
+	delayed_ran_at = 0;
+	queue_delayed_work(system_wq, &delayed, 30 * NSEC_PER_MSEC);
+	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&delayed));
+	msleep(60);
+	KT_EXPECT_EQ(t, delayed_ran_at, 0);
+}
+
+static struct work_struct self_requeue;
+static atomic_t requeue_runs;
+
+static void requeue_fn(struct work_struct *w)
+{
+	atomic_inc(&requeue_runs);
+	udelay(100);
+	queue_work(system_wq, w);	/* forever, until cancelled */
+}
+
+static void cancel_stops_a_self_requeueing_item(struct ktest *t)
+{
+	INIT_WORK(&self_requeue, requeue_fn);
+	atomic_set(&requeue_runs, 0);
+	queue_work(system_wq, &self_requeue);
+	while (atomic_read(&requeue_runs) < 20)
+		msleep(1);
+	cancel_work_sync(&self_requeue);
+	int runs = atomic_read(&requeue_runs);
+
+	msleep(30);
+	KT_EXPECT_EQ(t, atomic_read(&requeue_runs), runs);
+	KT_EXPECT_FALSE(t, work_pending(&self_requeue));
+}
+
+static struct work_struct who_am_i;
+static struct work_struct *seen_current;
+
+static void who_fn(struct work_struct *w)
+{
+	seen_current = current_work();
+}
+
+static void current_work_and_misuse(struct ktest *t)
+{
+	struct work_struct never_initialised = { 0 };
+
+	INIT_WORK(&who_am_i, who_fn);
+	queue_work(system_highpri_wq, &who_am_i);
+	flush_work(&who_am_i);
+	KT_EXPECT_TRUE(t, seen_current == &who_am_i);
+	KT_EXPECT_TRUE(t, current_work() == NULL);
+	ktest_expect_warnings(t, 1);
+	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised));
+	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised));	/* warned once */
+}
+
+KTEST_SUITE(workqueue, KTEST_CASE(blocked_items_overlap), KTEST_CASE(cpu_bound_items_run_one_at_a_time),
+	    KTEST_CASE(dependency_chain_completes), KTEST_CASE(non_reentrant_under_contention),
+	    KTEST_CASE(delayed_work_is_not_early), KTEST_CASE(cancel_stops_a_self_requeueing_item),
+	    KTEST_CASE(current_work_and_misuse));
