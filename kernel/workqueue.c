@@ -208,12 +208,19 @@ static struct worker *find_worker_executing(struct worker_pool *pool, struct wor
 	return NULL;
 }
 
+static bool work_is_barrier(struct work_struct *w);
+
+/* Move inactive items to the worklist while max_active allows. A flush
+ * barrier waiting among them takes no slot. pool->lock held. */
 static void pwq_activate_inactive(struct pool_workqueue *pwq)
 {
-	struct work_struct *w = list_first_entry(&pwq->inactive, struct work_struct, entry);
+	while (!list_empty(&pwq->inactive) && pwq->nr_active < pwq->max_active) {
+		struct work_struct *w = list_first_entry(&pwq->inactive, struct work_struct, entry);
 
-	list_move_tail(&w->entry, &pwq->pool->worklist);
-	pwq->nr_active++;
+		list_move_tail(&w->entry, &pwq->pool->worklist);
+		if (!work_is_barrier(w))
+			pwq->nr_active++;
+	}
 }
 
 /* An item of pwq is done (or cancelled). pool->lock held. */
@@ -223,11 +230,8 @@ static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, bool was_active)
 	if (!was_active)
 		return;
 	pwq->nr_active--;
-	if (!list_empty(&pwq->inactive) && pwq->nr_active < pwq->max_active)
-		pwq_activate_inactive(pwq);
+	pwq_activate_inactive(pwq);
 }
-
-static bool work_is_barrier(struct work_struct *w);
 
 /* Run w on this worker. pool->lock held on entry and exit (dropped inside). */
 static void process_one_work(struct worker *worker, struct work_struct *w)

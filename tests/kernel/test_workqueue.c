@@ -244,7 +244,40 @@ static void current_work_and_misuse(struct ktest *t)
 	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised));	/* warned once */
 }
 
-KTEST_SUITE(workqueue, KTEST_CASE(blocked_items_overlap), KTEST_CASE(cpu_bound_items_run_one_at_a_time),
+static atomic_t limited_running, limited_max;
+
+static void limited_fn(struct work_struct *w)
+{
+	int n = atomic_inc_return(&limited_running), m;
+
+	while ((m = atomic_read(&limited_max)) < n && atomic_cmpxchg(&limited_max, m, n) != m)
+		;
+	msleep(2);
+	atomic_dec(&limited_running);
+}
+
+/* max_active=2: never more than 2 items of the workqueue at once, even
+ * while they block; flushing an item still waiting for a slot works. */
+static void max_active_is_never_exceeded(struct ktest *t)
+{
+	static struct work_struct items[16];
+	struct workqueue_struct *wq = alloc_workqueue("test_limit", 0, 2);
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	atomic_set(&limited_max, 0);
+	for (int i = 0; i < 16; i++) {
+		INIT_WORK(&items[i], limited_fn);
+		queue_work_on(cpu, wq, &items[i]);
+	}
+	flush_work(&items[15]);	/* the last one: inactive when flushed */
+	for (int i = 0; i < 16; i++)
+		flush_work(&items[i]);
+	KT_EXPECT_EQ(t, atomic_read(&limited_max), 2);
+	destroy_workqueue(wq);
+}
+
+KTEST_SUITE(workqueue, KTEST_CASE(max_active_is_never_exceeded), KTEST_CASE(blocked_items_overlap), KTEST_CASE(cpu_bound_items_run_one_at_a_time),
 	    KTEST_CASE(dependency_chain_completes), KTEST_CASE(non_reentrant_under_contention),
 	    KTEST_CASE(delayed_work_is_not_early), KTEST_CASE(cancel_stops_a_self_requeueing_item),
 	    KTEST_CASE(current_work_and_misuse));
