@@ -67,6 +67,9 @@ extern volatile int panic_cpu;
 	})
 #define WARN_ON_ONCE(cond) WARN_ONCE(cond, "%s", "WARN_ON_ONCE(" #cond ")")
 
+/* The caller must hold spinlock l (on this CPU). */
+#define assert_spin_locked(l) WARN_ONCE(!spin_lock_held(l), "%s: lock '%s' not held", __func__, (l)->name)
+
 #define BUG_ON(cond)                                                          \
 	do {                                                                  \
 		if (unlikely(cond))                                           \

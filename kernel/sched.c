@@ -78,6 +78,7 @@ static void update_curr(struct rq *rq)
 	u64 now = ktime_get_ns();
 	u64 delta = now > c->exec_start ? now - c->exec_start : 0;
 
+	assert_spin_locked(&rq->lock);
 	c->exec_start = now;
 	if (c == rq->idle)
 		return;
@@ -97,6 +98,7 @@ static void enqueue(struct rq *rq, struct thread *t, bool head)
 {
 	struct thread *pos;
 
+	assert_spin_locked(&rq->lock);
 	if (t->policy == SCHED_CLASS_FIFO) {
 		list_for_each_entry(pos, &rq->fifo, run_link) {
 			if (head ? pos->fifo_prio <= t->fifo_prio : pos->fifo_prio < t->fifo_prio) {

@@ -140,6 +140,7 @@ static void worker_enter_idle(struct worker *worker)
 {
 	struct worker_pool *pool = worker->pool;
 
+	assert_spin_locked(&pool->lock);
 	worker->flags |= WORKER_IDLE;
 	pool->nr_idle++;
 	list_add(&worker->idle_entry, &pool->idle_list);	/* LIFO */
@@ -202,6 +203,7 @@ static struct worker *find_worker_executing(struct worker_pool *pool, struct wor
 {
 	struct worker *worker;
 
+	assert_spin_locked(&pool->lock);
 	list_for_each_entry(worker, &pool->workers, node)
 		if (worker->current_work == w && worker->current_func == w->func)
 			return worker;
@@ -226,6 +228,7 @@ static void pwq_activate_inactive(struct pool_workqueue *pwq)
 /* An item of pwq is done (or cancelled). pool->lock held. */
 static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, bool was_active)
 {
+	assert_spin_locked(&pwq->pool->lock);
 	pwq->nr_in_flight--;
 	if (!was_active)
 		return;
