@@ -1,10 +1,18 @@
-/* drivers/uart16550.c - COM1 console; see uart16550.h.
+/* drivers/uart16550.c - COM1 console and input; see uart16550.h.
  * Register map: PC16550D data sheet, section 8. */
+#define pr_fmt(fmt) "uart: " fmt
 #include "drivers/uart16550.h"
+#include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/spinlock.h"
+#include "arch/x86_64/traps.h"
 #include "kernel/printk.h"
+#include "kernel/workqueue.h"
 
-#define UART_THR 0	/* transmit holding (DLAB=0) */
+#define UART_RBR 0	/* receive buffer (DLAB=0, read) */
+#define UART_THR 0	/* transmit holding (DLAB=0, write) */
 #define UART_DLL 0	/* divisor latch low (DLAB=1) */
 #define UART_IER 1
 #define UART_DLM 1
@@ -13,6 +21,9 @@
 #define UART_MCR 4
 #define UART_LSR 5
 #define UART_SCR 7
+#define UART_IER_RDI 0x01	/* interrupt when received data is available */
+#define UART_LSR_DR 0x01	/* data ready: RBR (the FIFO) holds a byte */
+#define UART_LSR_OE 0x02	/* overrun: a byte was lost; cleared by reading LSR */
 #define UART_LSR_THRE 0x20	/* THR empty: room for a byte */
 #define UART_LCR_DLAB 0x80
 #define UART_LCR_8N1 0x03
@@ -60,4 +71,155 @@ void uart_early_init(void)
 	outb(COM1_PORT + UART_MCR, UART_MCR_DTR_RTS_OUT2);
 	uart_present = true;
 	console_register(&uart_console);
+}
+
+/*
+ * Receive. The interrupt handler moves bytes from the UART into rx_ring;
+ * the rx work item moves them from rx_ring to the consumer.
+ *
+ * Field legend: R = rx_lock (irq-safe: the interrupt handler takes it);
+ * I = set once by uart_rx_init(), then read-only.
+ */
+#define RX_RING_SIZE 1024	/* bytes; a power of two */
+#define RX_CHUNK 256		/* bytes handed to the consumer per call, at most */
+/* Bytes one interrupt reads at most: four FIFOs' worth. A host that keeps
+ * the FIFO full must not keep this CPU in the handler for ever. */
+#define RX_BURST_MAX 64
+
+static DEFINE_SPINLOCK(rx_lock);
+static u8 rx_ring[RX_RING_SIZE];	/* R: bytes rx_head..rx_tail-1 (mod size) */
+static u32 rx_head, rx_tail;		/* R: free-running; tail - head = bytes held */
+static uart_rx_handler_t rx_handler;	/* R: the consumer, or NULL */
+static struct uart_rx_stats rx_stats;	/* R */
+static struct work_struct rx_work;	/* I: INIT_WORK; the workqueue owns it after */
+static bool rx_enabled;			/* I */
+
+/* IRQ 4. Short: empty the UART's FIFO into the ring, count, queue the work.
+ * LSR is read before each byte: reading it reports (and clears) an overrun.
+ * uart_putc() reads LSR as well, so an overrun it happens to read first is
+ * not counted: hw_overruns is a lower bound. */
+static void uart_rx_interrupt(struct pt_regs *regs)
+{
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	bool stored = false;
+	u8 lsr = 0;
+
+	rx_stats.interrupts++;
+	for (int i = 0; i < RX_BURST_MAX; i++) {
+		lsr = inb(COM1_PORT + UART_LSR);
+		if (lsr & UART_LSR_OE)
+			rx_stats.hw_overruns++;
+		if (!(lsr & UART_LSR_DR))
+			break;
+		u8 c = inb(COM1_PORT + UART_RBR);
+
+		rx_stats.bytes++;
+		if (rx_tail - rx_head == RX_RING_SIZE) {
+			rx_stats.ring_overruns++;	/* the consumer is behind: drop */
+			continue;
+		}
+		rx_ring[rx_tail++ % RX_RING_SIZE] = c;
+		stored = true;
+	}
+	if (lsr & UART_LSR_DR) {
+		/* Stopped at the burst limit with bytes still in the FIFO. The
+		 * IRQ is edge-triggered and the UART keeps its line high while
+		 * data waits, so there would be no new edge and receive would
+		 * stall: drop the line and raise it again, for another
+		 * interrupt once this one returns. */
+		outb(COM1_PORT + UART_IER, 0);
+		outb(COM1_PORT + UART_IER, UART_IER_RDI);
+	}
+	spin_unlock_irqrestore(&rx_lock, flags);
+	if (stored)
+		queue_work(system_highpri_wq, &rx_work);	/* false if already pending: fine */
+}
+
+/* The rx work item: a workqueue worker, so the consumer may sleep. The
+ * workqueue never runs one item on two workers at once, so the consumer
+ * is called one chunk at a time, in order. */
+static void uart_rx_work(struct work_struct *w)
+{
+	u8 chunk[RX_CHUNK];
+
+	for (;;) {
+		unsigned long flags = spin_lock_irqsave(&rx_lock);
+		size_t n = 0;
+
+		while (n < RX_CHUNK && rx_head != rx_tail)
+			chunk[n++] = rx_ring[rx_head++ % RX_RING_SIZE];
+		uart_rx_handler_t fn = rx_handler;
+
+		if (n == 0)
+			rx_stats.work_runs++;	/* the last pass of every run */
+		else if (fn)
+			rx_stats.delivered += n;
+		else
+			rx_stats.unclaimed += n;
+		spin_unlock_irqrestore(&rx_lock, flags);
+		if (n == 0)
+			return;
+		if (fn)
+			fn(chunk, n);
+	}
+}
+
+void uart_rx_init(void)
+{
+	int err;
+
+	if (!uart_present)
+		return;
+	INIT_WORK(&rx_work, uart_rx_work);
+	err = irq_register_vector(ISA_IRQ_VECTOR(COM1_ISA_IRQ), uart_rx_interrupt);
+	if (err) {
+		pr_err("COM1 input off: vector %#x is taken (%d)\n", ISA_IRQ_VECTOR(COM1_ISA_IRQ), err);
+		return;
+	}
+	/* To the boot CPU: it takes the interrupt and, since queue_work()
+	 * queues on the CPU it is called on, runs the work item too. */
+	err = ioapic_route_isa_irq(COM1_ISA_IRQ, boot_percpu.apic_id);
+	if (err) {
+		pr_err("COM1 input off: cannot route IRQ %d (%d)\n", COM1_ISA_IRQ, err);
+		return;
+	}
+	rx_enabled = true;
+	/* Unmasked first, the UART second: bytes that came during the boot
+	 * raise the line the moment IER allows it, and that edge must not
+	 * meet a masked I/O APIC pin. MCR.OUT2 (set at early init too)
+	 * connects the UART's interrupt line on PCs. */
+	outb(COM1_PORT + UART_MCR, UART_MCR_DTR_RTS_OUT2);
+	outb(COM1_PORT + UART_IER, UART_IER_RDI);
+	pr_info("COM1 input on IRQ %d (GSI %u), vector %#x, cpu0\n", COM1_ISA_IRQ,
+		ioapic_isa_irq_gsi(COM1_ISA_IRQ), ISA_IRQ_VECTOR(COM1_ISA_IRQ));
+}
+
+void uart_set_rx_handler(uart_rx_handler_t fn)
+{
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+
+	rx_handler = fn;
+	spin_unlock_irqrestore(&rx_lock, flags);
+	/* The work item may be calling the old consumer with bytes it took
+	 * before the change: wait for it. */
+	if (rx_enabled)
+		flush_work(&rx_work);
+}
+
+uart_rx_handler_t uart_get_rx_handler(void)
+{
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	uart_rx_handler_t fn = rx_handler;
+
+	spin_unlock_irqrestore(&rx_lock, flags);
+	return fn;
+}
+
+void uart_rx_get_stats(struct uart_rx_stats *st)
+{
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+
+	*st = rx_stats;
+	st->enabled = rx_enabled;
+	spin_unlock_irqrestore(&rx_lock, flags);
 }

@@ -1,16 +1,75 @@
-/* drivers/uart16550.h - the 16550 UART on COM1, the kernel console.
+/* drivers/uart16550.h - the 16550 UART on COM1, the kernel console and its
+ * input.
  *
- * uart_early_init() programs COM1 for 115200 baud, 8N1, FIFOs on, and
- * registers it as a console; output is polled (it works with interrupts
- * off and before any allocator). Receive interrupts come with the shell. */
+ * Output: uart_early_init() programs COM1 for 115200 baud, 8N1, FIFOs on,
+ * and registers it as a console; output is polled (it works with
+ * interrupts off and before any allocator).
+ *
+ * Input: uart_rx_init() turns on the receive interrupt (ISA IRQ 4, routed
+ * to the boot CPU). Receive is split in two halves:
+ *
+ *   interrupt handler (IRQ 4, interrupts off)
+ *     reads every byte the UART holds into a fixed ring (rx_lock),
+ *     counts it, and queue_work(system_highpri_wq, rx work)
+ *   rx work item (a workqueue worker: process context)
+ *     drains the ring and hands the bytes to the consumer set with
+ *     uart_set_rx_handler()
+ *
+ * Why a work item: the consumer (the shell) parses lines, prints, takes
+ * mutexes and may sleep, none of which an interrupt handler may do, and
+ * the handler must be short so that it does not hold interrupts off on
+ * the boot CPU. The workqueue is baton's only deferred-work mechanism
+ * (there are no tasklets, softirqs or private driver threads), and the
+ * high-priority pool runs the item soon after the interrupt, on the same
+ * CPU. An interrupt that arrives while the item is queued does not queue
+ * it again (queue_work() returns false); one that arrives while it runs
+ * queues it once more, so no byte is left in the ring.
+ *
+ * If the consumer is slower than the sender, the ring fills and further
+ * bytes are dropped and counted (ring_overruns); if the interrupt itself
+ * comes too late, the UART's 16-byte FIFO overflows (hw_overruns, from
+ * the line status register's overrun bit).
+ *
+ * Interface:
+ *   uart_early_init()           boot, before printk
+ *   uart_putc(c)                polled output, any context
+ *   uart_rx_init()              boot, after workqueue_init(), on the
+ *                               boot CPU; does nothing without a UART
+ *   uart_set_rx_handler(fn)     the one consumer (NULL: bytes are counted
+ *                               and dropped); fn runs in a workqueue
+ *                               worker, one call at a time, bytes in
+ *                               order. May sleep: once it returns, the
+ *                               previous consumer is not running and will
+ *                               not be called. Not from the consumer.
+ *   uart_get_rx_handler()       the consumer now set
+ *   uart_rx_get_stats(&st)      a consistent snapshot of the counters
+ */
 #ifndef DRIVERS_UART16550_H
 #define DRIVERS_UART16550_H
 
 #include "lib/types.h"
 
 #define COM1_PORT 0x3F8
+#define COM1_ISA_IRQ 4
+
+typedef void (*uart_rx_handler_t)(const u8 *buf, size_t n);
+
+struct uart_rx_stats {
+	bool enabled;		/* uart_rx_init() turned receive on */
+	u64 interrupts;		/* receive interrupts taken */
+	u64 bytes;		/* bytes read from the UART */
+	u64 ring_overruns;	/* of those, dropped: the ring was full */
+	u64 hw_overruns;	/* overrun errors the UART reported (LSR.OE) */
+	u64 delivered;		/* bytes handed to a consumer */
+	u64 unclaimed;		/* bytes drained with no consumer set */
+	u64 work_runs;		/* times the rx work item ran */
+};
 
 void uart_early_init(void);
 void uart_putc(char c);
+void uart_rx_init(void);
+void uart_set_rx_handler(uart_rx_handler_t fn);
+uart_rx_handler_t uart_get_rx_handler(void);
+void uart_rx_get_stats(struct uart_rx_stats *st);
 
 #endif

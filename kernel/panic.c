@@ -213,3 +213,11 @@ __noreturn void panic_after_report(const char *fmt, ...)
 	va_start(ap, fmt);
 	vpanic(false, fmt, ap);
 }
+
+extern bool __start_data_once[], __stop_data_once[];
+
+void clear_warn_once(void)
+{
+	for (bool *b = __start_data_once; b < __stop_data_once; b++)
+		WRITE_ONCE(*b, false);
+}

@@ -11,6 +11,8 @@
  * assert(cond)        BUG_ON(!cond) with the expression in the report.
  * dump_stack()        print a backtrace of the caller.
  * warn_count          number of WARNs so far (tests check it stays 0).
+ * clear_warn_once()   re-arm every WARN_ONCE (a test that provokes one
+ *                     calls it through ktest_expect_warnings()).
  */
 #ifndef KERNEL_PANIC_H
 #define KERNEL_PANIC_H
@@ -32,6 +34,7 @@ __noreturn void panic_finish(void);
 void warn_report(const char *file, int line, const void *ip, const char *fmt, ...)
 	__printf(4, 5);
 extern unsigned long warn_count;
+void clear_warn_once(void);
 /* Set by the test runner while a case provokes WARNs on purpose. */
 extern bool warn_expected;
 
@@ -56,7 +59,7 @@ extern volatile int panic_cpu;
 #define WARN_ON(cond) WARN(cond, "%s", "WARN_ON(" #cond ")")
 #define WARN_ONCE(cond, fmt, ...)                                             \
 	({                                                                    \
-		static bool __warned;                                         \
+		static bool __warned __section(".data.once");                 \
 		bool __c = !!(cond);                                          \
 		if (unlikely(__c) && !__atomic_exchange_n(&__warned, true,    \
 							  __ATOMIC_RELAXED))  \

@@ -135,12 +135,16 @@ bool del_timer(struct timer_list *t)
 
 bool del_timer_sync(struct timer_list *t)
 {
-	bool was = detach(t);
+	bool was = false;
 
-	/* Wait for a callback already running on any CPU. */
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-		while (READ_ONCE(bases[cpu].running) == t)
-			cpu_relax();
+	/* Wait for a callback already running on any CPU; if it re-armed
+	 * the timer meanwhile, disarm that too. */
+	do {
+		was |= detach(t);
+		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+			while (READ_ONCE(bases[cpu].running) == t)
+				cpu_relax();
+	} while (timer_pending(t));
 	return was;
 }
 

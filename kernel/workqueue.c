@@ -1,13 +1,25 @@
 /* kernel/workqueue.c - the concurrency-managed workqueue; the design is in
- * workqueue.h.
+ * workqueue.h and docs/workqueue.md.
  *
  * Field legend: I = set at creation; L = pool->lock; A = atomic;
- * W = the worker itself (on its pool's CPU).
+ * W = the worker itself; M = wq->mutex; PM = wq_pool_mutex;
+ * F = wq->flush_lock; MD = wq_mayday_lock.
+ * Lock order: wq_pool_mutex > wq->mutex > pool->lock > wq_mayday_lock and
+ * wq->flush_lock > run-queue and wait-queue locks.
  *
  * Policy lives in small predicates, as in Linux:
- *   need_more_worker   work is pending and no worker runs
- *   may_start_working  an idle worker is left to take over if we block
- *   keep_working       work is pending and we are the only one running
+ *   need_more_worker       work is pending and no worker runs
+ *   may_start_working      an idle worker is left to take over if we block
+ *   keep_working           work is pending and we are the only one running
+ *   need_to_create_worker  work waits, nobody runs it, nobody is idle
+ *   too_many_workers       more idle workers than the pool needs
+ *
+ * The idle list of a per-CPU pool is changed only on the pool's CPU with
+ * pool->lock held (so with preemption off): workers enter and leave it
+ * themselves, the manager (a worker of the pool) adds new ones, and the
+ * reaping work item runs on that CPU. That is what lets the sleeping hook
+ * read it without the lock: no one on this CPU can be inside pool->lock
+ * while a worker of the pool is blocking in schedule().
  */
 #define pr_fmt(fmt) "workqueue: " fmt
 #include "kernel/workqueue.h"
@@ -15,44 +27,75 @@
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mutex.h"
 #include "kernel/panic.h"
+#include "kernel/params.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/wait.h"
+#include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define NR_STD_POOLS 2	/* per CPU: normal, high priority */
+#define NR_STD_POOLS 2			/* per CPU: normal, high priority */
 #define HIGHPRI_NICE (-20)
+#define MAX_IDLE_WORKERS_RATIO 4	/* keep 1 idle worker per 4 busy ones */
+#define MIN_IDLE_WORKERS 2
+#define MAYDAY_INITIAL_TIMEOUT_NS (10 * NSEC_PER_MSEC)	/* creation may fail this long */
+#define MAYDAY_INTERVAL_NS (100 * NSEC_PER_MSEC)
+#define CREATE_COOLDOWN_MS 10		/* between failed creation attempts */
+#define STATS_INTERVAL_NS NSEC_PER_SEC
+#define WQ_MAGIC 0x57514d51		/* "WQMQ" while alive */
+#define WQ_MAGIC_DEAD 0x64656164
 
 /* Worker flags. Those in WORKER_NOT_RUNNING keep a worker out of nr_running. */
 #define WORKER_IDLE (1u << 0)
 #define WORKER_PREP (1u << 1)
 #define WORKER_CPU_INTENSIVE (1u << 2)
 #define WORKER_DIE (1u << 3)
-#define WORKER_NOT_RUNNING (WORKER_IDLE | WORKER_PREP | WORKER_CPU_INTENSIVE | WORKER_DIE)
+#define WORKER_UNBOUND (1u << 4)
+#define WORKER_RESCUER (1u << 5)
+#define WORKER_NOT_RUNNING                                                     \
+	(WORKER_IDLE | WORKER_PREP | WORKER_CPU_INTENSIVE | WORKER_DIE | WORKER_UNBOUND | \
+	 WORKER_RESCUER)
+
+unsigned int wq_idle_timeout_ms = 300000;
+PARAM_UINT(wq_idle_timeout_ms, wq_idle_timeout_ms, 10, 3600000,
+	   "ms an unneeded idle workqueue worker lives before it is reaped");
+static unsigned int wq_stats_s;
+PARAM_UINT(wq_stats, wq_stats_s, 0, 3600, "print workqueue statistics every N s (0: never)");
+static unsigned int wq_stall_s = 60;
+PARAM_UINT(wq_stall_s, wq_stall_s, 0, 3600,
+	   "report a pool whose pending work made no progress for N s (0: never)");
 
 struct worker_pool {
 	struct spinlock lock;
-	unsigned int cpu;		/* I */
-	int nice;			/* I */
+	unsigned int cpu;		/* I: WORK_CPU_UNBOUND for unbound pools */
+	int id;				/* I */
+	struct workqueue_attrs attrs;	/* PM+L: unbound pools are re-keyed when unused */
 	struct list_head worklist;	/* L */
 	struct list_head idle_list;	/* L: most recently idle first */
-	struct list_head workers;	/* L: all of them */
-	unsigned int nr_workers;	/* L */
+	struct list_head workers;	/* L: all of them, and an attached rescuer */
+	unsigned int nr_workers;	/* L: rescuers not counted */
 	unsigned int nr_idle;		/* L */
 	atomic_t nr_running;		/* A: changed only on the pool's CPU */
 	bool manager_active;		/* L */
-	u64 nr_executed;		/* L */
-	u64 nr_created;			/* L */
 	int next_id;			/* L */
+	int refcnt;			/* PM+L: unbound pools: pwqs using it */
+	struct list_head unbound_node;	/* PM */
+	struct timer_list idle_timer;	/* queues idle_cull_work */
+	struct work_struct idle_cull_work;
+	struct timer_list mayday_timer;	/* armed while the manager struggles */
+	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;	/* L */
+	u64 watch_executed, watch_since;	/* the statistics work only */
 };
 
 struct worker {
 	struct thread *thread;		/* I */
-	struct worker_pool *pool;	/* I */
+	struct worker_pool *pool;	/* I; a rescuer: W+L while attached */
 	int id;				/* I */
 	struct list_head node;		/* L: pool->workers */
 	struct list_head idle_entry;	/* L: pool->idle_list */
@@ -62,6 +105,8 @@ struct worker {
 	struct pool_workqueue *current_pwq;	/* L */
 	unsigned int flags;		/* L, and W for its own NOT_RUNNING changes */
 	bool sleeping;			/* W: sleeping() ran */
+	u64 last_active;		/* L: when it went idle */
+	struct workqueue_struct *rescue_wq;	/* I: rescuers only */
 };
 
 struct pool_workqueue {
@@ -69,15 +114,42 @@ struct pool_workqueue {
 	struct worker_pool *pool;	/* I */
 	int nr_active;			/* L: items on the worklist or running */
 	int max_active;			/* L */
-	int nr_in_flight;		/* L: queued, inactive or running */
+	int nr_in_flight;		/* L: queued, inactive or running (barriers not) */
+	int nr_inactive;		/* L */
+	int nr_barriers;		/* L: flush_work barriers queued here */
 	struct list_head inactive;	/* L: over max_active, in order */
+	bool retired;			/* L: replaced by apply_workqueue_attrs */
+	bool released;			/* M: retired, drained, pool reference dropped */
+	struct list_head pwqs_node;	/* M: wq->pwqs */
+	struct list_head mayday_node;	/* MD: wq->maydays */
 };
 
 struct workqueue_struct {
+	u32 magic;			/* WQ_MAGIC while alive */
 	char name[24];			/* I */
 	unsigned int flags;		/* I */
-	int max_active;			/* I */
-	struct pool_workqueue *cpu_pwqs[NR_CPUS];	/* I */
+	int saved_max_active;		/* M */
+	struct mutex mutex;
+	struct list_head pwqs;		/* M: every pwq, retired ones included */
+	struct list_head list;		/* PM: all workqueues */
+	struct pool_workqueue *cpu_pwqs[NR_CPUS];	/* I: bound workqueues */
+	struct pool_workqueue *dfl_pwq;	/* M; read with READ_ONCE: unbound */
+	struct workqueue_attrs unbound_attrs;	/* M */
+	int nr_drainers;		/* M; read without it by queueing */
+	bool destroying;		/* M; likewise */
+	atomic_t nr_timers;		/* A: delayed items with their timer armed */
+	/* flushing (see "colours" in workqueue.h) */
+	struct spinlock flush_lock;
+	struct mutex flush_mutex;	/* serialises flushers taking a colour */
+	u64 work_gen;			/* F: generation of new items */
+	u64 done_gen;			/* F: every older generation has drained */
+	atomic_t nr_color[WORK_NR_COLORS];	/* A: items in flight per colour */
+	struct wait_queue_head flush_wait;
+	u64 nr_flushes, nr_flush_overflows;	/* F */
+	/* rescue */
+	struct worker *rescuer;		/* I: WQ_MEM_RECLAIM */
+	struct list_head maydays;	/* MD: pwqs asking for the rescuer */
+	u64 nr_rescued;			/* the rescuer only */
 };
 
 struct wq_barrier {
@@ -86,9 +158,24 @@ struct wq_barrier {
 };
 
 static struct worker_pool cpu_pools[NR_CPUS][NR_STD_POOLS];
+static DEFINE_MUTEX(wq_pool_mutex);
+static LIST_HEAD(unbound_pools);	/* PM; pools are never freed, only re-keyed */
+static LIST_HEAD(workqueues);		/* PM */
+static bool wq_freezing;		/* PM */
+static int next_pool_id;		/* PM */
+static DEFINE_SPINLOCK(wq_mayday_lock);
+static struct delayed_work stats_work;
 struct workqueue_struct *system_wq;
 struct workqueue_struct *system_highpri_wq;
 struct workqueue_struct *system_long_wq;
+struct workqueue_struct *system_unbound_wq;
+
+static bool pool_is_bound(const struct worker_pool *pool)
+{
+	return pool->cpu != WORK_CPU_UNBOUND;
+}
+
+/* ---- policy ------------------------------------------------------------- */
 
 static bool need_more_worker(struct worker_pool *pool)
 {
@@ -105,16 +192,36 @@ static bool keep_working(struct worker_pool *pool)
 	return !list_empty(&pool->worklist) && atomic_read(&pool->nr_running) <= 1;
 }
 
-/* Called with pool->lock held. */
+static bool need_to_create_worker(struct worker_pool *pool)
+{
+	return need_more_worker(pool) && !may_start_working(pool);
+}
+
+/* pool->lock held. An unused unbound pool needs no idle worker at all. */
+static bool too_many_workers(struct worker_pool *pool)
+{
+	unsigned int nr_idle = pool->nr_idle + (pool->manager_active ? 1 : 0);
+	unsigned int nr_busy = pool->nr_workers - nr_idle;
+
+	if (!pool_is_bound(pool) && pool->refcnt == 0)
+		return pool->nr_idle > 0;
+	return nr_idle > MIN_IDLE_WORKERS && (nr_idle - MIN_IDLE_WORKERS) * MAX_IDLE_WORKERS_RATIO >= nr_busy;
+}
+
+/* ---- workers: idle list and flags --------------------------------------- */
+
 static struct worker *first_idle_worker(struct worker_pool *pool)
 {
 	return list_first_entry_or_null(&pool->idle_list, struct worker, idle_entry);
 }
 
+/* Wake the first idle worker. pool->lock held. */
 static void wake_up_worker(struct worker_pool *pool)
 {
-	struct worker *w = first_idle_worker(pool);
+	struct worker *w;
 
+	assert_spin_locked(&pool->lock);
+	w = first_idle_worker(pool);
 	if (w)
 		wake_up_thread(w->thread);
 }
@@ -122,6 +229,7 @@ static void wake_up_worker(struct worker_pool *pool)
 /* Flag changes of the worker itself (pool->lock held, on its CPU). */
 static void worker_set_flags(struct worker *worker, unsigned int flags)
 {
+	assert_spin_locked(&worker->pool->lock);
 	if ((flags & WORKER_NOT_RUNNING) && !(worker->flags & WORKER_NOT_RUNNING))
 		atomic_dec(&worker->pool->nr_running);
 	worker->flags |= flags;
@@ -131,6 +239,7 @@ static void worker_clr_flags(struct worker *worker, unsigned int flags)
 {
 	unsigned int old = worker->flags;
 
+	assert_spin_locked(&worker->pool->lock);
 	worker->flags &= ~flags;
 	if ((old & WORKER_NOT_RUNNING) && !(worker->flags & WORKER_NOT_RUNNING))
 		atomic_inc(&worker->pool->nr_running);
@@ -143,11 +252,15 @@ static void worker_enter_idle(struct worker *worker)
 	assert_spin_locked(&pool->lock);
 	worker->flags |= WORKER_IDLE;
 	pool->nr_idle++;
+	worker->last_active = ktime_get_ns();
 	list_add(&worker->idle_entry, &pool->idle_list);	/* LIFO */
+	if (too_many_workers(pool) && !timer_pending(&pool->idle_timer))
+		mod_timer(&pool->idle_timer, ktime_get_ns() + wq_idle_timeout_ms * NSEC_PER_MSEC);
 }
 
 static void worker_leave_idle(struct worker *worker)
 {
+	assert_spin_locked(&worker->pool->lock);
 	if (!(worker->flags & WORKER_IDLE))
 		return;
 	worker->flags &= ~WORKER_IDLE;
@@ -155,13 +268,28 @@ static void worker_leave_idle(struct worker *worker)
 	list_del_init(&worker->idle_entry);
 }
 
+/* Tell an idle worker to exit. pool->lock held; for a per-CPU pool, on
+ * its CPU (the idle-list rule above). */
+static void destroy_worker(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+
+	assert_spin_locked(&pool->lock);
+	WARN_ON_ONCE(!(worker->flags & WORKER_IDLE) || worker->current_work);
+	pool->nr_workers--;
+	pool->nr_idle--;
+	pool->nr_destroyed++;
+	list_del_init(&worker->idle_entry);
+	list_del_init(&worker->node);
+	worker->flags = (worker->flags & ~WORKER_IDLE) | WORKER_DIE;
+	wake_up_thread(worker->thread);
+}
+
 /* ---- the scheduler hooks: concurrency management ------------------------ */
 
 /* The worker blocks (rq lock held, interrupts off, on the pool's CPU). If it
  * was the last running worker and work is pending, hand the scheduler an
- * idle worker to wake. Lock-free: only this CPU's workers touch idle_list
- * and none of them is inside pool->lock now (spinlocks disable preemption,
- * so a holder would be the current thread, which is us, blocking). */
+ * idle worker to wake (lock-free: see the idle-list rule at the top). */
 static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 {
 	struct worker *worker = data;
@@ -196,6 +324,57 @@ static const struct sched_hook_ops wq_worker_hooks = {
 	.running = wq_worker_running,
 };
 
+/* The calling thread's worker struct, or NULL if it is not a worker. */
+static struct worker *current_worker(void)
+{
+	struct thread *t = current;
+
+	if (t->nr_hooks == 0 || t->hook_ops[0] != &wq_worker_hooks)
+		return NULL;
+	return kthread_data(t);
+}
+
+struct work_struct *current_work(void)
+{
+	struct worker *worker = current_worker();
+
+	return worker ? worker->current_work : NULL;
+}
+
+/* Is the caller an item of wq (queueing from it is "chained" work)? */
+static bool is_chained_work(struct workqueue_struct *wq)
+{
+	struct worker *worker = current_worker();
+
+	return worker && worker->current_pwq && worker->current_pwq->wq == wq;
+}
+
+/* ---- flush colours ------------------------------------------------------ */
+
+/* Move done_gen past every drained generation; wake flushers. F held. */
+static void flush_advance(struct workqueue_struct *wq)
+{
+	u64 old = wq->done_gen;
+
+	assert_spin_locked(&wq->flush_lock);
+	while (wq->done_gen < wq->work_gen &&
+	       atomic_read(&wq->nr_color[wq->done_gen % WORK_NR_COLORS]) == 0)
+		wq->done_gen++;
+	if (wq->done_gen != old)
+		wake_up_all(&wq->flush_wait);
+}
+
+/* An item of this colour left flight. Any context. */
+static void color_done(struct workqueue_struct *wq, unsigned int color)
+{
+	if (atomic_dec_return(&wq->nr_color[color]) != 0)
+		return;
+	unsigned long flags = spin_lock_irqsave(&wq->flush_lock);
+
+	flush_advance(wq);
+	spin_unlock_irqrestore(&wq->flush_lock, flags);
+}
+
 /* ---- executing work ----------------------------------------------------- */
 
 /* The worker of this pool executing w, or NULL. pool->lock held. */
@@ -216,24 +395,43 @@ static bool work_is_barrier(struct work_struct *w);
  * barrier waiting among them takes no slot. pool->lock held. */
 static void pwq_activate_inactive(struct pool_workqueue *pwq)
 {
+	assert_spin_locked(&pwq->pool->lock);
 	while (!list_empty(&pwq->inactive) && pwq->nr_active < pwq->max_active) {
 		struct work_struct *w = list_first_entry(&pwq->inactive, struct work_struct, entry);
 
 		list_move_tail(&w->entry, &pwq->pool->worklist);
-		if (!work_is_barrier(w))
-			pwq->nr_active++;
+		if (work_is_barrier(w))
+			continue;
+		clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
+		pwq->nr_inactive--;
+		pwq->nr_active++;
 	}
 }
 
-/* An item of pwq is done (or cancelled). pool->lock held. */
-static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, bool was_active)
+/* Set max_active and let waiting items in. pool->lock held. */
+static void pwq_set_max_active(struct pool_workqueue *pwq, int max_active)
 {
 	assert_spin_locked(&pwq->pool->lock);
-	pwq->nr_in_flight--;
-	if (!was_active)
-		return;
-	pwq->nr_active--;
+	pwq->max_active = max_active;
 	pwq_activate_inactive(pwq);
+	if (need_more_worker(pwq->pool))
+		wake_up_worker(pwq->pool);
+}
+
+/* An item of pwq is done (or cancelled). pool->lock held. */
+static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, unsigned int color, bool was_active)
+{
+	assert_spin_locked(&pwq->pool->lock);
+	if (color == WORK_NO_COLOR) {
+		pwq->nr_barriers--;
+		return;
+	}
+	pwq->nr_in_flight--;
+	if (was_active) {
+		pwq->nr_active--;
+		pwq_activate_inactive(pwq);
+	}
+	color_done(pwq->wq, color);
 }
 
 /* Run w on this worker. pool->lock held on entry and exit (dropped inside). */
@@ -242,7 +440,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	struct worker_pool *pool = worker->pool;
 	struct pool_workqueue *pwq = w->pwq;
 	struct worker *collision = find_worker_executing(pool, w);
-	bool barrier = work_is_barrier(w);
+	unsigned int color = w->color;
+	void (*put)(struct work_struct *) = w->put;
 
 	if (collision) {
 		/* Non-reentrancy: the worker already running it takes it next. */
@@ -270,6 +469,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	WARN_ONCE(preempt_count() != 0 || irqs_disabled(),
 		  "work function %pS returned with preemption (%d) or interrupts off", worker->current_func,
 		  preempt_count());
+	if (put && color != WORK_NO_COLOR)
+		put(w);		/* the last touch of w by the workqueue */
 
 	spin_lock_irq(&pool->lock);
 	if (intensive)
@@ -279,7 +480,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_func = NULL;
 	worker->current_pwq = NULL;
 	if (pwq)
-		pwq_dec_nr_in_flight(pwq, !barrier);
+		pwq_dec_nr_in_flight(pwq, color, true);
 }
 
 static void process_scheduled_works(struct worker *worker)
@@ -288,7 +489,7 @@ static void process_scheduled_works(struct worker *worker)
 		process_one_work(worker, list_first_entry(&worker->scheduled, struct work_struct, entry));
 }
 
-/* ---- workers ------------------------------------------------------------ */
+/* ---- creating workers, managing, maydays -------------------------------- */
 
 static int worker_thread(void *arg);
 
@@ -306,23 +507,62 @@ static struct worker *create_worker(struct worker_pool *pool)
 	worker->pool = pool;
 	INIT_LIST_HEAD(&worker->scheduled);
 	INIT_LIST_HEAD(&worker->idle_entry);
-	worker->thread = kthread_create_on_cpu(worker_thread, worker, pool->cpu, "kworker/%u:%d%s",
-					       pool->cpu, worker->id, pool->nice < 0 ? "H" : "");
+	INIT_LIST_HEAD(&worker->node);
+	if (pool_is_bound(pool))
+		worker->thread = kthread_create_on_cpu(worker_thread, worker, pool->cpu, "kworker/%u:%d%s",
+						       pool->cpu, worker->id, pool->attrs.nice < 0 ? "H" : "");
+	else
+		worker->thread = kthread_create_on_mask(worker_thread, worker, &pool->attrs.cpumask,
+							"kworker/u%d:%d", pool->id, worker->id);
 	if (!worker->thread) {
 		kfree(worker);
 		return NULL;
 	}
 	kthread_set_data(worker->thread, worker);
-	sched_set_nice(worker->thread, pool->nice);
+	sched_set_nice(worker->thread, pool->attrs.nice);
 	flags = spin_lock_irqsave(&pool->lock);
-	worker->flags = WORKER_PREP;
+	worker->flags = WORKER_PREP | (pool_is_bound(pool) ? 0 : WORKER_UNBOUND);
 	list_add_tail(&worker->node, &pool->workers);
 	pool->nr_workers++;
 	pool->nr_created++;
 	worker_enter_idle(worker);
-	spin_unlock_irqrestore(&pool->lock, flags);
 	wake_up_thread(worker->thread);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	put_thread(worker->thread);	/* it frees itself when it exits */
 	return worker;
+}
+
+/* Ask wq's rescuer to come and run pwq's items. pool->lock held. */
+static void send_mayday(struct pool_workqueue *pwq)
+{
+	struct workqueue_struct *wq = pwq->wq;
+
+	assert_spin_locked(&pwq->pool->lock);
+	if (!wq->rescuer)
+		return;
+	spin_lock(&wq_mayday_lock);
+	if (list_empty(&pwq->mayday_node)) {
+		list_add_tail(&pwq->mayday_node, &wq->maydays);
+		wake_up_thread(wq->rescuer->thread);
+		pwq->pool->nr_maydays++;
+	}
+	spin_unlock_no_resched(&wq_mayday_lock);
+}
+
+/* Timer callback: the manager has failed to create a worker for a while. */
+static void pool_mayday_timeout(struct timer_list *t)
+{
+	struct worker_pool *pool = container_of(t, struct worker_pool, mayday_timer);
+	struct work_struct *w;
+
+	spin_lock(&pool->lock);
+	if (need_to_create_worker(pool)) {
+		list_for_each_entry(w, &pool->worklist, entry)
+			if (w->pwq)
+				send_mayday(w->pwq);
+		mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INTERVAL_NS);
+	}
+	spin_unlock_no_resched(&pool->lock);
 }
 
 /* The manager role: make sure an idle worker exists. pool->lock held;
@@ -334,14 +574,29 @@ static bool manage_workers(struct worker *worker)
 	if (pool->manager_active)
 		return false;
 	pool->manager_active = true;
-	while (!may_start_working(pool) && need_more_worker(pool)) {
-		spin_unlock_irq(&pool->lock);
-		if (!create_worker(pool))
-			msleep(10);	/* out of memory or threads: try again */
+	spin_unlock_irq(&pool->lock);
+	mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INITIAL_TIMEOUT_NS);
+	while (!create_worker(pool)) {
+		msleep(CREATE_COOLDOWN_MS);	/* out of memory or threads: try again */
 		spin_lock_irq(&pool->lock);
+		bool need = need_to_create_worker(pool);
+
+		spin_unlock_irq(&pool->lock);
+		if (!need)
+			break;
 	}
+	del_timer_sync(&pool->mayday_timer);
+	spin_lock_irq(&pool->lock);
 	pool->manager_active = false;
 	return true;
+}
+
+/* Exit: the worker was told to die by destroy_worker(). */
+static __noreturn void worker_die(struct worker *worker)
+{
+	sched_hook_remove(&wq_worker_hooks);
+	kfree(worker);
+	thread_exit(0);
 }
 
 static int worker_thread(void *arg)
@@ -352,6 +607,10 @@ static int worker_thread(void *arg)
 	sched_hook_add(&wq_worker_hooks, worker);
 	for (;;) {
 		spin_lock_irq(&pool->lock);
+		if (worker->flags & WORKER_DIE) {
+			spin_unlock_irq(&pool->lock);
+			worker_die(worker);
+		}
 		worker_leave_idle(worker);
 recheck:
 		if (!need_more_worker(pool))
@@ -376,6 +635,110 @@ sleep:
 	return 0;
 }
 
+/* The reaping work item (queued by the pool's idle timer): destroy idle
+ * workers that have been idle longer than the timeout, oldest first. */
+static void idle_cull_fn(struct work_struct *work)
+{
+	struct worker_pool *pool = container_of(work, struct worker_pool, idle_cull_work);
+
+	spin_lock_irq(&pool->lock);
+	WARN_ON_ONCE(pool_is_bound(pool) && smp_processor_id() != pool->cpu);
+	while (too_many_workers(pool)) {
+		struct worker *worker = list_last_entry(&pool->idle_list, struct worker, idle_entry);
+		u64 expires = worker->last_active + wq_idle_timeout_ms * NSEC_PER_MSEC;
+
+		if (ktime_get_ns() < expires && !(pool->refcnt == 0 && !pool_is_bound(pool))) {
+			mod_timer(&pool->idle_timer, expires);
+			break;
+		}
+		destroy_worker(worker);
+	}
+	spin_unlock_irq(&pool->lock);
+}
+
+/* Timer callback: only queues the reaping work (per-CPU pools: on their
+ * own CPU, which the idle-list rule needs). */
+static void idle_worker_timeout(struct timer_list *t)
+{
+	struct worker_pool *pool = container_of(t, struct worker_pool, idle_timer);
+
+	if (pool_is_bound(pool))
+		queue_work_on(pool->cpu, system_wq, &pool->idle_cull_work);
+	else
+		queue_work(system_unbound_wq, &pool->idle_cull_work);
+}
+
+/* ---- the rescuer -------------------------------------------------------- */
+
+/* Run pwq's items waiting in its pool, as a temporary member of the pool. */
+static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
+{
+	struct worker_pool *pool = pwq->pool;
+	struct work_struct *w, *n;
+	struct cpumask where;
+
+	if (pool_is_bound(pool)) {
+		cpumask_clear(&where);
+		cpumask_set_cpu(pool->cpu, &where);
+	} else {
+		cpumask_copy(&where, &pool->attrs.cpumask);
+	}
+	set_cpus_allowed(current, &where);
+	spin_lock_irq(&pool->lock);
+	rescuer->pool = pool;
+	list_add_tail(&rescuer->node, &pool->workers);	/* collisions see it */
+	list_for_each_entry_safe(w, n, &pool->worklist, entry)
+		if (w->pwq == pwq)
+			list_move_tail(&w->entry, &rescuer->scheduled);
+	if (!list_empty(&rescuer->scheduled)) {
+		pool->nr_rescued++;
+		rescuer->rescue_wq->nr_rescued++;
+		process_scheduled_works(rescuer);
+	}
+	/* Still stuck with more of ours waiting? Stay on the list. */
+	if (need_to_create_worker(pool))
+		list_for_each_entry(w, &pool->worklist, entry)
+			if (w->pwq == pwq) {
+				send_mayday(pwq);
+				break;
+			}
+	if (need_more_worker(pool))
+		wake_up_worker(pool);
+	list_del_init(&rescuer->node);
+	spin_unlock_irq(&pool->lock);
+}
+
+static int rescuer_thread(void *arg)
+{
+	struct worker *rescuer = arg;
+	struct workqueue_struct *wq = rescuer->rescue_wq;
+
+	sched_hook_add(&wq_worker_hooks, rescuer);	/* for current_work(); never counted */
+	for (;;) {
+		set_current_state(THREAD_BLOCKED);
+		bool stop = kthread_should_stop();
+
+		spin_lock_irq(&wq_mayday_lock);
+		while (!list_empty(&wq->maydays)) {
+			struct pool_workqueue *pwq =
+				list_first_entry(&wq->maydays, struct pool_workqueue, mayday_node);
+
+			list_del_init(&pwq->mayday_node);
+			spin_unlock_irq(&wq_mayday_lock);
+			__set_current_state(THREAD_RUNNING);
+			rescue_pwq(rescuer, pwq);
+			spin_lock_irq(&wq_mayday_lock);
+		}
+		spin_unlock_irq(&wq_mayday_lock);
+		if (stop)
+			break;
+		schedule();
+	}
+	__set_current_state(THREAD_RUNNING);
+	sched_hook_remove(&wq_worker_hooks);
+	return 0;
+}
+
 /* ---- queueing ----------------------------------------------------------- */
 
 void __init_work(struct work_struct *w, work_func_t fn)
@@ -385,7 +748,17 @@ void __init_work(struct work_struct *w, work_func_t fn)
 	w->func = fn;
 	w->pwq = NULL;
 	w->last_pool = NULL;
+	w->get = NULL;
+	w->put = NULL;
+	w->color = WORK_NO_COLOR;
 	w->magic = WORK_MAGIC;
+}
+
+void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),
+		   void (*put)(struct work_struct *))
+{
+	w->get = get;
+	w->put = put;
 }
 
 static void delayed_work_timer_fn(struct timer_list *t);
@@ -394,17 +767,57 @@ void __init_delayed_work(struct delayed_work *dw, work_func_t fn)
 {
 	__init_work(&dw->work, fn);
 	timer_setup(&dw->timer, delayed_work_timer_fn);
+	dw->wq = NULL;
 }
 
-/* Queue w, whose PENDING bit the caller owns, to wq for cpu. */
-static void __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct work_struct *w)
+static bool work_valid(struct work_struct *w, const char *op)
 {
-	unsigned long flags = local_irq_save();
+	return !WARN_ONCE(w->magic != WORK_MAGIC,
+			  "%s of a work item that was never initialised or was freed (%p: magic %#x, func %pS)",
+			  op, w, w->magic, w->func);
+}
 
-	if (cpu >= NR_CPUS || !cpu_online(cpu))
-		cpu = smp_processor_id();
-	struct pool_workqueue *pwq = wq->cpu_pwqs[cpu];
+static bool wq_valid(struct workqueue_struct *wq, const char *op, struct work_struct *w)
+{
+	return !WARN_ONCE(!wq || wq->magic != WQ_MAGIC,
+			  "%s(%pS) to a workqueue that was destroyed or never allocated (%p, magic %#x)",
+			  op, w->func, wq, wq ? wq->magic : 0);
+}
+
+/* The caller took PENDING (and the reference): give both back. */
+static void release_pending(struct work_struct *w)
+{
+	clear_bit(WORK_STRUCT_PENDING, &w->flags);
+	if (w->put)
+		w->put(w);
+}
+
+/* Queue w, whose PENDING bit the caller owns, to wq for cpu. Interrupts
+ * off. Returns false (PENDING and reference released) if refused. */
+static bool __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct work_struct *w)
+{
+	struct pool_workqueue *pwq;
+
+	if (!wq_valid(wq, "queue_work", w)) {
+		release_pending(w);
+		return false;
+	}
+	if (unlikely(READ_ONCE(wq->nr_drainers) || READ_ONCE(wq->destroying)) && !is_chained_work(wq)) {
+		WARN_ONCE(1, "queue_work(%pS) to workqueue %s while it is being %s: refused", w->func,
+			  wq->name, READ_ONCE(wq->destroying) ? "destroyed" : "drained");
+		release_pending(w);
+		return false;
+	}
+retry:
+	if (wq->flags & WQ_UNBOUND) {
+		pwq = READ_ONCE(wq->dfl_pwq);
+	} else {
+		if (cpu >= NR_CPUS || !cpu_online(cpu))
+			cpu = smp_processor_id();
+		pwq = wq->cpu_pwqs[cpu];
+	}
 	struct worker_pool *last = READ_ONCE(w->last_pool);
+	bool redirected = false;
 
 	/* Still running on another pool of this workqueue? Queue it there, so
 	 * that it never runs on two workers at once. */
@@ -414,6 +827,7 @@ static void __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct w
 
 		if (worker && worker->current_pwq && worker->current_pwq->wq == wq) {
 			pwq = worker->current_pwq;
+			redirected = true;
 		} else {
 			spin_unlock_no_resched(&last->lock);
 			spin_lock(&pwq->pool->lock);
@@ -423,7 +837,14 @@ static void __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct w
 	}
 	struct worker_pool *pool = pwq->pool;
 
+	if (unlikely(pwq->retired && !redirected)) {
+		/* apply_workqueue_attrs() replaced it under us: take the new one. */
+		spin_unlock_no_resched(&pool->lock);
+		goto retry;
+	}
 	w->pwq = pwq;
+	w->color = READ_ONCE(wq->work_gen) % WORK_NR_COLORS;
+	atomic_inc(&wq->nr_color[w->color]);
 	pwq->nr_in_flight++;
 	if (pwq->nr_active < pwq->max_active) {
 		pwq->nr_active++;
@@ -431,37 +852,42 @@ static void __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct w
 		if (need_more_worker(pool))
 			wake_up_worker(pool);
 	} else {
+		set_bit(WORK_STRUCT_INACTIVE, &w->flags);
+		pwq->nr_inactive++;
 		list_add_tail(&w->entry, &pwq->inactive);
 	}
 	spin_unlock_no_resched(&pool->lock);
-	local_irq_restore(flags);
-	preempt_check_resched();
+	return true;
 }
 
-static bool work_valid(struct work_struct *w, const char *op)
+/* Take PENDING for a new queueing: false if it was pending already. */
+static bool claim_pending(struct work_struct *w)
 {
-	return !WARN_ONCE(w->magic != WORK_MAGIC,
-			  "%s of a work item that was never initialised (%p: magic %#x, func %pS)", op,
-			  w, w->magic, w->func);
+	if (test_and_set_bit(WORK_STRUCT_PENDING, &w->flags))
+		return false;
+	if (w->get)
+		w->get(w);
+	return true;
 }
 
 bool queue_work_on(unsigned int cpu, struct workqueue_struct *wq, struct work_struct *w)
 {
+	bool ret = false;
+
 	if (!work_valid(w, "queue_work"))
 		return false;
-	if (test_and_set_bit(WORK_STRUCT_PENDING, &w->flags))
-		return false;
-	__queue_work(cpu, wq, w);
-	return true;
+	unsigned long flags = local_irq_save();
+
+	if (claim_pending(w))
+		ret = __queue_work(cpu, wq, w);
+	local_irq_restore(flags);
+	preempt_check_resched();
+	return ret;
 }
 
 bool queue_work(struct workqueue_struct *wq, struct work_struct *w)
 {
-	preempt_disable();
-	bool r = queue_work_on(smp_processor_id(), wq, w);
-
-	preempt_enable();
-	return r;
+	return queue_work_on(WORK_CPU_UNBOUND, wq, w);
 }
 
 bool schedule_work(struct work_struct *w)
@@ -472,42 +898,133 @@ bool schedule_work(struct work_struct *w)
 static void delayed_work_timer_fn(struct timer_list *t)
 {
 	struct delayed_work *dw = container_of(t, struct delayed_work, timer);
+	struct workqueue_struct *wq = dw->wq;
 
 	/* Timer callbacks only queue work: this is the whole of it. */
-	__queue_work(dw->cpu, dw->wq, &dw->work);
+	__queue_work(dw->cpu, wq, &dw->work);
+	atomic_dec(&wq->nr_timers);	/* after: destroy_workqueue waits for this */
+}
+
+/* Queue dw (PENDING owned) after delay_ns. Interrupts off. */
+static void __queue_delayed_work(unsigned int cpu, struct workqueue_struct *wq,
+				 struct delayed_work *dw, u64 delay_ns)
+{
+	if (!wq_valid(wq, "queue_delayed_work", &dw->work)) {
+		release_pending(&dw->work);
+		return;
+	}
+	dw->wq = wq;
+	dw->cpu = cpu;
+	if (!delay_ns) {
+		__queue_work(cpu, wq, &dw->work);
+		return;
+	}
+	unsigned int tcpu = cpu < NR_CPUS && cpu_online(cpu) ? cpu : smp_processor_id();
+
+	atomic_inc(&wq->nr_timers);
+	add_timer_on(&dw->timer, ktime_get_ns() + delay_ns, tcpu);
 }
 
 bool queue_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct delayed_work *dw,
 			   u64 delay_ns)
 {
+	bool ret = false;
+
 	if (!work_valid(&dw->work, "queue_delayed_work"))
 		return false;
-	if (test_and_set_bit(WORK_STRUCT_PENDING, &dw->work.flags))
-		return false;
-	dw->wq = wq;
-	dw->cpu = cpu;
-	if (!delay_ns) {
-		__queue_work(cpu, wq, &dw->work);
-		return true;
-	}
 	unsigned long flags = local_irq_save();
-	unsigned int tcpu = cpu < NR_CPUS && cpu_online(cpu) ? cpu : smp_processor_id();
 
-	add_timer_on(&dw->timer, ktime_get_ns() + delay_ns, tcpu);
+	if (claim_pending(&dw->work)) {
+		__queue_delayed_work(cpu, wq, dw, delay_ns);
+		ret = true;
+	}
 	local_irq_restore(flags);
-	return true;
+	preempt_check_resched();
+	return ret;
 }
 
 bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw, u64 delay_ns)
 {
-	preempt_disable();
-	bool r = queue_delayed_work_on(smp_processor_id(), wq, dw, delay_ns);
-
-	preempt_enable();
-	return r;
+	return queue_delayed_work_on(WORK_CPU_UNBOUND, wq, dw, delay_ns);
 }
 
-/* ---- flushing and cancelling -------------------------------------------- */
+/* ---- grabbing a pending item (cancel, mod) ------------------------------ */
+
+/* Try to own w's PENDING bit with w queued nowhere. Returns 1 if it was
+ * pending and we took it off its queue or timer (its reference is still
+ * held: the caller puts or reuses it), 0 if it was idle and PENDING is now
+ * ours, -EAGAIN if it is in transit (being queued or started right now):
+ * try again. On 0 and 1, interrupts stay disabled (*irqflags restores). */
+static int try_grab_pending(struct work_struct *w, bool is_dwork, unsigned long *irqflags)
+{
+	*irqflags = local_irq_save();
+	if (is_dwork) {
+		struct delayed_work *dw = to_delayed_work(w);
+
+		if (del_timer(&dw->timer)) {
+			atomic_dec(&dw->wq->nr_timers);
+			return 1;
+		}
+	}
+	if (!test_and_set_bit(WORK_STRUCT_PENDING, &w->flags))
+		return 0;
+	struct pool_workqueue *pwq = READ_ONCE(w->pwq);
+
+	if (pwq) {
+		struct worker_pool *pool = pwq->pool;
+
+		spin_lock(&pool->lock);
+		if (READ_ONCE(w->pwq) == pwq && !list_empty(&w->entry)) {
+			bool active = !test_bit(WORK_STRUCT_INACTIVE, &w->flags);
+
+			list_del_init(&w->entry);
+			if (!active) {
+				clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
+				pwq->nr_inactive--;
+			}
+			w->pwq = NULL;
+			pwq_dec_nr_in_flight(pwq, w->color, active);
+			spin_unlock_no_resched(&pool->lock);
+			return 1;
+		}
+		spin_unlock_no_resched(&pool->lock);
+	}
+	local_irq_restore(*irqflags);
+	return -EAGAIN;
+}
+
+static int grab_pending(struct work_struct *w, bool is_dwork, unsigned long *irqflags)
+{
+	int ret;
+
+	while ((ret = try_grab_pending(w, is_dwork, irqflags)) == -EAGAIN)
+		cpu_relax();
+	return ret;
+}
+
+bool mod_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct delayed_work *dw,
+			 u64 delay_ns)
+{
+	unsigned long flags;
+
+	if (!work_valid(&dw->work, "mod_delayed_work"))
+		return false;
+	int ret = grab_pending(&dw->work, true, &flags);
+
+	if (ret == 0 && dw->work.get)
+		dw->work.get(&dw->work);	/* a new queueing; when stolen, its reference carries over */
+	__queue_delayed_work(cpu, wq, dw, delay_ns);
+	local_irq_restore(flags);
+	preempt_check_resched();
+	return ret == 1;
+}
+
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw, u64 delay_ns)
+{
+	return mod_delayed_work_on(WORK_CPU_UNBOUND, wq, dw, delay_ns);
+}
+
+/* ---- flushing ----------------------------------------------------------- */
 
 static void wq_barrier_func(struct work_struct *w)
 {
@@ -552,7 +1069,7 @@ static struct worker_pool *lock_work_pool(struct work_struct *w, struct worker *
 bool flush_work(struct work_struct *w)
 {
 	struct wq_barrier barr;
-	struct worker *worker;
+	struct worker *worker, *self = current_worker();
 	unsigned long flags;
 
 	might_sleep();
@@ -567,6 +1084,13 @@ bool flush_work(struct work_struct *w)
 		WARN_ONCE(1, "flush_work(%pS) from inside that work item would wait forever", w->func);
 		return false;
 	}
+	if (!worker && self && self->current_pwq && self->current_pwq->wq == w->pwq->wq &&
+	    (w->pwq->wq->flags & __WQ_ORDERED)) {
+		spin_unlock_irqrestore(&pool->lock, flags);
+		WARN_ONCE(1, "flush_work(%pS) from %pS of the same ordered workqueue %s would wait forever",
+			  w->func, self->current_func, self->current_pwq->wq->name);
+		return false;
+	}
 	__init_work(&barr.work, wq_barrier_func);
 	init_completion(&barr.done);
 	set_bit(WORK_STRUCT_PENDING, &barr.work.flags);
@@ -576,8 +1100,8 @@ bool flush_work(struct work_struct *w)
 	} else {
 		/* Queued: the barrier runs right after it, in list order. */
 		barr.work.pwq = w->pwq;
+		w->pwq->nr_barriers++;
 		list_add(&barr.work.entry, &w->entry);
-		w->pwq->nr_in_flight++;
 	}
 	if (need_more_worker(pool))
 		wake_up_worker(pool);
@@ -586,146 +1110,796 @@ bool flush_work(struct work_struct *w)
 	return true;
 }
 
-/* Take w off its queue if it is pending there; true if we now own its
- * PENDING bit with it queued nowhere. */
-static bool grab_pending(struct work_struct *w)
+bool flush_delayed_work(struct delayed_work *dw)
 {
-	for (;;) {
-		if (!test_and_set_bit(WORK_STRUCT_PENDING, &w->flags))
-			return true;	/* was idle: ours now */
-		struct pool_workqueue *pwq = READ_ONCE(w->pwq);
+	unsigned long flags = local_irq_save();
 
-		if (!pwq) {
-			cpu_relax();	/* between PENDING and queued, or a delayed timer */
-			continue;
-		}
+	if (del_timer(&dw->timer)) {
+		/* Run it now rather than waiting for the timer. */
+		struct workqueue_struct *wq = dw->wq;
+
+		__queue_work(dw->cpu, wq, &dw->work);
+		atomic_dec(&wq->nr_timers);
+	}
+	local_irq_restore(flags);
+	return flush_work(&dw->work);
+}
+
+void flush_workqueue(struct workqueue_struct *wq)
+{
+	struct worker *self = current_worker();
+	unsigned long flags;
+
+	might_sleep();
+	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC, "flush_workqueue of a destroyed workqueue (%p)", wq))
+		return;
+	if (self && self->current_pwq && self->current_pwq->wq == wq) {
+		WARN_ONCE(1, "flush_workqueue(%s) from its own item %pS would wait for itself forever",
+			  wq->name, self->current_func);
+		return;
+	}
+	mutex_lock(&wq->flush_mutex);
+	flags = spin_lock_irqsave(&wq->flush_lock);
+	if (wq->done_gen == wq->work_gen &&
+	    atomic_read(&wq->nr_color[wq->work_gen % WORK_NR_COLORS]) == 0) {
+		/* Nothing in flight. */
+		spin_unlock_irqrestore(&wq->flush_lock, flags);
+		mutex_unlock(&wq->flush_mutex);
+		return;
+	}
+	if (wq->work_gen - wq->done_gen >= WORK_NR_COLORS - 1) {
+		/* Every colour is taken: wait for the oldest to drain first. */
+		wq->nr_flush_overflows++;
+		spin_unlock_irqrestore(&wq->flush_lock, flags);
+		wait_event(wq->flush_wait,
+			   READ_ONCE(wq->work_gen) - READ_ONCE(wq->done_gen) < WORK_NR_COLORS - 1);
+		flags = spin_lock_irqsave(&wq->flush_lock);
+	}
+	/* Later items take the next colour; we wait for ours and older. */
+	u64 my_gen = wq->work_gen++;
+
+	wq->nr_flushes++;
+	flush_advance(wq);
+	spin_unlock_irqrestore(&wq->flush_lock, flags);
+	mutex_unlock(&wq->flush_mutex);
+	wait_event(wq->flush_wait, READ_ONCE(wq->done_gen) > my_gen);
+}
+
+/* Items (and, with barriers, flush_work barriers) queued or running. M held. */
+static int wq_nr_in_flight(struct workqueue_struct *wq, bool barriers)
+{
+	struct pool_workqueue *pwq;
+	int n = 0;
+
+	assert(mutex_owned(&wq->mutex));
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 		unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
 
-		if (READ_ONCE(w->pwq) == pwq && !list_empty(&w->entry) &&
-		    test_bit(WORK_STRUCT_PENDING, &w->flags)) {
-			bool active = true;
-			struct work_struct *pos;
-
-			list_for_each_entry(pos, &pwq->inactive, entry)
-				if (pos == w)
-					active = false;
-			list_del_init(&w->entry);
-			w->pwq = NULL;
-			pwq_dec_nr_in_flight(pwq, active);
-			spin_unlock_irqrestore(&pwq->pool->lock, flags);
-			return true;
-		}
+		n += pwq->nr_in_flight + (barriers ? pwq->nr_barriers : 0);
 		spin_unlock_irqrestore(&pwq->pool->lock, flags);
 	}
+	return n;
+}
+
+void drain_workqueue(struct workqueue_struct *wq)
+{
+	unsigned int tries = 0;
+
+	might_sleep();
+	mutex_lock(&wq->mutex);
+	wq->nr_drainers++;
+	mutex_unlock(&wq->mutex);
+	for (;;) {
+		flush_workqueue(wq);
+		mutex_lock(&wq->mutex);
+		int left = wq_nr_in_flight(wq, true);
+
+		mutex_unlock(&wq->mutex);
+		if (!left)
+			break;
+		if (++tries % 100 == 0)
+			pr_warn("drain_workqueue(%s): %d items still in flight after %u flushes\n", wq->name,
+				left, tries);
+	}
+	mutex_lock(&wq->mutex);
+	wq->nr_drainers--;
+	mutex_unlock(&wq->mutex);
+}
+
+/* ---- cancelling and asking ---------------------------------------------- */
+
+static bool __cancel_work(struct work_struct *w, bool is_dwork, bool sync)
+{
+	unsigned long flags;
+
+	if (sync)
+		might_sleep();
+	if (!work_valid(w, "cancel_work"))
+		return false;
+	/* From here on queue_work(w) fails: a self-requeue too. */
+	int ret = grab_pending(w, is_dwork, &flags);
+
+	local_irq_restore(flags);
+	if (sync)
+		flush_work(w);	/* wait for an execution in progress */
+	clear_bit(WORK_STRUCT_PENDING, &w->flags);
+	if (ret == 1 && w->put)
+		w->put(w);
+	return ret == 1;
+}
+
+bool cancel_work(struct work_struct *w)
+{
+	return __cancel_work(w, false, false);
 }
 
 bool cancel_work_sync(struct work_struct *w)
 {
-	might_sleep();
-	if (!work_valid(w, "cancel_work_sync"))
-		return false;
-	bool was_pending = work_pending(w);
+	return __cancel_work(w, false, true);
+}
 
-	grab_pending(w);	/* from here, queue_work(w) fails: a self-requeue too */
-	flush_work(w);		/* wait for an execution in progress */
-	clear_bit(WORK_STRUCT_PENDING, &w->flags);
-	return was_pending;
+bool cancel_delayed_work(struct delayed_work *dw)
+{
+	return __cancel_work(&dw->work, true, false);
 }
 
 bool cancel_delayed_work_sync(struct delayed_work *dw)
 {
-	might_sleep();
-	bool was_pending = del_timer_sync(&dw->timer);
-
-	if (was_pending) {
-		/* The timer owned PENDING; now we do. Wait for a running one. */
-		flush_work(&dw->work);
-		clear_bit(WORK_STRUCT_PENDING, &dw->work.flags);
-		return true;
-	}
-	return cancel_work_sync(&dw->work);
+	return __cancel_work(&dw->work, true, true);
 }
 
-struct work_struct *current_work(void)
+unsigned int work_busy(struct work_struct *w)
 {
-	struct thread *t = current;
+	struct worker_pool *pool = READ_ONCE(w->last_pool);
+	unsigned int ret = work_pending(w) ? WORK_BUSY_PENDING : 0;
 
-	if (t->nr_hooks == 0 || t->hook_ops[0] != &wq_worker_hooks)
+	if (pool) {
+		unsigned long flags = spin_lock_irqsave(&pool->lock);
+
+		if (find_worker_executing(pool, w))
+			ret |= WORK_BUSY_RUNNING;
+		spin_unlock_irqrestore(&pool->lock, flags);
+	}
+	return ret;
+}
+
+/* ---- pools -------------------------------------------------------------- */
+
+static void init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
+{
+	spin_lock_init(&pool->lock, "pool->lock");
+	pool->cpu = cpu;
+	pool->attrs.nice = nice;
+	if (cpu != WORK_CPU_UNBOUND)
+		cpumask_set_cpu(cpu, &pool->attrs.cpumask);
+	INIT_LIST_HEAD(&pool->worklist);
+	INIT_LIST_HEAD(&pool->idle_list);
+	INIT_LIST_HEAD(&pool->workers);
+	INIT_LIST_HEAD(&pool->unbound_node);
+	timer_setup(&pool->idle_timer, idle_worker_timeout);
+	timer_setup(&pool->mayday_timer, pool_mayday_timeout);
+	INIT_WORK(&pool->idle_cull_work, idle_cull_fn);
+}
+
+static bool attrs_equal(const struct workqueue_attrs *a, const struct workqueue_attrs *b)
+{
+	return a->nice == b->nice && cpumask_equal(&a->cpumask, &b->cpumask);
+}
+
+/* A reference to the unbound pool for attrs, with at least one worker:
+ * an existing one, an unused one re-keyed, or a new one. PM held. */
+static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
+{
+	struct worker_pool *pool, *found = NULL;
+	unsigned long flags;
+
+	assert(mutex_owned(&wq_pool_mutex));
+	list_for_each_entry(pool, &unbound_pools, unbound_node)
+		if (attrs_equal(&pool->attrs, attrs)) {
+			found = pool;
+			break;
+		}
+	if (!found) {
+		/* Re-key an unused pool whose workers are all gone. */
+		list_for_each_entry(pool, &unbound_pools, unbound_node) {
+			flags = spin_lock_irqsave(&pool->lock);
+			if (pool->refcnt == 0 && pool->nr_workers == 0 && !pool->manager_active) {
+				pool->attrs = *attrs;
+				found = pool;
+			}
+			spin_unlock_irqrestore(&pool->lock, flags);
+			if (found)
+				break;
+		}
+	}
+	if (!found) {
+		found = kzalloc(sizeof(*found));
+		if (!found)
+			return NULL;
+		init_pool(found, WORK_CPU_UNBOUND, attrs->nice);
+		found->attrs = *attrs;
+		found->id = next_pool_id++;
+		list_add_tail(&found->unbound_node, &unbound_pools);
+	}
+	flags = spin_lock_irqsave(&found->lock);
+	found->refcnt++;
+	bool empty = found->nr_workers == 0;
+
+	spin_unlock_irqrestore(&found->lock, flags);
+	if (empty && !create_worker(found)) {
+		flags = spin_lock_irqsave(&found->lock);
+		found->refcnt--;
+		spin_unlock_irqrestore(&found->lock, flags);
 		return NULL;
-	return ((struct worker *)kthread_data(t))->current_work;
+	}
+	return found;
+}
+
+/* Drop a reference; an unused pool's idle workers go at once. PM held. */
+static void put_unbound_pool(struct worker_pool *pool)
+{
+	assert(mutex_owned(&wq_pool_mutex));
+	unsigned long flags = spin_lock_irqsave(&pool->lock);
+
+	if (--pool->refcnt == 0)
+		while (pool->nr_idle)
+			destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
+	spin_unlock_irqrestore(&pool->lock, flags);
 }
 
 /* ---- workqueues --------------------------------------------------------- */
+
+static struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq, struct worker_pool *pool)
+{
+	struct pool_workqueue *pwq = kzalloc(sizeof(*pwq));
+
+	if (!pwq)
+		return NULL;
+	pwq->wq = wq;
+	pwq->pool = pool;
+	pwq->max_active = (wq_freezing && (wq->flags & WQ_FREEZABLE)) ? 0 : wq->saved_max_active;
+	INIT_LIST_HEAD(&pwq->inactive);
+	INIT_LIST_HEAD(&pwq->mayday_node);
+	list_add_tail(&pwq->pwqs_node, &wq->pwqs);
+	return pwq;
+}
+
+/* Drop the pool references of retired pwqs that have drained. M and PM held. */
+static void release_retired_pwqs(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+		if (!pwq->retired || pwq->released)
+			continue;
+		unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
+
+		spin_lock(&wq_mayday_lock);
+		bool idle = pwq->nr_in_flight == 0 && pwq->nr_barriers == 0 &&
+			    list_empty(&pwq->mayday_node);
+
+		spin_unlock_no_resched(&wq_mayday_lock);
+		spin_unlock_irqrestore(&pwq->pool->lock, flags);
+		if (idle) {
+			pwq->released = true;
+			put_unbound_pool(pwq->pool);
+		}
+	}
+}
+
+static int check_attrs(const struct workqueue_attrs *attrs)
+{
+	if (attrs->nice < NICE_MIN || attrs->nice > NICE_MAX)
+		return -EINVAL;
+	if (!cpumask_intersects(&attrs->cpumask, &cpu_active_mask))
+		return -EINVAL;
+	return 0;
+}
+
+struct workqueue_attrs *alloc_workqueue_attrs(void)
+{
+	struct workqueue_attrs *attrs = kzalloc(sizeof(*attrs));
+
+	if (attrs)
+		cpumask_copy(&attrs->cpumask, &cpu_possible_mask);
+	return attrs;
+}
+
+void free_workqueue_attrs(struct workqueue_attrs *attrs)
+{
+	kfree(attrs);
+}
+
+int apply_workqueue_attrs(struct workqueue_struct *wq, const struct workqueue_attrs *attrs)
+{
+	int err = 0;
+
+	might_sleep();
+	if (!(wq->flags & WQ_UNBOUND) || (wq->flags & __WQ_ORDERED)) {
+		pr_warn("apply_workqueue_attrs(%s): only for unbound, unordered workqueues\n", wq->name);
+		return -EINVAL;
+	}
+	if (check_attrs(attrs)) {
+		pr_warn("apply_workqueue_attrs(%s): nice %d out of %d..%d or no active CPU in the mask\n",
+			wq->name, attrs->nice, NICE_MIN, NICE_MAX);
+		return -EINVAL;
+	}
+	mutex_lock(&wq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	if (attrs_equal(&wq->unbound_attrs, attrs))
+		goto out;
+	struct worker_pool *pool = get_unbound_pool(attrs);
+	struct pool_workqueue *pwq = pool ? alloc_pwq(wq, pool) : NULL;
+
+	if (!pwq) {
+		if (pool)
+			put_unbound_pool(pool);
+		err = -ENOMEM;
+		goto out;
+	}
+	struct pool_workqueue *old = wq->dfl_pwq;
+
+	WRITE_ONCE(wq->dfl_pwq, pwq);
+	unsigned long flags = spin_lock_irqsave(&old->pool->lock);
+
+	old->retired = true;	/* queuers that still see it retry */
+	spin_unlock_irqrestore(&old->pool->lock, flags);
+	wq->unbound_attrs = *attrs;
+	release_retired_pwqs(wq);
+out:
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&wq_pool_mutex);
+	return err;
+}
+
+void workqueue_get_attrs(struct workqueue_struct *wq, struct workqueue_attrs *attrs)
+{
+	mutex_lock(&wq->mutex);
+	*attrs = wq->unbound_attrs;
+	mutex_unlock(&wq->mutex);
+}
+
+static int clamp_max_active(const char *name, int max_active)
+{
+	if (max_active <= 0)
+		return WQ_DFL_ACTIVE;
+	if (max_active > WQ_MAX_ACTIVE) {
+		pr_warn("workqueue %s: max_active %d is over %d; using %d\n", name, max_active,
+			WQ_MAX_ACTIVE, WQ_MAX_ACTIVE);
+		return WQ_MAX_ACTIVE;
+	}
+	return max_active;
+}
+
+static struct worker *create_rescuer(struct workqueue_struct *wq)
+{
+	struct worker *rescuer = kzalloc(sizeof(*rescuer));
+
+	if (!rescuer)
+		return NULL;
+	rescuer->rescue_wq = wq;
+	rescuer->flags = WORKER_PREP | WORKER_RESCUER;
+	rescuer->id = -1;
+	INIT_LIST_HEAD(&rescuer->scheduled);
+	INIT_LIST_HEAD(&rescuer->idle_entry);
+	INIT_LIST_HEAD(&rescuer->node);
+	rescuer->thread = kthread_create(rescuer_thread, rescuer, "kworker/R-%s", wq->name);
+	if (!rescuer->thread) {
+		kfree(rescuer);
+		return NULL;
+	}
+	kthread_set_data(rescuer->thread, rescuer);
+	wake_up_thread(rescuer->thread);
+	return rescuer;
+}
+
+static void free_wq(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq, *n;
+
+	list_for_each_entry_safe(pwq, n, &wq->pwqs, pwqs_node)
+		kfree(pwq);
+	wq->magic = WQ_MAGIC_DEAD;
+	kfree(wq);
+}
 
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, int max_active)
 {
 	struct workqueue_struct *wq = kzalloc(sizeof(*wq));
 	unsigned int cpu;
 
+	might_sleep();
 	if (!wq)
 		return NULL;
-	if (max_active <= 0)
-		max_active = WQ_DFL_ACTIVE;
+	if (flags & __WQ_ORDERED) {
+		flags |= WQ_UNBOUND;
+		max_active = 1;
+	}
 	strscpy(wq->name, name, sizeof(wq->name));
 	wq->flags = flags;
-	wq->max_active = max_active;
-	for_each_possible_cpu(cpu) {
-		struct pool_workqueue *pwq = kzalloc(sizeof(*pwq));
+	wq->saved_max_active = clamp_max_active(name, max_active);
+	mutex_init(&wq->mutex, "wq->mutex");
+	mutex_init(&wq->flush_mutex, "wq->flush_mutex");
+	spin_lock_init(&wq->flush_lock, "wq->flush_lock");
+	init_waitqueue_head(&wq->flush_wait);
+	INIT_LIST_HEAD(&wq->pwqs);
+	INIT_LIST_HEAD(&wq->maydays);
+	INIT_LIST_HEAD(&wq->list);
+	wq->magic = WQ_MAGIC;
 
-		if (!pwq) {
-			destroy_workqueue(wq);
-			return NULL;
+	mutex_lock(&wq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	if (flags & WQ_UNBOUND) {
+		wq->unbound_attrs.nice = (flags & WQ_HIGHPRI) ? HIGHPRI_NICE : 0;
+		cpumask_copy(&wq->unbound_attrs.cpumask, &cpu_possible_mask);
+		struct worker_pool *pool = get_unbound_pool(&wq->unbound_attrs);
+
+		wq->dfl_pwq = pool ? alloc_pwq(wq, pool) : NULL;
+		if (!wq->dfl_pwq) {
+			if (pool)
+				put_unbound_pool(pool);
+			goto fail;
 		}
-		pwq->wq = wq;
-		pwq->pool = &cpu_pools[cpu][(flags & WQ_HIGHPRI) ? 1 : 0];
-		pwq->max_active = max_active;
-		INIT_LIST_HEAD(&pwq->inactive);
-		wq->cpu_pwqs[cpu] = pwq;
+	} else {
+		for_each_possible_cpu(cpu) {
+			wq->cpu_pwqs[cpu] = alloc_pwq(wq, &cpu_pools[cpu][(flags & WQ_HIGHPRI) ? 1 : 0]);
+			if (!wq->cpu_pwqs[cpu])
+				goto fail;
+		}
 	}
+	if ((flags & WQ_MEM_RECLAIM) && !(wq->rescuer = create_rescuer(wq)))
+		goto fail;
+	list_add_tail(&wq->list, &workqueues);
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&wq_pool_mutex);
 	return wq;
+fail:
+	if (wq->dfl_pwq)
+		put_unbound_pool(wq->dfl_pwq->pool);
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&wq_pool_mutex);
+	free_wq(wq);
+	return NULL;
 }
 
 void destroy_workqueue(struct workqueue_struct *wq)
 {
-	unsigned int cpu;
+	might_sleep();
+	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC, "destroy_workqueue of a destroyed workqueue (%p)", wq))
+		return;
+	mutex_lock(&wq->mutex);
+	int busy = wq_nr_in_flight(wq, false);	/* a returned flush_work's barrier is no misuse */
 
-	for_each_possible_cpu(cpu) {
-		struct pool_workqueue *pwq = wq->cpu_pwqs[cpu];
+	wq->destroying = true;
+	mutex_unlock(&wq->mutex);
+	int timers = atomic_read(&wq->nr_timers);
 
-		if (pwq)
-			WARN(pwq->nr_in_flight, "destroy_workqueue(%s): %d items still in flight on cpu%u",
-			     wq->name, pwq->nr_in_flight, cpu);
-		kfree(pwq);
+	WARN_ONCE(busy || timers,
+		  "destroy_workqueue(%s) with %d items queued or running and %d delayed: draining first",
+		  wq->name, busy, timers);
+	drain_workqueue(wq);
+	if (atomic_read(&wq->nr_timers)) {
+		/* Their timers will fire into this workqueue: keep it (marked
+		 * destroying, so they are refused with a warning) rather than
+		 * let them write into freed memory. */
+		pr_err("destroy_workqueue(%s): %d delayed items still armed; the workqueue is leaked\n",
+		       wq->name, atomic_read(&wq->nr_timers));
+		return;
 	}
-	kfree(wq);
+	if (wq->rescuer) {
+		kthread_stop(wq->rescuer->thread);
+		kfree(wq->rescuer);
+	}
+	mutex_lock(&wq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	list_del(&wq->list);
+	if (wq->flags & WQ_UNBOUND) {
+		release_retired_pwqs(wq);
+		put_unbound_pool(wq->dfl_pwq->pool);
+	}
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&wq_pool_mutex);
+	free_wq(wq);
 }
 
-static void init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
+void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
 {
-	spin_lock_init(&pool->lock, "pool->lock");
-	pool->cpu = cpu;
-	pool->nice = nice;
-	INIT_LIST_HEAD(&pool->worklist);
-	INIT_LIST_HEAD(&pool->idle_list);
-	INIT_LIST_HEAD(&pool->workers);
+	struct pool_workqueue *pwq;
+
+	if (WARN_ONCE(wq->flags & __WQ_ORDERED,
+		      "workqueue_set_max_active(%s, %d) on an ordered workqueue: refused", wq->name,
+		      max_active))
+		return;
+	max_active = clamp_max_active(wq->name, max_active);
+	mutex_lock(&wq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	wq->saved_max_active = max_active;
+	if (!(wq_freezing && (wq->flags & WQ_FREEZABLE)))
+		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+			unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
+
+			pwq_set_max_active(pwq, max_active);
+			spin_unlock_irqrestore(&pwq->pool->lock, flags);
+		}
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&wq_pool_mutex);
 }
 
-void workqueue_pool_stats(unsigned int cpu, bool highpri, struct wq_pool_stats *st)
+/* ---- freezing ----------------------------------------------------------- */
+
+/* Set every freezable pwq's max_active (0 = frozen); count the busy ones. PM held. */
+static int freezable_set(bool freeze)
 {
-	struct worker_pool *pool = &cpu_pools[cpu][highpri ? 1 : 0];
+	struct workqueue_struct *wq;
+	struct pool_workqueue *pwq;
+	int busy = 0;
+
+	list_for_each_entry(wq, &workqueues, list) {
+		if (!(wq->flags & WQ_FREEZABLE))
+			continue;
+		mutex_lock(&wq->mutex);
+		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+			unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
+
+			pwq_set_max_active(pwq, freeze ? 0 : wq->saved_max_active);
+			busy += pwq->nr_active;
+			spin_unlock_irqrestore(&pwq->pool->lock, flags);
+		}
+		mutex_unlock(&wq->mutex);
+	}
+	return busy;
+}
+
+int workqueue_freeze(u64 timeout_ns)
+{
+	u64 deadline = ktime_get_ns() + timeout_ns;
+
+	might_sleep();
+	mutex_lock(&wq_pool_mutex);
+	if (wq_freezing) {
+		mutex_unlock(&wq_pool_mutex);
+		pr_warn("workqueue_freeze: already frozen\n");
+		return -EBUSY;
+	}
+	wq_freezing = true;
+	int busy = freezable_set(true);
+
+	mutex_unlock(&wq_pool_mutex);
+	while (busy) {
+		if (ktime_get_ns() > deadline) {
+			pr_warn("workqueue_freeze: %d freezable items still running; thawing\n", busy);
+			workqueue_thaw();
+			return -EBUSY;
+		}
+		msleep(1);
+		mutex_lock(&wq_pool_mutex);
+		busy = freezable_set(true);
+		mutex_unlock(&wq_pool_mutex);
+	}
+	return 0;
+}
+
+void workqueue_thaw(void)
+{
+	might_sleep();
+	mutex_lock(&wq_pool_mutex);
+	if (wq_freezing) {
+		wq_freezing = false;
+		freezable_set(false);
+	}
+	mutex_unlock(&wq_pool_mutex);
+}
+
+/* ---- observability ------------------------------------------------------ */
+
+static unsigned int count_list(struct list_head *head)
+{
 	struct list_head *pos;
+	unsigned int n = 0;
+
+	list_for_each(pos, head)
+		n++;
+	return n;
+}
+
+static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
+{
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	*st = (struct wq_pool_stats){
 		.nr_workers = pool->nr_workers,
 		.nr_idle = pool->nr_idle,
 		.nr_running = atomic_read(&pool->nr_running),
+		.nr_pending = count_list(&pool->worklist),
 		.nr_executed = pool->nr_executed,
 		.nr_created = pool->nr_created,
+		.nr_destroyed = pool->nr_destroyed,
+		.nr_maydays = pool->nr_maydays,
+		.nr_rescued = pool->nr_rescued,
 	};
-	list_for_each(pos, &pool->worklist)
-		st->nr_pending++;
 	spin_unlock_irqrestore(&pool->lock, flags);
+}
+
+void workqueue_pool_stats(unsigned int cpu, bool highpri, struct wq_pool_stats *st)
+{
+	pool_stats(&cpu_pools[cpu][highpri ? 1 : 0], st);
+}
+
+void workqueue_wq_stats(struct workqueue_struct *wq, struct wq_stats *st)
+{
+	struct pool_workqueue *pwq;
+
+	*st = (struct wq_stats){ .nr_delayed = atomic_read(&wq->nr_timers) };
+	mutex_lock(&wq->mutex);
+	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+		unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
+
+		st->nr_active += pwq->nr_active;
+		st->nr_inactive += pwq->nr_inactive;
+		st->nr_in_flight += pwq->nr_in_flight;
+		if (!pwq->released)
+			st->nr_pwqs++;
+		spin_unlock_irqrestore(&pwq->pool->lock, flags);
+	}
+	mutex_unlock(&wq->mutex);
+	unsigned long flags = spin_lock_irqsave(&wq->flush_lock);
+
+	st->nr_flushes = wq->nr_flushes;
+	st->nr_flush_overflows = wq->nr_flush_overflows;
+	spin_unlock_irqrestore(&wq->flush_lock, flags);
+	st->nr_rescued = READ_ONCE(wq->nr_rescued);
+}
+
+/* Call fn on every pool with workers or history. PM held. */
+static void for_each_pool(void (*fn)(struct worker_pool *pool, void *arg), void *arg)
+{
+	struct worker_pool *pool;
+	unsigned int cpu;
+
+	assert(mutex_owned(&wq_pool_mutex));
+	for_each_possible_cpu(cpu)
+		for (int i = 0; i < NR_STD_POOLS; i++)
+			if (cpu_pools[cpu][i].nr_created)
+				fn(&cpu_pools[cpu][i], arg);
+	list_for_each_entry(pool, &unbound_pools, unbound_node)
+		fn(pool, arg);
+}
+
+static void add_counters(struct worker_pool *pool, void *arg)
+{
+	struct wq_counters *c = arg;
+	struct wq_pool_stats st;
+
+	pool_stats(pool, &st);
+	c->executed += st.nr_executed;
+	c->created += st.nr_created;
+	c->destroyed += st.nr_destroyed;
+	c->maydays += st.nr_maydays;
+	c->rescued += st.nr_rescued;
+	c->workers += st.nr_workers;
+	c->idle += st.nr_idle;
+	c->pools++;
+}
+
+void workqueue_get_counters(struct wq_counters *c)
+{
+	*c = (struct wq_counters){ 0 };
+	mutex_lock(&wq_pool_mutex);
+	for_each_pool(add_counters, c);
+	mutex_unlock(&wq_pool_mutex);
+}
+
+struct dump_buf {
+	char *buf;
+	size_t size, len;
+};
+
+static void dump_pool(struct worker_pool *pool, void *arg)
+{
+	struct dump_buf *d = arg;
+	struct wq_pool_stats st;
+	char where[64];
+
+	pool_stats(pool, &st);
+	if (pool_is_bound(pool))
+		snprintf(where, sizeof(where), "cpu%u%s", pool->cpu, pool->attrs.nice < 0 ? " highpri" : "");
+	else
+		snprintf(where, sizeof(where), "unbound u%d nice %d refs %d", pool->id, pool->attrs.nice,
+			 pool->refcnt);
+	d->len += scnprintf(d->buf + d->len, d->size - d->len,
+			    "pool %-28s workers %u idle %u running %d pending %u | executed %lu created %lu "
+			    "destroyed %lu maydays %lu rescued %lu\n",
+			    where, st.nr_workers, st.nr_idle, st.nr_running, st.nr_pending, st.nr_executed,
+			    st.nr_created, st.nr_destroyed, st.nr_maydays, st.nr_rescued);
+}
+
+size_t workqueue_dump(char *buf, size_t size)
+{
+	struct dump_buf d = { buf, size, 0 };
+	struct workqueue_struct *wq;
+
+	might_sleep();
+	if (size)
+		buf[0] = '\0';
+	mutex_lock(&wq_pool_mutex);
+	for_each_pool(dump_pool, &d);
+	list_for_each_entry(wq, &workqueues, list) {
+		struct wq_stats st;
+
+		workqueue_wq_stats(wq, &st);
+		d.len += scnprintf(buf + d.len, size - d.len,
+				   "wq %-16s %s%s%s%s%s%s max_active %d active %d inactive %d delayed %d "
+				   "flushes %lu rescued %lu\n",
+				   wq->name, (wq->flags & __WQ_ORDERED) ? "ordered" :
+				   (wq->flags & WQ_UNBOUND) ? "unbound" : "bound",
+				   (wq->flags & WQ_HIGHPRI) ? ",highpri" : "",
+				   (wq->flags & WQ_CPU_INTENSIVE) ? ",cpu_intensive" : "",
+				   (wq->flags & WQ_MEM_RECLAIM) ? ",mem_reclaim" : "",
+				   (wq->flags & WQ_FREEZABLE) ? ",freezable" : "",
+				   wq->nr_drainers ? ",draining" : "", wq->saved_max_active, st.nr_active,
+				   st.nr_inactive, st.nr_delayed, st.nr_flushes, st.nr_rescued);
+	}
+	mutex_unlock(&wq_pool_mutex);
+	return d.len;
+}
+
+void workqueue_show(void)
+{
+	size_t size = 64 * 1024;
+	char *buf = kmalloc(size);
+
+	if (!buf)
+		return;
+	workqueue_dump(buf, size);
+	for (char *line = buf, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		pr_info("%s\n", line);
+	}
+	kfree(buf);
+}
+
+/* Periodic statistics, itself a delayed work item: watch for pools whose
+ * pending work makes no progress, and print totals if asked to. */
+static void stats_check_pool(struct worker_pool *pool, void *arg)
+{
+	u64 now = *(u64 *)arg;
+	struct wq_pool_stats st;
+
+	pool_stats(pool, &st);
+	if (!st.nr_pending || st.nr_executed != pool->watch_executed) {
+		pool->watch_executed = st.nr_executed;
+		pool->watch_since = now;
+		return;
+	}
+	if (wq_stall_s && now - pool->watch_since >= wq_stall_s * NSEC_PER_SEC) {
+		pr_err("pool %d (cpu %d) stalled: %u items pending, none run for %lu s\n", pool->id,
+		       pool_is_bound(pool) ? (int)pool->cpu : -1, st.nr_pending,
+		       (u64)((now - pool->watch_since) / NSEC_PER_SEC));
+		pool->watch_since = now;
+	}
+}
+
+static void stats_fn(struct work_struct *w)
+{
+	static u64 last_print;
+	u64 now = ktime_get_ns();
+
+	mutex_lock(&wq_pool_mutex);
+	for_each_pool(stats_check_pool, &now);
+	mutex_unlock(&wq_pool_mutex);
+	if (wq_stats_s && now - last_print >= wq_stats_s * NSEC_PER_SEC) {
+		struct wq_counters c;
+
+		workqueue_get_counters(&c);
+		pr_info("stats: %u pools, %u workers (%u idle), executed %lu, created %lu, destroyed %lu, "
+			"maydays %lu, rescued %lu\n",
+			c.pools, c.workers, c.idle, c.executed, c.created, c.destroyed, c.maydays, c.rescued);
+		last_print = now;
+	}
+	queue_delayed_work(system_highpri_wq, to_delayed_work(w), STATS_INTERVAL_NS);
 }
 
 void workqueue_init(void)
@@ -735,6 +1909,8 @@ void workqueue_init(void)
 	for_each_possible_cpu(cpu) {
 		init_pool(&cpu_pools[cpu][0], cpu, 0);
 		init_pool(&cpu_pools[cpu][1], cpu, HIGHPRI_NICE);
+		cpu_pools[cpu][0].id = next_pool_id++;
+		cpu_pools[cpu][1].id = next_pool_id++;
 	}
 	for_each_online_cpu(cpu)
 		for (int i = 0; i < NR_STD_POOLS; i++)
@@ -743,6 +1919,9 @@ void workqueue_init(void)
 	system_wq = alloc_workqueue("events", 0, 0);
 	system_highpri_wq = alloc_workqueue("events_highpri", WQ_HIGHPRI, 0);
 	system_long_wq = alloc_workqueue("events_long", 0, 0);
-	if (!system_wq || !system_highpri_wq || !system_long_wq)
+	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
+	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq)
 		panic("workqueue: cannot allocate the system workqueues");
+	INIT_DELAYED_WORK(&stats_work, stats_fn);
+	queue_delayed_work(system_highpri_wq, &stats_work, STATS_INTERVAL_NS);
 }

@@ -1,116 +1,270 @@
 /* kernel/workqueue.h - the concurrency-managed workqueue (cmwq), baton's
  * only deferred-work mechanism. The API mirrors Linux's, so Linux's
- * Documentation/core-api/workqueue.rst describes it.
+ * Documentation/core-api/workqueue.rst describes it; docs/workqueue.md has
+ * the longer story with pictures.
  *
- * Design (Tejun Heo's 2009 cmwq patchset, as Linux has it):
- *
+ * ---------------------------------------------------------------------
+ * Pools, not threads per workqueue
+ * ---------------------------------------------------------------------
  * No thread belongs to a workqueue. Every CPU has two shared worker pools,
- * normal and high priority (nice -20); a workqueue is a set of queueing
- * rules (max_active, flags) in front of the pools: queue_work() puts the
- * item on a pool's worklist. Workers are kernel threads bound to the
- * pool's CPU.
+ * normal and high priority (workers at nice -20), and there are unbound
+ * pools keyed by attributes (nice, CPU mask) for WQ_UNBOUND workqueues. A
+ * workqueue is a set of queueing rules (max_active, flags, flush state)
+ * in front of the pools: one "pool_workqueue" (pwq) per CPU for a bound
+ * workqueue, one for an unbound one. queue_work() puts the item on the
+ * pool's worklist; any idle worker of the pool may run it.
  *
- * Concurrency management: the pool counts its workers that are running
- * (nr_running). The scheduler's sleep/wake hooks (kernel/sched.h) tell it
- * when one blocks (nr_running drops; if it reaches zero while work is
- * pending, the hook hands the scheduler an idle worker to wake) and when
- * one runs again. So the pool keeps exactly one worker running per CPU
- * while there is work, and a blocked item never holds up the others:
+ * ---------------------------------------------------------------------
+ * Concurrency management: nr_running and the scheduler hooks
+ * ---------------------------------------------------------------------
+ * A per-CPU pool counts its workers that are running (nr_running). The
+ * scheduler's sleep/wake hooks (kernel/sched.h) tell it when one blocks
+ * (nr_running drops; if it reaches zero while work is pending, the hook
+ * hands the scheduler the first idle worker to wake, right there under the
+ * run-queue lock) and when one runs again (nr_running goes back up). So
+ * the pool keeps exactly one worker running per CPU while there is work,
+ * batches items on it without context switches, and a blocked item never
+ * holds up the others:
  *
- *     worker A runs item 1 ... item 1 blocks (I/O, msleep)
+ *     worker A runs item 1 ... item 1 blocks (msleep, a mutex, I/O)
  *        sleeping(A): nr_running 1 -> 0, worklist not empty
- *                     -> wake idle worker B (same CPU, under the rq lock)
- *     worker B runs item 2, item 3, ... (batched on this CPU, no switches)
+ *                     -> wake idle worker B (same CPU, no IPI, no lock)
+ *     worker B runs item 2, item 3, ... (batched)
  *     item 1 wakes: running(A): nr_running 1 -> 2; A finishes item 1,
- *        sees nr_running > 1 and goes idle instead of taking more
+ *        sees nr_running > 1 (keep_working is false) and goes idle
  *
- * Non-reentrancy: a work item never runs on two workers at once, system
- * wide. Each pool keeps a hash of the items its workers are executing;
- * an item queued while it still runs is queued to the pool where it runs,
- * and that pool hands it to the same worker after the current execution.
+ * Items of WQ_CPU_INTENSIVE workqueues do not count toward nr_running
+ * while they run, so a long computation does not hold back the pool.
+ * Unbound pools do no concurrency management: every pending item gets a
+ * worker, up to the workqueue's max_active.
  *
- * Interface (Linux's names and semantics):
- *   INIT_WORK(w, fn), INIT_DELAYED_WORK(dw, fn), work_pending(w)
- *   alloc_workqueue(name, flags, max_active), destroy_workqueue(wq)
+ * ---------------------------------------------------------------------
+ * Worker management and rescuers
+ * ---------------------------------------------------------------------
+ * Idle workers wait LIFO. A worker that is about to take work and finds no
+ * idle worker left becomes the pool's manager (one at a time) and creates
+ * one first, so that a blocking item always has a successor. Idle workers
+ * beyond two, and beyond a quarter of the busy ones, are destroyed after
+ * wq_idle_timeout_ms (a timer queues the pool's reaping work item).
+ *
+ * If the manager cannot create a worker (out of memory or threads) for
+ * MAYDAY_INITIAL_TIMEOUT, the pool's mayday timer calls for help: every
+ * WQ_MEM_RECLAIM workqueue with items waiting in the pool gets a "mayday",
+ * and its rescuer thread (created with the workqueue, so it exists when
+ * memory is short) comes to the pool's CPU and runs that workqueue's items
+ * itself. A workqueue that memory reclaim depends on thus always makes
+ * progress.
+ *
+ * ---------------------------------------------------------------------
+ * Non-reentrancy
+ * ---------------------------------------------------------------------
+ * A work item never runs on two workers at once, system wide. A pool
+ * knows which items its workers are executing; an item queued while it
+ * still runs elsewhere is queued to the pool where it runs, and that pool
+ * hands it to the same worker after the current execution (the
+ * "collision" path). Re-queueing an item from inside itself is safe.
+ *
+ * ---------------------------------------------------------------------
+ * Flushing: colours
+ * ---------------------------------------------------------------------
+ * flush_workqueue() must wait for everything queued before it, and not
+ * for what is queued after (or a busy workqueue would never be flushed).
+ * Each item is tagged with the workqueue's current "colour" (one of
+ * WORK_NR_COLORS) when queued; a flush starts a new colour for later items
+ * and waits until the older colours have drained. Flushes are numbered
+ * generations, colour = generation % WORK_NR_COLORS; when all colours are
+ * in use, a further flusher waits for the oldest one to drain before it
+ * takes a new colour, so any number of concurrent flushers works.
+ * flush_work() instead puts a barrier item right behind the one item.
+ *
+ * ---------------------------------------------------------------------
+ * Interface (Linux's names and semantics; delays are in nanoseconds)
+ * ---------------------------------------------------------------------
+ *   INIT_WORK(w, fn), INIT_DELAYED_WORK(dw, fn), work_set_refs(w, get, put)
+ *   work_pending(w), work_busy(w), current_work()
+ *   alloc_workqueue(name, flags, max_active), alloc_ordered_workqueue(name,
+ *     flags), destroy_workqueue(wq), workqueue_set_max_active(wq, n)
+ *   alloc_workqueue_attrs(), apply_workqueue_attrs(wq, attrs) (unbound)
  *   queue_work(wq, w), queue_work_on(cpu, wq, w), schedule_work(w)
- *   queue_delayed_work(wq, dw, delay_ns), queue_delayed_work_on(...)
- *   flush_work(w), cancel_work_sync(w), cancel_delayed_work_sync(dw)
- *   current_work()
- *   system_wq, system_highpri_wq, system_long_wq
- * queue_* and cancel_work() may be called from any context; flush_* and
- * cancel_*_sync() may sleep.
+ *   queue_delayed_work(_on)(...), mod_delayed_work(_on)(...)
+ *   flush_work(w), flush_delayed_work(dw), flush_workqueue(wq),
+ *     drain_workqueue(wq)
+ *   cancel_work(w), cancel_work_sync(w), cancel_delayed_work(dw),
+ *     cancel_delayed_work_sync(dw)
+ *   workqueue_freeze(timeout), workqueue_thaw()  (WQ_FREEZABLE ones)
+ *   system_wq, system_highpri_wq, system_long_wq, system_unbound_wq
+ * queue_*, mod_delayed_work*, cancel_work and cancel_delayed_work may be
+ * called from any context, interrupts included; flush_*, drain, the
+ * *_sync cancels, alloc/destroy and attribute changes may sleep.
+ *
+ * Optional references (Linus' second review point): work_set_refs() gives
+ * an item get/put callbacks; the workqueue calls get() when a queue_work
+ * succeeds and put() once that queueing is over (after the execution
+ * returns, or when cancel takes it off the queue), so an object can never
+ * be freed while it is queued or running. get/put may be called with
+ * interrupts off and must not sleep.
+ *
+ * Misuse is reported once with names and values, and refused without
+ * corrupting anything: an uninitialised or freed item, a destroyed or
+ * draining workqueue, a flush that would wait for itself (flush_work of
+ * the running item, flush_workqueue from one of its own items, flush_work
+ * of a later item of the same ordered workqueue), destroying a workqueue
+ * that still has work.
+ *
+ * THE RULE: every piece of deferred work in baton goes through this file.
+ * Interrupt handlers and timer callbacks only queue work or wake a thread;
+ * there are no tasklets, softirqs, DPCs or private thread pools. The few
+ * kernel threads that are not workers are listed, with their reason, in
+ * docs/workqueue.md, and `make test` checks that list.
  */
 #ifndef KERNEL_WORKQUEUE_H
 #define KERNEL_WORKQUEUE_H
 
 #include "kernel/timer.h"
+#include "lib/cpumask.h"
 #include "lib/list.h"
 #include "lib/types.h"
 
 struct work_struct;
 typedef void (*work_func_t)(struct work_struct *work);
 
-#define WORK_STRUCT_PENDING 0	/* bit in work->flags: queued, not yet started */
+/* Bits in work->flags (atomic). */
+#define WORK_STRUCT_PENDING 0	/* queued or timer armed, not yet started */
+#define WORK_STRUCT_INACTIVE 1	/* the pool's lock: waiting over max_active */
+#define WORK_NR_COLORS 15	/* flush colours */
+#define WORK_NO_COLOR 15	/* flush barriers take part in no flush */
 #define WORK_MAGIC 0x574f524b	/* "WORK": set by INIT_WORK */
 
 struct pool_workqueue;
 struct worker_pool;
 
 struct work_struct {
-	unsigned long flags;		/* atomic: WORK_STRUCT_PENDING */
+	unsigned long flags;		/* atomic bits: WORK_STRUCT_* */
 	struct list_head entry;		/* the pool's lock, while queued */
 	work_func_t func;
 	struct pool_workqueue *pwq;	/* the pool's lock: where it is queued */
-	struct worker_pool *last_pool;	/* the pool it last ran on */
+	struct worker_pool *last_pool;	/* the pool it last ran on (pools live forever) */
+	void (*get)(struct work_struct *w);	/* optional references */
+	void (*put)(struct work_struct *w);
 	u32 magic;
+	u8 color;			/* the pool's lock: flush colour */
 };
 
 struct delayed_work {
 	struct work_struct work;
 	struct timer_list timer;
-	struct workqueue_struct *wq;	/* set when queued */
+	struct workqueue_struct *wq;	/* owner of PENDING: where it goes */
 	unsigned int cpu;
 };
 
-#define WQ_UNBOUND (1u << 1)
-#define WQ_HIGHPRI (1u << 4)
-#define WQ_CPU_INTENSIVE (1u << 5)
-#define WQ_MEM_RECLAIM (1u << 3)
-#define WQ_DFL_ACTIVE 256
+#define to_delayed_work(w) container_of((w), struct delayed_work, work)
+
+#define WQ_UNBOUND (1u << 1)		/* not bound to a CPU: unbound pools */
+#define WQ_FREEZABLE (1u << 2)		/* held by workqueue_freeze() */
+#define WQ_MEM_RECLAIM (1u << 3)	/* has a rescuer */
+#define WQ_HIGHPRI (1u << 4)		/* the highpri pools (nice -20) */
+#define WQ_CPU_INTENSIVE (1u << 5)	/* its items do not count in nr_running */
+#define __WQ_ORDERED (1u << 17)		/* one at a time, in queueing order */
+#define WQ_MAX_ACTIVE 512
+#define WQ_DFL_ACTIVE (WQ_MAX_ACTIVE / 2)
 #define WORK_CPU_UNBOUND NR_CPUS
+
+#define WORK_BUSY_PENDING (1u << 0)
+#define WORK_BUSY_RUNNING (1u << 1)
 
 void __init_work(struct work_struct *w, work_func_t fn);
 #define INIT_WORK(w, fn) __init_work((w), (fn))
 void __init_delayed_work(struct delayed_work *dw, work_func_t fn);
 #define INIT_DELAYED_WORK(dw, fn) __init_delayed_work((dw), (fn))
+void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),
+		   void (*put)(struct work_struct *));
 #define work_pending(w) test_bit(WORK_STRUCT_PENDING, &(w)->flags)
+#define delayed_work_pending(dw) work_pending(&(dw)->work)
+unsigned int work_busy(struct work_struct *w);
+struct work_struct *current_work(void);
+
+/* Attributes of unbound workqueues' workers. */
+struct workqueue_attrs {
+	int nice;
+	struct cpumask cpumask;
+};
+struct workqueue_attrs *alloc_workqueue_attrs(void);
+void free_workqueue_attrs(struct workqueue_attrs *attrs);
+/* 0; -EINVAL (not unbound, ordered, nice out of range, no active CPU in
+ * the mask); -ENOMEM. Items already queued finish on the old workers. */
+int apply_workqueue_attrs(struct workqueue_struct *wq, const struct workqueue_attrs *attrs);
+void workqueue_get_attrs(struct workqueue_struct *wq, struct workqueue_attrs *attrs);
 
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, int max_active);
+#define alloc_ordered_workqueue(name, flags)                                  \
+	alloc_workqueue((name), WQ_UNBOUND | __WQ_ORDERED | (flags), 1)
 void destroy_workqueue(struct workqueue_struct *wq);
+void workqueue_set_max_active(struct workqueue_struct *wq, int max_active);
+
 bool queue_work_on(unsigned int cpu, struct workqueue_struct *wq, struct work_struct *w);
 bool queue_work(struct workqueue_struct *wq, struct work_struct *w);
 bool schedule_work(struct work_struct *w);
 bool queue_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct delayed_work *dw,
 			   u64 delay_ns);
 bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw, u64 delay_ns);
+bool mod_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct delayed_work *dw,
+			 u64 delay_ns);
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw, u64 delay_ns);
+
 bool flush_work(struct work_struct *w);
+bool flush_delayed_work(struct delayed_work *dw);
+void flush_workqueue(struct workqueue_struct *wq);
+void drain_workqueue(struct workqueue_struct *wq);
+bool cancel_work(struct work_struct *w);
 bool cancel_work_sync(struct work_struct *w);
+bool cancel_delayed_work(struct delayed_work *dw);
 bool cancel_delayed_work_sync(struct delayed_work *dw);
-struct work_struct *current_work(void);
+
+/* Hold WQ_FREEZABLE workqueues: new items wait, running ones finish.
+ * 0, or -EBUSY if they did not drain within timeout_ns (then thawed). */
+int workqueue_freeze(u64 timeout_ns);
+void workqueue_thaw(void);
 
 extern struct workqueue_struct *system_wq;
 extern struct workqueue_struct *system_highpri_wq;
 extern struct workqueue_struct *system_long_wq;
+extern struct workqueue_struct *system_unbound_wq;
+
+/* Idle workers beyond the pool's needs live this long (command line
+ * wq_idle_timeout_ms=; tests lower it). */
+extern unsigned int wq_idle_timeout_ms;
 
 void workqueue_init(void);
+
+/* ---- observability ----------------------------------------------------- */
 
 /* A per-CPU pool's figures, for tests, the shell and benchmarks. */
 struct wq_pool_stats {
 	unsigned int nr_workers, nr_idle;
 	int nr_running;
 	unsigned int nr_pending;
-	u64 nr_executed, nr_created;
+	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;
 };
 void workqueue_pool_stats(unsigned int cpu, bool highpri, struct wq_pool_stats *st);
+
+/* A workqueue's figures. */
+struct wq_stats {
+	int nr_active, nr_inactive, nr_in_flight, nr_delayed;
+	unsigned int nr_pwqs;
+	u64 nr_rescued, nr_flushes, nr_flush_overflows;
+};
+void workqueue_wq_stats(struct workqueue_struct *wq, struct wq_stats *st);
+
+/* Totals over every pool, counted since boot. */
+struct wq_counters {
+	u64 executed, created, destroyed, maydays, rescued;
+	unsigned int workers, idle, pools;
+};
+void workqueue_get_counters(struct wq_counters *c);
+
+/* A textual dump of every pool and workqueue into buf (scnprintf-like
+ * return); workqueue_show() prints it. May sleep. */
+size_t workqueue_dump(char *buf, size_t size);
+void workqueue_show(void);
 
 #endif

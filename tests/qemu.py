@@ -7,7 +7,7 @@ Used by `make run`, `make debug` and the test runner (tests/run_tests.py).
       .start()               launch QEMU headless; the serial port is QEMU's
                              stdin/stdout, logged to workdir/NAME.log
       .expect(regex, t)      wait until the serial output matches
-      .send(text)            type on the serial port
+      .send(data)            type on the serial port (str as UTF-8, or bytes)
       .wait(timeout)         wait for QEMU to exit; kill it at the timeout
       .qmp                   a QMP client (QEMU's machine protocol), for
                              queries and, later, vCPU hot-plug
@@ -15,6 +15,10 @@ Used by `make run`, `make debug` and the test runner (tests/run_tests.py).
 
 The kernel command line reaches GRUB on a small FAT disk holding
 cmdline.cfg (see scripts/grub.cfg), so one ISO serves every boot.
+
+The serial port is QEMU's stdio chardev on pipes, not a terminal: no line
+discipline and (without -nographic) no Ctrl-A multiplexer, so every byte
+value sent reaches the guest's UART unchanged, 0x00, 0x03 and 0x1a too.
 
 QEMU exit statuses from the kernel's isa-debug-exit writes (keep in step
 with drivers/qemu_exit.h): 33 tests passed, 35 a test failed, 37 panic.
@@ -203,8 +207,10 @@ class Machine:
                     return None
                 self._cond.wait(min(left, 0.5))
 
-    def send(self, text):
-        self.proc.stdin.write(text.encode())
+    def send(self, data):
+        """Write to the guest's serial input. Blocks while the pipe is full:
+        QEMU reads only as fast as the guest's UART FIFO empties."""
+        self.proc.stdin.write(data.encode() if isinstance(data, str) else data)
         self.proc.stdin.flush()
 
     def wait(self, timeout, nmi_on_timeout=False):

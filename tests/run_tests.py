@@ -24,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -43,11 +44,14 @@ class Boot:
             "panic"    the judge must report a panic
             "timeout"  the judge must report a timeout
     must_contain: regexes the serial log must match (each checked).
+    send_on: (regex, bytes): once the serial log matches regex, write the
+            bytes to the guest's serial input (a boot that never prints it
+            fails).
     """
 
     def __init__(self, name, tests, smp=1, mem="512M", machine="q35", expect="pass",
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
-                 qmp_check=None, qemu_kernel=False, alone=False):
+                 qmp_check=None, qemu_kernel=False, alone=False, send_on=None):
         self.name = name
         self.tests = tests
         self.cmdline = " ".join(x for x in ("test=" + tests, TEST_ARGS, extra_cmdline) if x)
@@ -59,6 +63,7 @@ class Boot:
         self.qmp_check = qmp_check
         self.qemu_kernel = qemu_kernel  # boot baton.elf with QEMU -kernel, not GRUB
         self.alone = alone              # timing-sensitive: run with no other boot
+        self.send_on = send_on
 
 
 def check_cpu_count(m, boot):
@@ -78,6 +83,17 @@ def cpu_counts(smp):
     return int(opts.get("maxcpus", present)), present
 
 
+def serial_rx_pattern(n):
+    """What the serial_rx suite expects: rx_test_byte() in
+    tests/kernel/test_serial.c. Every byte value occurs (qemu.py: the
+    serial input passes all of them)."""
+    return bytes(((i * 7) ^ ((i >> 8) * 0x35)) & 0xFF for i in range(n))
+
+
+SERIAL_RX_BYTES = 4096
+SERIAL_RX_READY = r"# serial_rx: ready for %d bytes" % SERIAL_RX_BYTES
+
+
 KERNEL_BOOTS = [
     Boot("smp1-pc-64M", "all", smp=1, mem="64M", machine="pc"),
     Boot("smp1-q35-64M", "all", smp=1, mem="64M", machine="q35"),
@@ -91,6 +107,10 @@ KERNEL_BOOTS = [
     # the host to schedule a halted vCPU.
     Boot("wakeup-pingpong-smp2", "sched_pingpong", smp=2, mem="256M", machine="q35", alone=True),
     Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
+    # COM1 input end to end: the host types a pattern, the interrupt fills
+    # the ring, a workqueue worker hands the bytes to the test's consumer.
+    Boot("serial-rx-smp2", "serial_rx", smp=2, mem="256M", machine="q35",
+         send_on=(SERIAL_RX_READY, serial_rx_pattern(SERIAL_RX_BYTES))),
     # Bad parameters are reported and the boot goes on with the defaults.
     Boot("bad-cmdline", "params", smp=1, machine="pc",
          extra_cmdline="loglevel=banana nosuchparam=1 panic=sometimes loglevel=99",
@@ -146,6 +166,14 @@ HARNESS_BOOTS = [
          must_contain=[r"Kernel panic - not syncing: deliberate panic from the selftest_panic suite"]),
     Boot("harness-detects-hang", "selftest_hang", expect="timeout", timeout=15),
     Boot("harness-detects-unknown-suite", "no_such_suite", expect="fail"),
+    # Serial input with one byte missing in the middle: the suite must see it.
+    Boot("harness-detects-serial-loss", "serial_rx", expect="fail", smp=2, mem="256M",
+         cases_failing=["serial_rx.host_bytes_arrive_in_order"],
+         send_on=(SERIAL_RX_READY, serial_rx_pattern(SERIAL_RX_BYTES)[:1000] +
+                  serial_rx_pattern(SERIAL_RX_BYTES)[1001:])),
+    # And with nothing sent, it must give up (after its 60 s) and fail.
+    Boot("harness-detects-serial-silence", "serial_rx", expect="fail", smp=2, mem="256M",
+         cases_failing=["serial_rx.host_bytes_arrive_in_order"]),
     # Not a harness test, but the same shape: a wrong loader must be refused
     # with a message, and then the kernel halts (so the boot "hangs").
     Boot("wrong-loader-refused", "", expect="timeout", timeout=10, qemu_kernel=True,
@@ -188,19 +216,39 @@ def judge(log, status, timed_out, boot):
     return cases, problems
 
 
+def send_when_ready(m, boot, deadline, problems):
+    """Wait for boot.send_on's regex in the serial log, then send its bytes."""
+    regex, data = boot.send_on
+    if not m.expect(regex, max(0, deadline - time.time())):
+        problems.append("the log never matched /%s/: no serial input sent" % regex)
+        return
+    try:
+        m.send(data)
+    except OSError as e:            # QEMU exited under us
+        problems.append("sending %d bytes to the serial port failed: %s" % (len(data), e))
+
+
 def run_boot(boot, iso, logdir):
     kernel = os.path.join(os.path.dirname(iso), "baton.elf") if boot.qemu_kernel else None
     m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
                      cmdline=boot.cmdline, workdir=logdir, qmp=True, kernel=kernel)
     t0 = time.time()
     extra = []
+    sender = None
     try:
         m.start()
+        if boot.send_on:
+            # In a thread: a guest that stops reading must not stop the clock.
+            sender = threading.Thread(target=send_when_ready, daemon=True,
+                                      args=(m, boot, t0 + boot.timeout, extra))
+            sender.start()
         if boot.qmp_check:
-            extra = boot.qmp_check(m, boot)
+            extra += boot.qmp_check(m, boot)
     except qemu.QemuError as e:
-        extra = [str(e)]
+        extra.append(str(e))
     status = m.wait(max(1, boot.timeout - (time.time() - t0)), nmi_on_timeout=True)
+    if sender:
+        sender.join(5)
     cases, problems = judge(m.output, status, status is None, boot)
     return cases, problems + extra, m.log_path, time.time() - t0
 

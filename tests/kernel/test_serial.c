@@ -1,0 +1,141 @@
+/* tests/kernel/test_serial.c - COM1 input: the receive interrupt and the
+ * work item that delivers the bytes.
+ *
+ * serial (in test=all): the wiring, IRQ 4 routed to the boot CPU's vector
+ * and the UART's receive interrupt on.
+ *
+ * serial_rx (explicit): the real path, from the host. The case sets a
+ * consumer, prints "# serial_rx: ready for N bytes" and waits (at most
+ * RX_TEST_TIMEOUT_S) for the harness (tests/run_tests.py, Boot send_on=)
+ * to type N bytes of rx_test_byte() on the serial port. QEMU's stdio
+ * chardev passes every byte value unchanged when its stdin is a pipe, so
+ * the pattern covers all 256 of them. Keep rx_test_byte() in step with
+ * serial_rx_pattern() in tests/run_tests.py.
+ */
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/percpu.h"
+#include "drivers/uart16550.h"
+#include "kernel/completion.h"
+#include "kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "kernel/workqueue.h"
+
+#define RX_TEST_BYTES 4096
+#define RX_TEST_TIMEOUT_S 60
+#define UART_IER 1
+#define UART_IER_RDI 0x01
+#define IOAPIC_REDIR_MASKED (1ull << 16)
+
+/* Byte i of the pattern. Each 256-byte block is a different permutation
+ * of all byte values, so a lost, repeated or shifted block shows too. */
+static u8 rx_test_byte(u32 i)
+{
+	return (u8)((i * 7) ^ ((i >> 8) * 0x35));
+}
+
+static void rx_is_wired(struct ktest *t)
+{
+	struct uart_rx_stats st;
+	u64 entry;
+
+	uart_rx_get_stats(&st);
+	if (!st.enabled) {
+		ktest_skip(t, "no COM1 input");
+		return;
+	}
+	KT_ASSERT_TRUE(t, ioapic_read_route(COM1_ISA_IRQ, &entry) == 0);
+	KT_EXPECT_EQ(t, entry & 0xFF, ISA_IRQ_VECTOR(COM1_ISA_IRQ));
+	KT_EXPECT_FALSE(t, entry & IOAPIC_REDIR_MASKED);
+	KT_EXPECT_EQ(t, entry >> 56, boot_percpu.apic_id);
+	KT_EXPECT_TRUE(t, inb(COM1_PORT + UART_IER) & UART_IER_RDI);
+}
+
+KTEST_SUITE(serial, KTEST_CASE(rx_is_wired));
+
+/* What the consumer saw. Only the consumer writes these, and the rx work
+ * item calls it one chunk at a time; the case reads them after done. */
+static struct {
+	u32 received;		/* pattern bytes so far */
+	u32 extra;		/* bytes beyond RX_TEST_BYTES */
+	bool mismatch;
+	u32 mismatch_at;
+	u8 mismatch_got;
+	u32 calls, calls_outside_work;
+	struct completion done;	/* all bytes in, or the first wrong one */
+} rxt;
+
+static void rx_test_consumer(const u8 *buf, size_t n)
+{
+	rxt.calls++;
+	if (!current_work())
+		rxt.calls_outside_work++;
+	for (size_t i = 0; i < n; i++) {
+		if (rxt.received >= RX_TEST_BYTES) {
+			rxt.extra++;
+			continue;
+		}
+		if (!rxt.mismatch && buf[i] != rx_test_byte(rxt.received)) {
+			rxt.mismatch = true;
+			rxt.mismatch_at = rxt.received;
+			rxt.mismatch_got = buf[i];
+			complete(&rxt.done);
+		}
+		if (++rxt.received == RX_TEST_BYTES)
+			complete(&rxt.done);
+	}
+}
+
+static void host_bytes_arrive_in_order(struct ktest *t)
+{
+	struct uart_rx_stats before, after;
+
+	uart_rx_get_stats(&before);
+	if (!before.enabled) {
+		ktest_skip(t, "no COM1 input");
+		return;
+	}
+	rxt.received = rxt.extra = rxt.calls = rxt.calls_outside_work = 0;
+	rxt.mismatch = false;
+	init_completion(&rxt.done);
+	uart_rx_handler_t previous = uart_get_rx_handler();
+
+	uart_set_rx_handler(rx_test_consumer);
+	uart_rx_get_stats(&before);	/* from here, every byte is the host's */
+	printk(KERN_RAW "    # serial_rx: ready for %u bytes\n", RX_TEST_BYTES);
+	u64 left = wait_for_completion_timeout(&rxt.done, RX_TEST_TIMEOUT_S * NSEC_PER_SEC);
+
+	/* Anything after the pattern would be a duplicate: give it time to show. */
+	msleep(200);
+	uart_set_rx_handler(previous);	/* also waits for the consumer to finish */
+	uart_rx_get_stats(&after);
+
+	if (!left)
+		ktest_fail(t, __FILE__, __LINE__, "timeout after %u s: %u of %u bytes arrived",
+			   RX_TEST_TIMEOUT_S, rxt.received, RX_TEST_BYTES);
+	if (rxt.mismatch)
+		ktest_fail(t, __FILE__, __LINE__, "byte %u is 0x%02x, expected 0x%02x (lost or garbled)",
+			   rxt.mismatch_at, rxt.mismatch_got, rx_test_byte(rxt.mismatch_at));
+	if (left && !rxt.mismatch) {
+		/* Exactly the pattern: nothing lost, nothing twice. */
+		KT_EXPECT_EQ(t, rxt.received, RX_TEST_BYTES);
+		KT_EXPECT_EQ(t, rxt.extra, 0);
+		KT_EXPECT_EQ(t, after.bytes - before.bytes, RX_TEST_BYTES);
+		KT_EXPECT_EQ(t, after.delivered - before.delivered, RX_TEST_BYTES);
+	}
+	KT_EXPECT_TRUE(t, rxt.calls > 0);
+	KT_EXPECT_EQ(t, rxt.calls_outside_work, 0);	/* always in a worker */
+	KT_EXPECT_TRUE(t, after.interrupts > before.interrupts);
+	KT_EXPECT_EQ(t, after.ring_overruns - before.ring_overruns, 0);
+	KT_EXPECT_EQ(t, after.hw_overruns - before.hw_overruns, 0);
+	printk(KERN_RAW "    # serial_rx: %u bytes in %u consumer calls; %lu interrupts, "
+	       "%lu work runs, %lu ring overruns, %lu UART overruns\n",
+	       rxt.received, rxt.calls, (unsigned long)(after.interrupts - before.interrupts),
+	       (unsigned long)(after.work_runs - before.work_runs),
+	       (unsigned long)(after.ring_overruns - before.ring_overruns),
+	       (unsigned long)(after.hw_overruns - before.hw_overruns));
+}
+
+KTEST_SUITE_EXPLICIT(serial_rx, KTEST_CASE(host_bytes_arrive_in_order));

@@ -1,0 +1,958 @@
+/* tests/kernel/test_workqueue_api.c - the rest of the workqueue API:
+ * ordered and unbound workqueues, attributes, max_active, flush colours,
+ * drain, mod/flush/cancel of delayed work, rescuers, freezing, highpri and
+ * CPU-intensive items, idle reaping, references, misuse and the dump. */
+#include "arch/x86_64/atomic.h"
+#include "arch/x86_64/spinlock.h"
+#include "kernel/kthread.h"
+#include "kernel/ktest.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "kernel/workqueue.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define WAIT_NS (60 * NSEC_PER_SEC)	/* generous: only a hang exceeds it */
+
+static void atomic_max(atomic_t *max, int n)
+{
+	int m;
+
+	while ((m = atomic_read(max)) < n && atomic_cmpxchg(max, m, n) != m)
+		;
+}
+
+static unsigned int last_online_cpu(void)
+{
+	unsigned int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+/* Run fn(i, arg) for i < n, each in its own thread, thread i on the i-th
+ * online CPU (round robin); return when all are done. */
+struct par {
+	void (*fn)(int idx, void *arg);
+	void *arg;
+	int idx;
+	struct completion done;
+};
+
+static int par_thread(void *a)
+{
+	struct par *p = a;
+
+	p->fn(p->idx, p->arg);
+	complete(&p->done);
+	return 0;
+}
+
+static bool run_parallel(int n, void (*fn)(int idx, void *arg), void *arg)
+{
+	struct par *p = kzalloc(sizeof(*p) * n);
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+	bool ok = true;
+
+	if (!p)
+		return false;
+	for (int i = 0; i < n; i++) {
+		p[i] = (struct par){ .fn = fn, .arg = arg, .idx = i };
+		init_completion(&p[i].done);
+		struct thread *th = kthread_create_on_cpu(par_thread, &p[i], cpu, "wqtest/%d", i);
+
+		if (!th) {
+			complete(&p[i].done);
+			ok = false;
+		} else {
+			wake_up_thread(th);
+			put_thread(th);
+		}
+		cpu = cpumask_next_wrap(cpu, &cpu_online_mask);
+	}
+	for (int i = 0; i < n; i++)
+		if (!wait_for_completion_timeout(&p[i].done, WAIT_NS))
+			ok = false;	/* leaks p: better than a use after free */
+	if (ok)
+		kfree(p);
+	return ok;
+}
+
+/* ---- ordered workqueues ------------------------------------------------- */
+
+#define ORD_PER_CPU 100
+#define ORD_MAX (ORD_PER_CPU * 8)
+struct ord_item {
+	struct work_struct work;
+	int seq;
+};
+static struct ord_item ord_items[ORD_MAX];
+static int ord_next;				/* ord_lock */
+static DEFINE_SPINLOCK(ord_lock);
+static atomic_t ord_exec, ord_running, ord_max, ord_bad;
+static int ord_order[ORD_MAX];
+static struct workqueue_struct *ord_wq;
+
+static void ord_fn(struct work_struct *w)
+{
+	struct ord_item *it = container_of(w, struct ord_item, work);
+
+	atomic_max(&ord_max, atomic_inc_return(&ord_running));
+	ord_order[atomic_inc_return(&ord_exec) - 1] = it->seq;
+	if (it->seq % 16 == 0)
+		msleep(1);	/* under load: some block */
+	atomic_dec(&ord_running);
+}
+
+static void ord_producer(int idx, void *arg)
+{
+	int n = *(int *)arg;
+
+	for (int i = 0; i < ORD_PER_CPU && i * n + idx < ORD_MAX; i++) {
+		unsigned long flags = spin_lock_irqsave(&ord_lock);
+		struct ord_item *it = &ord_items[ord_next];
+
+		it->seq = ord_next++;
+		INIT_WORK(&it->work, ord_fn);
+		if (!queue_work(ord_wq, &it->work))
+			atomic_inc(&ord_bad);
+		spin_unlock_irqrestore(&ord_lock, flags);
+		udelay(20);
+	}
+}
+
+/* Items queued from every CPU run one at a time, in queueing order. */
+static void ordered_keeps_strict_order_from_all_cpus(struct ktest *t)
+{
+	int n = (int)min(num_online_cpus(), 8u);
+
+	ord_wq = alloc_ordered_workqueue("test_ordered", 0);
+	KT_ASSERT_NOT_NULL(t, ord_wq);
+	ord_next = 0;
+	atomic_set(&ord_exec, 0);
+	atomic_set(&ord_running, 0);
+	atomic_set(&ord_max, 0);
+	atomic_set(&ord_bad, 0);
+	KT_EXPECT_TRUE(t, run_parallel(n, ord_producer, &n));
+	flush_workqueue(ord_wq);
+	KT_EXPECT_EQ(t, atomic_read(&ord_bad), 0);
+	KT_EXPECT_EQ(t, atomic_read(&ord_exec), ord_next);
+	KT_EXPECT_EQ(t, atomic_read(&ord_max), 1);
+	int out_of_order = 0;
+
+	for (int i = 0; i < ord_next; i++)
+		if (ord_order[i] != i)
+			out_of_order++;
+	KT_EXPECT_EQ(t, out_of_order, 0);
+	/* max_active cannot be changed on an ordered workqueue. */
+	ktest_expect_warnings(t, 1);
+	workqueue_set_max_active(ord_wq, 4);
+	destroy_workqueue(ord_wq);
+}
+
+/* ---- max_active changes ------------------------------------------------- */
+
+static atomic_t lim_running, lim_max;
+
+static void lim_fn(struct work_struct *w)
+{
+	atomic_max(&lim_max, atomic_inc_return(&lim_running));
+	msleep(5);
+	atomic_dec(&lim_running);
+}
+
+/* Raising max_active lets waiting items in at once, up to the new limit. */
+static void set_max_active_takes_effect(struct ktest *t)
+{
+	static struct work_struct items[16];
+	struct workqueue_struct *wq = alloc_workqueue("test_setmax", 0, 1);
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	atomic_set(&lim_running, 0);
+	atomic_set(&lim_max, 0);
+	for (int i = 0; i < 16; i++) {
+		INIT_WORK(&items[i], lim_fn);
+		queue_work_on(cpu, wq, &items[i]);
+	}
+	workqueue_set_max_active(wq, 4);
+	flush_workqueue(wq);
+	KT_EXPECT_LE(t, atomic_read(&lim_max), 4);
+	KT_EXPECT_LE(t, 2, atomic_read(&lim_max));
+	destroy_workqueue(wq);
+}
+
+/* ---- unbound workqueues and attributes ---------------------------------- */
+
+struct where {
+	struct work_struct work;
+	unsigned int cpu;
+	int nice;
+	char name[THREAD_NAME_LEN];
+};
+
+static void where_fn(struct work_struct *w)
+{
+	struct where *wh = container_of(w, struct where, work);
+
+	wh->cpu = smp_processor_id();
+	wh->nice = current->nice;
+	strscpy(wh->name, current->name, sizeof(wh->name));
+}
+
+static void unbound_attrs_place_and_prioritise_workers(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("test_unbound", WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	static struct where wh[8];
+	unsigned int cpu = last_online_cpu();
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	KT_ASSERT_NOT_NULL(t, attrs);
+	/* The system unbound workqueue runs items on unbound workers. */
+	INIT_WORK(&wh[0].work, where_fn);
+	queue_work(system_unbound_wq, &wh[0].work);
+	flush_work(&wh[0].work);
+	KT_EXPECT_EQ(t, strncmp(wh[0].name, "kworker/u", 9), 0);
+
+	attrs->nice = 5;
+	cpumask_clear(&attrs->cpumask);
+	cpumask_set_cpu(cpu, &attrs->cpumask);
+	KT_EXPECT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
+	for (int i = 0; i < 8; i++) {
+		INIT_WORK(&wh[i].work, where_fn);
+		queue_work(wq, &wh[i].work);
+	}
+	flush_workqueue(wq);
+	for (int i = 0; i < 8; i++) {
+		KT_EXPECT_EQ(t, wh[i].cpu, cpu);
+		KT_EXPECT_EQ(t, wh[i].nice, 5);
+	}
+	struct workqueue_attrs got;
+
+	workqueue_get_attrs(wq, &got);
+	KT_EXPECT_EQ(t, got.nice, 5);
+	/* Bad attributes are refused with a message, and change nothing. */
+	attrs->nice = 30;
+	KT_EXPECT_EQ(t, apply_workqueue_attrs(wq, attrs), -EINVAL);
+	attrs->nice = 0;
+	cpumask_clear(&attrs->cpumask);
+	KT_EXPECT_EQ(t, apply_workqueue_attrs(wq, attrs), -EINVAL);
+	KT_EXPECT_EQ(t, apply_workqueue_attrs(system_wq, attrs), -EINVAL);
+	workqueue_get_attrs(wq, &got);
+	KT_EXPECT_EQ(t, got.nice, 5);
+	destroy_workqueue(wq);
+	free_workqueue_attrs(attrs);
+}
+
+/* ---- delayed work ------------------------------------------------------- */
+
+static struct delayed_work dwork;
+static volatile u64 dwork_ran_at;
+static atomic_t dwork_runs;
+
+static void dwork_fn(struct work_struct *w)
+{
+	dwork_ran_at = ktime_get_ns();
+	atomic_inc(&dwork_runs);
+}
+
+static void mod_delayed_work_moves_the_deadline(struct ktest *t)
+{
+	INIT_DELAYED_WORK(&dwork, dwork_fn);
+	dwork_ran_at = 0;
+	/* Earlier: from 10 s to 20 ms. */
+	u64 t0 = ktime_get_ns();
+
+	KT_EXPECT_FALSE(t, mod_delayed_work(system_wq, &dwork, 10 * NSEC_PER_SEC));	/* was idle */
+	KT_EXPECT_TRUE(t, mod_delayed_work(system_wq, &dwork, 20 * NSEC_PER_MSEC));	/* was pending */
+	while (!dwork_ran_at && ktime_get_ns() - t0 < 9 * NSEC_PER_SEC)
+		msleep(5);
+	KT_EXPECT_TRUE(t, dwork_ran_at >= t0 + 20 * NSEC_PER_MSEC);
+	KT_EXPECT_TRUE(t, dwork_ran_at && dwork_ran_at < t0 + 9 * NSEC_PER_SEC);
+	/* Later: from 10 ms to 200 ms; not run before. */
+	dwork_ran_at = 0;
+	queue_delayed_work(system_wq, &dwork, 10 * NSEC_PER_MSEC);
+	t0 = ktime_get_ns();
+	mod_delayed_work(system_wq, &dwork, 200 * NSEC_PER_MSEC);
+	msleep(100);
+	KT_EXPECT_EQ(t, dwork_ran_at, 0);
+	KT_EXPECT_TRUE(t, flush_delayed_work(&dwork));	/* now, not in 100 ms */
+	KT_EXPECT_TRUE(t, dwork_ran_at >= t0);
+	/* flush_delayed_work runs a far-off item at once. */
+	atomic_set(&dwork_runs, 0);
+	queue_delayed_work(system_wq, &dwork, 100 * NSEC_PER_SEC);
+	KT_EXPECT_TRUE(t, flush_delayed_work(&dwork));
+	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 1);
+	/* cancel_delayed_work (non-sync) of an armed item. */
+	queue_delayed_work(system_wq, &dwork, 100 * NSEC_PER_SEC);
+	KT_EXPECT_TRUE(t, cancel_delayed_work(&dwork));
+	KT_EXPECT_FALSE(t, cancel_delayed_work(&dwork));
+	KT_EXPECT_FALSE(t, delayed_work_pending(&dwork));
+}
+
+static struct delayed_work self_dwork;
+static atomic_t self_dwork_runs;
+
+static void self_dwork_fn(struct work_struct *w)
+{
+	atomic_inc(&self_dwork_runs);
+	queue_delayed_work(system_wq, to_delayed_work(w), NSEC_PER_MSEC);
+}
+
+static void cancel_delayed_stops_a_self_requeueing_item(struct ktest *t)
+{
+	INIT_DELAYED_WORK(&self_dwork, self_dwork_fn);
+	atomic_set(&self_dwork_runs, 0);
+	queue_delayed_work(system_wq, &self_dwork, 0);
+	u64 t0 = ktime_get_ns();
+
+	while (atomic_read(&self_dwork_runs) < 10 && ktime_get_ns() - t0 < WAIT_NS)
+		msleep(2);
+	cancel_delayed_work_sync(&self_dwork);
+	int runs = atomic_read(&self_dwork_runs);
+
+	msleep(30);
+	KT_EXPECT_LE(t, 10, runs);
+	KT_EXPECT_EQ(t, atomic_read(&self_dwork_runs), runs);
+	KT_EXPECT_FALSE(t, delayed_work_pending(&self_dwork));
+}
+
+/* ---- flushing ----------------------------------------------------------- */
+
+#define RACE_ITEMS 1500
+static struct work_struct race_items[RACE_ITEMS];
+static volatile bool race_done[RACE_ITEMS];
+static volatile int race_queued;
+static volatile bool race_stop;
+static struct workqueue_struct *race_wq;
+
+static void race_fn(struct work_struct *w)
+{
+	if ((w - race_items) % 8 == 0)
+		msleep(1);
+	race_done[w - race_items] = true;
+}
+
+static void race_producer(int idx, void *arg)
+{
+	for (int i = 0; i < RACE_ITEMS && !race_stop; i++) {
+		INIT_WORK(&race_items[i], race_fn);
+		queue_work(race_wq, &race_items[i]);
+		WRITE_ONCE(race_queued, i + 1);
+		if (i % 4 == 0)
+			msleep(1);
+	}
+}
+
+static int race_thread(void *arg)
+{
+	race_producer(0, NULL);
+	complete(arg);
+	return 0;
+}
+
+/* A flush waits for what was queued before it and is not held up by what
+ * is queued after (a producer keeps queueing all along). */
+static void flush_races_with_queueing(struct ktest *t)
+{
+	struct completion producer_done;
+	int missing = 0, flushes = 0;
+
+	race_wq = alloc_workqueue("test_flushrace", 0, 0);
+	KT_ASSERT_NOT_NULL(t, race_wq);
+	race_queued = 0;
+	race_stop = false;
+	for (int i = 0; i < RACE_ITEMS; i++)
+		race_done[i] = false;
+	init_completion(&producer_done);
+	struct thread *th = kthread_run(race_thread, &producer_done, "wqtest-producer");
+
+	KT_ASSERT_NOT_NULL(t, th);
+	put_thread(th);
+	while (READ_ONCE(race_queued) < RACE_ITEMS && flushes < 30) {
+		int before = READ_ONCE(race_queued);
+
+		flush_workqueue(race_wq);
+		flushes++;
+		for (int i = 0; i < before; i++)
+			if (!race_done[i])
+				missing++;
+		msleep(3);
+	}
+	race_stop = true;
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&producer_done, WAIT_NS), 0);
+	flush_workqueue(race_wq);
+	KT_EXPECT_EQ(t, missing, 0);
+	KT_EXPECT_LE(t, 2, flushes);
+	destroy_workqueue(race_wq);
+}
+
+#define NR_FLUSHERS 20
+static struct workqueue_struct *fl_wq;
+static struct completion fl_gate;
+static struct work_struct fl_gate_work, fl_items[NR_FLUSHERS];
+static volatile bool fl_done[NR_FLUSHERS];
+static atomic_t fl_bad, fl_returned;
+
+static void fl_gate_fn(struct work_struct *w)
+{
+	wait_for_completion(&fl_gate);
+}
+
+static void fl_item_fn(struct work_struct *w)
+{
+	msleep(1);
+	fl_done[w - fl_items] = true;
+}
+
+static void flusher(int idx, void *arg)
+{
+	INIT_WORK(&fl_items[idx], fl_item_fn);
+	queue_work(fl_wq, &fl_items[idx]);
+	flush_workqueue(fl_wq);
+	if (!fl_done[idx] || !completion_done(&fl_gate))
+		atomic_inc(&fl_bad);
+	atomic_inc(&fl_returned);
+}
+
+static void gate_opener(int idx, void *arg)
+{
+	struct wq_stats st;
+	u64 t0 = ktime_get_ns();
+
+	if (idx < NR_FLUSHERS) {
+		flusher(idx, arg);
+		return;
+	}
+	/* Open the gate once every colour is taken (or after a while). */
+	do {
+		msleep(5);
+		workqueue_wq_stats(fl_wq, &st);
+	} while (!st.nr_flush_overflows && ktime_get_ns() - t0 < 5 * NSEC_PER_SEC);
+	complete_all(&fl_gate);
+}
+
+/* More concurrent flushers than colours: an item holds the oldest colour
+ * until all 20 flushers wait, so some must wait for a colour; all return,
+ * none before its own item ran. */
+static void twenty_concurrent_flushers(struct ktest *t)
+{
+	struct wq_stats st;
+
+	fl_wq = alloc_workqueue("test_flushers", 0, 0);
+	KT_ASSERT_NOT_NULL(t, fl_wq);
+	init_completion(&fl_gate);
+	atomic_set(&fl_bad, 0);
+	atomic_set(&fl_returned, 0);
+	for (int i = 0; i < NR_FLUSHERS; i++)
+		fl_done[i] = false;
+	INIT_WORK(&fl_gate_work, fl_gate_fn);
+	queue_work(fl_wq, &fl_gate_work);
+	KT_EXPECT_TRUE(t, run_parallel(NR_FLUSHERS + 1, gate_opener, NULL));
+	KT_EXPECT_EQ(t, atomic_read(&fl_returned), NR_FLUSHERS);
+	KT_EXPECT_EQ(t, atomic_read(&fl_bad), 0);
+	workqueue_wq_stats(fl_wq, &st);
+	KT_EXPECT_LE(t, 1, st.nr_flush_overflows);
+	destroy_workqueue(fl_wq);
+}
+
+#define CHAIN_LEN 40
+static struct workqueue_struct *drain_wq;
+static struct work_struct drain_chain, outsider;
+static atomic_t drain_links;
+static struct completion drain_started, drain_finished;
+
+static void drain_chain_fn(struct work_struct *w)
+{
+	msleep(2);
+	if (atomic_inc_return(&drain_links) < CHAIN_LEN)
+		queue_work(drain_wq, w);	/* chained: allowed while draining */
+}
+
+static void outsider_fn(struct work_struct *w)
+{
+}
+
+static int drainer(void *arg)
+{
+	complete(&drain_started);
+	drain_workqueue(drain_wq);
+	complete(&drain_finished);
+	return 0;
+}
+
+/* drain_workqueue waits for chains to end; meanwhile outsiders are refused. */
+static void drain_waits_for_chained_work(struct ktest *t)
+{
+	drain_wq = alloc_workqueue("test_drain", 0, 0);
+	KT_ASSERT_NOT_NULL(t, drain_wq);
+	atomic_set(&drain_links, 0);
+	init_completion(&drain_started);
+	init_completion(&drain_finished);
+	INIT_WORK(&drain_chain, drain_chain_fn);
+	INIT_WORK(&outsider, outsider_fn);
+	queue_work(drain_wq, &drain_chain);
+	struct thread *th = kthread_run(drainer, NULL, "wqtest-drainer");
+
+	KT_ASSERT_NOT_NULL(t, th);
+	put_thread(th);
+	wait_for_completion(&drain_started);
+	msleep(10);
+	if (atomic_read(&drain_links) < CHAIN_LEN - 2) {
+		ktest_expect_warnings(t, 1);
+		KT_EXPECT_FALSE(t, queue_work(drain_wq, &outsider));
+		KT_EXPECT_FALSE(t, work_pending(&outsider));
+	}
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&drain_finished, WAIT_NS), 0);
+	KT_EXPECT_EQ(t, atomic_read(&drain_links), CHAIN_LEN);
+	/* Drained, it takes work again. */
+	KT_EXPECT_TRUE(t, queue_work(drain_wq, &outsider));
+	flush_work(&outsider);
+	destroy_workqueue(drain_wq);
+}
+
+/* ---- misuse ------------------------------------------------------------- */
+
+static struct workqueue_struct *own_wq;
+static struct work_struct own_first, own_second;
+static volatile bool own_second_ran;
+
+static void own_first_fn(struct work_struct *w)
+{
+	flush_workqueue(own_wq);	/* would wait for itself: refused */
+	flush_work(&own_second);	/* queued behind us, ordered: refused */
+}
+
+static void own_second_fn(struct work_struct *w)
+{
+	own_second_ran = true;
+}
+
+static void flush_from_own_ordered_item_is_refused(struct ktest *t)
+{
+	own_wq = alloc_ordered_workqueue("test_ownflush", 0);
+	KT_ASSERT_NOT_NULL(t, own_wq);
+	own_second_ran = false;
+	INIT_WORK(&own_first, own_first_fn);
+	INIT_WORK(&own_second, own_second_fn);
+	ktest_expect_warnings(t, 2);
+	preempt_disable();	/* both queued before the first runs */
+	queue_work(own_wq, &own_first);
+	queue_work(own_wq, &own_second);
+	preempt_enable();
+	flush_workqueue(own_wq);
+	KT_EXPECT_TRUE(t, own_second_ran);
+	destroy_workqueue(own_wq);
+}
+
+static struct completion busy_release;
+static struct work_struct busy_item, busy_queued;
+static volatile bool busy_queued_ran;
+
+static void busy_fn(struct work_struct *w)
+{
+	wait_for_completion(&busy_release);
+}
+
+static void busy_queued_fn(struct work_struct *w)
+{
+	busy_queued_ran = true;
+}
+
+static int releaser(void *arg)
+{
+	msleep(20);
+	complete_all(arg);
+	return 0;
+}
+
+/* Destroying a busy workqueue warns, drains it, and frees it; queueing to
+ * it afterwards is refused (the freed memory is poisoned). work_busy()
+ * tells running from pending. */
+static void destroy_busy_workqueue_warns_and_drains(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("test_destroy", 0, 1);
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	init_completion(&busy_release);
+	busy_queued_ran = false;
+	INIT_WORK(&busy_item, busy_fn);
+	INIT_WORK(&busy_queued, busy_queued_fn);
+	queue_work_on(cpu, wq, &busy_item);
+	queue_work_on(cpu, wq, &busy_queued);	/* inactive: max_active 1 */
+	u64 t0 = ktime_get_ns();
+
+	while (!(work_busy(&busy_item) & WORK_BUSY_RUNNING) && ktime_get_ns() - t0 < WAIT_NS)
+		msleep(1);
+	KT_EXPECT_EQ(t, work_busy(&busy_item), WORK_BUSY_RUNNING);
+	KT_EXPECT_EQ(t, work_busy(&busy_queued), WORK_BUSY_PENDING);
+	struct thread *th = kthread_run(releaser, &busy_release, "wqtest-release");
+
+	KT_ASSERT_NOT_NULL(t, th);
+	put_thread(th);
+	ktest_expect_warnings(t, 2);
+	destroy_workqueue(wq);
+	KT_EXPECT_TRUE(t, busy_queued_ran);
+	KT_EXPECT_EQ(t, work_busy(&busy_item), 0);
+	KT_EXPECT_FALSE(t, queue_work(wq, &busy_queued));	/* destroyed */
+}
+
+/* A freed item is refused, not run. */
+static void queueing_a_freed_item_is_refused(struct ktest *t)
+{
+	struct work_struct *w = kmalloc(sizeof(*w));
+
+	KT_ASSERT_NOT_NULL(t, w);
+	INIT_WORK(w, outsider_fn);
+	kfree(w);
+	ktest_expect_warnings(t, 1);
+	KT_EXPECT_FALSE(t, queue_work(system_wq, w));
+}
+
+/* ---- references --------------------------------------------------------- */
+
+struct refd {
+	struct work_struct work;
+	atomic_t refs, gets, runs;
+	bool requeue_once;
+};
+
+static void refd_get(struct work_struct *w)
+{
+	struct refd *r = container_of(w, struct refd, work);
+
+	atomic_inc(&r->refs);
+	atomic_inc(&r->gets);
+}
+
+static void refd_put(struct work_struct *w)
+{
+	atomic_dec(&container_of(w, struct refd, work)->refs);
+}
+
+static void refd_fn(struct work_struct *w)
+{
+	struct refd *r = container_of(w, struct refd, work);
+
+	atomic_inc(&r->runs);
+	if (atomic_read(&r->refs) < 1)
+		atomic_set(&r->runs, -1000);	/* running without a reference */
+	if (r->requeue_once) {
+		r->requeue_once = false;
+		queue_work(system_wq, w);
+	}
+}
+
+/* The workqueue holds a reference while an item is queued or running. */
+static void references_are_held_while_queued_or_running(struct ktest *t)
+{
+	static struct refd r;
+
+	INIT_WORK(&r.work, refd_fn);
+	work_set_refs(&r.work, refd_get, refd_put);
+	atomic_set(&r.refs, 0);
+	atomic_set(&r.gets, 0);
+	atomic_set(&r.runs, 0);
+	r.requeue_once = true;
+	queue_work(system_wq, &r.work);
+	flush_work(&r.work);
+	flush_work(&r.work);	/* the requeued run */
+	KT_EXPECT_EQ(t, atomic_read(&r.runs), 2);
+	KT_EXPECT_EQ(t, atomic_read(&r.gets), 2);
+	KT_EXPECT_EQ(t, atomic_read(&r.refs), 0);
+	/* Cancelled while queued: the reference is dropped. */
+	preempt_disable();
+	queue_work(system_wq, &r.work);
+	KT_EXPECT_EQ(t, atomic_read(&r.refs), 1);
+	KT_EXPECT_TRUE(t, cancel_work(&r.work));
+	preempt_enable();
+	KT_EXPECT_EQ(t, atomic_read(&r.refs), 0);
+	KT_EXPECT_EQ(t, atomic_read(&r.runs), 2);
+}
+
+/* ---- rescuer ------------------------------------------------------------ */
+
+#define NR_BLOCKERS_EXTRA 3
+static struct completion rescue_release;
+static struct work_struct *blockers;
+static struct work_struct rescue_item;
+static volatile bool rescue_ran_in_rescuer;
+
+static void blocker_fn(struct work_struct *w)
+{
+	wait_for_completion(&rescue_release);
+}
+
+static void rescue_fn(struct work_struct *w)
+{
+	rescue_ran_in_rescuer = strncmp(current->name, "kworker/R-", 10) == 0;
+	complete_all(&rescue_release);
+}
+
+/* With worker creation failing, every worker of a pool is blocked on an
+ * item that waits for a WQ_MEM_RECLAIM item queued behind them: only its
+ * rescuer can run it, and it does. */
+static void rescuer_makes_progress_when_workers_cannot_be_created(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("test_reclaim", WQ_MEM_RECLAIM, 0);
+	unsigned int cpu = last_online_cpu();
+	struct wq_pool_stats before, after;
+	struct wq_stats st;
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	init_completion(&rescue_release);
+	rescue_ran_in_rescuer = false;
+	workqueue_pool_stats(cpu, false, &before);
+	unsigned int n = before.nr_workers + NR_BLOCKERS_EXTRA;
+
+	blockers = kzalloc(sizeof(*blockers) * n);
+	KT_ASSERT_NOT_NULL(t, blockers);
+	kthread_fail_next(1000000);
+	for (unsigned int i = 0; i < n; i++) {
+		INIT_WORK(&blockers[i], blocker_fn);
+		queue_work_on(cpu, system_wq, &blockers[i]);
+	}
+	INIT_WORK(&rescue_item, rescue_fn);
+	queue_work_on(cpu, wq, &rescue_item);
+	u64 left = wait_for_completion_timeout(&rescue_release, WAIT_NS);
+
+	kthread_fail_next(0);
+	complete_all(&rescue_release);	/* on failure, unblock anyway */
+	KT_EXPECT_NE(t, left, 0);
+	for (unsigned int i = 0; i < n; i++)
+		flush_work(&blockers[i]);
+	flush_work(&rescue_item);
+	KT_EXPECT_TRUE(t, rescue_ran_in_rescuer);
+	workqueue_pool_stats(cpu, false, &after);
+	KT_EXPECT_LE(t, before.nr_maydays + 1, after.nr_maydays);
+	KT_EXPECT_LE(t, before.nr_rescued + 1, after.nr_rescued);
+	workqueue_wq_stats(wq, &st);
+	KT_EXPECT_LE(t, 1, st.nr_rescued);
+	kfree(blockers);
+	destroy_workqueue(wq);
+}
+
+/* ---- freezing ----------------------------------------------------------- */
+
+static struct work_struct frz_a, frz_b;
+static volatile bool frz_a_done, frz_b_done;
+
+static void frz_a_fn(struct work_struct *w)
+{
+	msleep(30);
+	frz_a_done = true;
+}
+
+static void frz_b_fn(struct work_struct *w)
+{
+	frz_b_done = true;
+}
+
+/* Freezing lets running items finish and holds new ones until the thaw. */
+static void freeze_drains_and_holds_freezable_work(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("test_freeze", WQ_FREEZABLE, 0);
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	frz_a_done = frz_b_done = false;
+	INIT_WORK(&frz_a, frz_a_fn);
+	INIT_WORK(&frz_b, frz_b_fn);
+	queue_work(wq, &frz_a);
+	KT_EXPECT_EQ(t, workqueue_freeze(WAIT_NS), 0);
+	KT_EXPECT_TRUE(t, frz_a_done);
+	KT_EXPECT_TRUE(t, queue_work(wq, &frz_b));
+	msleep(50);
+	KT_EXPECT_FALSE(t, frz_b_done);
+	/* Non-freezable workqueues go on. */
+	INIT_WORK(&frz_a, frz_a_fn);
+	frz_a_done = false;
+	queue_work(system_wq, &frz_a);
+	flush_work(&frz_a);
+	KT_EXPECT_TRUE(t, frz_a_done);
+	workqueue_thaw();
+	flush_work(&frz_b);
+	KT_EXPECT_TRUE(t, frz_b_done);
+	destroy_workqueue(wq);
+}
+
+/* ---- priorities and CPU-intensive items --------------------------------- */
+
+#define PRIO_N 30
+#define PRIO_H 8
+static struct work_struct prio_normal[PRIO_N], prio_high[PRIO_H];
+static atomic_t prio_seq;
+static int normal_done_at[PRIO_N], high_done_at[PRIO_H];
+
+static void prio_normal_fn(struct work_struct *w)
+{
+	udelay(1000);
+	normal_done_at[w - prio_normal] = atomic_inc_return(&prio_seq);
+}
+
+static void prio_high_fn(struct work_struct *w)
+{
+	udelay(1000);
+	high_done_at[w - prio_high] = atomic_inc_return(&prio_seq);
+}
+
+/* Normal and highpri items wait on the same CPU (queued while it is held):
+ * the highpri ones are all done long before the normal backlog. */
+static void highpri_items_run_before_waiting_normal_ones(struct ktest *t)
+{
+	unsigned int cpu = smp_processor_id();
+
+	atomic_set(&prio_seq, 0);
+	for (int i = 0; i < PRIO_N; i++)
+		INIT_WORK(&prio_normal[i], prio_normal_fn);
+	for (int i = 0; i < PRIO_H; i++)
+		INIT_WORK(&prio_high[i], prio_high_fn);
+	preempt_disable();
+	cpu = smp_processor_id();
+	for (int i = 0; i < PRIO_N; i++)
+		queue_work_on(cpu, system_wq, &prio_normal[i]);
+	for (int i = 0; i < PRIO_H; i++)
+		queue_work_on(cpu, system_highpri_wq, &prio_high[i]);
+	preempt_enable();
+	for (int i = 0; i < PRIO_N; i++)
+		flush_work(&prio_normal[i]);
+	for (int i = 0; i < PRIO_H; i++)
+		flush_work(&prio_high[i]);
+	int last_high = 0, normal_before = 0;
+
+	for (int i = 0; i < PRIO_H; i++)
+		last_high = max(last_high, high_done_at[i]);
+	for (int i = 0; i < PRIO_N; i++)
+		if (normal_done_at[i] < last_high)
+			normal_before++;
+	/* At most about one tick's worth of normal items slips in first. */
+	KT_EXPECT_LE(t, normal_before, PRIO_N / 2);
+}
+
+static volatile bool intensive_saw_other;
+static volatile bool other_done;
+static struct work_struct intensive_item, other_item;
+
+static void intensive_fn(struct work_struct *w)
+{
+	u64 t0 = ktime_get_ns();
+
+	/* Spin (preemptibly) until the other item has run, or give up. */
+	while (!other_done && ktime_get_ns() - t0 < 20 * NSEC_PER_SEC)
+		udelay(100);
+	intensive_saw_other = other_done;
+}
+
+static void other_fn(struct work_struct *w)
+{
+	other_done = true;
+}
+
+/* A CPU-intensive item does not count as running: a normal item queued
+ * behind it on the same CPU gets a worker of its own. */
+static void cpu_intensive_items_do_not_hold_back_others(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("test_intensive", WQ_CPU_INTENSIVE, 0);
+	unsigned int cpu = last_online_cpu();
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	intensive_saw_other = other_done = false;
+	INIT_WORK(&intensive_item, intensive_fn);
+	INIT_WORK(&other_item, other_fn);
+	queue_work_on(cpu, wq, &intensive_item);
+	msleep(5);
+	queue_work_on(cpu, system_wq, &other_item);
+	flush_work(&intensive_item);
+	flush_work(&other_item);
+	KT_EXPECT_TRUE(t, intensive_saw_other);
+	destroy_workqueue(wq);
+}
+
+/* ---- idle reaping ------------------------------------------------------- */
+
+static struct work_struct reap_items[24];
+
+static void reap_fn(struct work_struct *w)
+{
+	msleep(20);
+}
+
+/* Workers created for a burst of blocking items are reaped once idle for
+ * wq_idle_timeout_ms (lowered here), down to the two idle ones kept. */
+static void idle_workers_are_reaped_after_the_timeout(struct ktest *t)
+{
+	unsigned int saved = wq_idle_timeout_ms, cpu = last_online_cpu();
+	struct wq_pool_stats st, before;
+
+	wq_idle_timeout_ms = 50;
+	workqueue_pool_stats(cpu, true, &before);
+	for (int i = 0; i < 24; i++) {
+		INIT_WORK(&reap_items[i], reap_fn);
+		queue_work_on(cpu, system_highpri_wq, &reap_items[i]);
+	}
+	for (int i = 0; i < 24; i++)
+		flush_work(&reap_items[i]);
+	workqueue_pool_stats(cpu, true, &st);
+	unsigned int peak = st.nr_workers;
+	u64 t0 = ktime_get_ns();
+
+	while (st.nr_workers > 2 && ktime_get_ns() - t0 < WAIT_NS) {
+		msleep(20);
+		workqueue_pool_stats(cpu, true, &st);
+	}
+	wq_idle_timeout_ms = saved;
+	KT_EXPECT_LE(t, 8, peak);
+	KT_EXPECT_LE(t, st.nr_workers, 2);
+	KT_EXPECT_LE(t, before.nr_destroyed + peak - 2, st.nr_destroyed);
+}
+
+/* ---- the dump ----------------------------------------------------------- */
+
+static void dump_lists_pools_and_workqueues(struct ktest *t)
+{
+	size_t size = 64 * 1024;
+	char *buf = kmalloc(size);
+
+	KT_ASSERT_NOT_NULL(t, buf);
+	size_t len = workqueue_dump(buf, size);
+	struct wq_counters c;
+
+	KT_EXPECT_EQ(t, len, strlen(buf));
+	KT_EXPECT_TRUE(t, strstr(buf, "pool cpu0 ") != NULL);
+	KT_EXPECT_TRUE(t, strstr(buf, "pool cpu0 highpri") != NULL);
+	KT_EXPECT_TRUE(t, strstr(buf, "wq events ") != NULL);
+	KT_EXPECT_TRUE(t, strstr(buf, "wq events_unbound ") != NULL);
+	KT_EXPECT_TRUE(t, strstr(buf, "unbound u") != NULL);
+	workqueue_get_counters(&c);
+	KT_EXPECT_LE(t, 2 * num_online_cpus() + 1, c.pools);
+	KT_EXPECT_LE(t, 1, c.executed);
+	KT_EXPECT_LE(t, c.idle, c.workers);
+	/* Truncation is safe. */
+	KT_EXPECT_EQ(t, workqueue_dump(buf, 16), 15);
+	KT_EXPECT_EQ(t, strlen(buf), 15);
+	kfree(buf);
+}
+
+KTEST_SUITE(workqueue_api, KTEST_CASE(ordered_keeps_strict_order_from_all_cpus),
+	    KTEST_CASE(set_max_active_takes_effect),
+	    KTEST_CASE(unbound_attrs_place_and_prioritise_workers),
+	    KTEST_CASE(mod_delayed_work_moves_the_deadline),
+	    KTEST_CASE(cancel_delayed_stops_a_self_requeueing_item),
+	    KTEST_CASE(flush_races_with_queueing), KTEST_CASE(twenty_concurrent_flushers),
+	    KTEST_CASE(drain_waits_for_chained_work),
+	    KTEST_CASE(flush_from_own_ordered_item_is_refused),
+	    KTEST_CASE(destroy_busy_workqueue_warns_and_drains),
+	    KTEST_CASE(queueing_a_freed_item_is_refused),
+	    KTEST_CASE(references_are_held_while_queued_or_running),
+	    KTEST_CASE(rescuer_makes_progress_when_workers_cannot_be_created),
+	    KTEST_CASE(freeze_drains_and_holds_freezable_work),
+	    KTEST_CASE(highpri_items_run_before_waiting_normal_ones),
+	    KTEST_CASE(cpu_intensive_items_do_not_hold_back_others),
+	    KTEST_CASE(idle_workers_are_reaped_after_the_timeout),
+	    KTEST_CASE(dump_lists_pools_and_workqueues));
