@@ -494,12 +494,12 @@ static void process_scheduled_works(struct worker *worker)
 static int worker_thread(void *arg);
 
 /* Create one worker for pool and start it idle. May sleep; no locks held. */
-static struct worker *create_worker(struct worker_pool *pool)
+static bool create_worker(struct worker_pool *pool)
 {
 	struct worker *worker = kzalloc(sizeof(*worker));
 
 	if (!worker)
-		return NULL;
+		return false;
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	worker->id = pool->next_id++;
@@ -516,7 +516,7 @@ static struct worker *create_worker(struct worker_pool *pool)
 							"kworker/u%d:%d", pool->id, worker->id);
 	if (!worker->thread) {
 		kfree(worker);
-		return NULL;
+		return false;
 	}
 	kthread_set_data(worker->thread, worker);
 	sched_set_nice(worker->thread, pool->attrs.nice);
@@ -525,11 +525,13 @@ static struct worker *create_worker(struct worker_pool *pool)
 	list_add_tail(&worker->node, &pool->workers);
 	pool->nr_workers++;
 	pool->nr_created++;
+	struct thread *th = worker->thread;	/* worker may be reaped and freed once unlocked */
+
 	worker_enter_idle(worker);
-	wake_up_thread(worker->thread);
+	wake_up_thread(th);
 	spin_unlock_irqrestore(&pool->lock, flags);
-	put_thread(worker->thread);	/* it frees itself when it exits */
-	return worker;
+	put_thread(th);		/* it frees itself when it exits */
+	return true;
 }
 
 /* Ask wq's rescuer to come and run pwq's items. pool->lock held. */

@@ -316,6 +316,14 @@ def run_host(t, build):
             r.returncode, r.stderr.strip()[-2000:]))
     c = rep.counts()
     print("host  %-28s %3d passed, %d skipped" % ("lib_tests", c["pass"], c["skip"]), flush=True)
+    # The workqueue is the only deferred-work mechanism: the code and the
+    # table in docs/workqueue.md must agree.
+    chk = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_deferred.py")
+    r = subprocess.run([sys.executable, chk], capture_output=True, text=True, timeout=60)
+    t.add(r.returncode == 0, "host: check_deferred: %s" % " | ".join(
+        l.strip() for l in r.stdout.splitlines()[1:]) or r.stderr.strip())
+    print("host  %-28s %s" % ("check_deferred", r.stdout.splitlines()[0] if r.stdout else
+                               r.stderr.strip()), flush=True)
 
 
 def main():
