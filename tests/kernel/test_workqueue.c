@@ -62,6 +62,9 @@ static void blocked_items_overlap(struct ktest *t)
 
 static atomic_t running_now, max_running;
 static volatile unsigned int bad_cpu;
+static struct thread *batch_thread;	/* the worker that ran the first item */
+static u64 batch_nvcsw;
+static int batch_breaks;		/* items on another worker, or after it blocked */
 
 static void cpu_bound(struct work_struct *w)
 {
@@ -72,9 +75,16 @@ static void cpu_bound(struct work_struct *w)
 		;
 	udelay(2000);
 	atomic_dec(&running_now);
+	if (!batch_thread) {
+		batch_thread = current;
+		batch_nvcsw = current->stats.nvcsw;
+	} else if (batch_thread != current || current->stats.nvcsw != batch_nvcsw) {
+		batch_breaks++;
+	}
 }
 
-/* CPU-bound items on one CPU run one at a time. */
+/* CPU-bound items on one CPU run one at a time, batched on one worker
+ * that never blocks in between (no context switch from item to item). */
 static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 {
 	static struct work_struct items[32];
@@ -82,13 +92,18 @@ static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 
 	atomic_set(&running_now, 0);
 	atomic_set(&max_running, 0);
+	batch_thread = NULL;
+	batch_breaks = 0;
+	preempt_disable();	/* all waiting before the first one runs */
 	for (int i = 0; i < 32; i++) {
 		INIT_WORK(&items[i], cpu_bound);
 		queue_work_on(cpu, system_wq, &items[i]);
 	}
+	preempt_enable();
 	for (int i = 0; i < 32; i++)
 		flush_work(&items[i]);
 	KT_EXPECT_EQ(t, atomic_read(&max_running), 1);
+	KT_EXPECT_EQ(t, batch_breaks, 0);
 }
 
 #define CHAIN 200
