@@ -9,6 +9,7 @@
 #include "drivers/acpi.h"
 #include "drivers/uart16550.h"
 #include "kernel/bootinfo.h"
+#include "kernel/cpu.h"
 #include "kernel/ktest.h"
 #include "kernel/kthread.h"
 #include "kernel/timer.h"
@@ -54,6 +55,7 @@ void kmain(u64 mb2_info_phys)
 	acpi_init();			// firmware tables: MADT, HPET, FADT
 	time_init();			// TSC clock, calibrated against HPET/PIT
 	timers_init();			// per-CPU timer lists
+	cpuhp_init();			// CPU hotplug phases and their steps
 	sched_init();			// this context becomes cpu0's idle thread
 	smp_init();			// APICs, the tick, every other CPU online
 	local_irq_enable();		// interrupts on; threads from here on

@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) "sched: " fmt
 #include "kernel/sched.h"
+#include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
@@ -23,6 +24,7 @@
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/cpu.h"
 #include "kernel/kthread.h"
 #include "kernel/timer.h"
 #include "lib/errno.h"
@@ -165,9 +167,15 @@ static void resched_cpu_locked(struct rq *rq)
 
 /* ---- wake-ups ----------------------------------------------------------- */
 
+/* May t run on cpu? In its mask and active; a thread bound to that one CPU
+ * (a per-CPU kthread: workers, the hotplug stopper) also while the CPU is
+ * online but no longer active, on its way down. */
 static bool cpu_allowed(struct thread *t, unsigned int cpu)
 {
-	return cpumask_test_cpu(cpu, &t->cpus_allowed) && cpumask_test_cpu(cpu, &cpu_active_mask);
+	if (!cpumask_test_cpu(cpu, &t->cpus_allowed))
+		return false;
+	return cpumask_test_cpu(cpu, &cpu_active_mask) ||
+	       (cpu_online(cpu) && cpumask_weight(&t->cpus_allowed) == 1);
 }
 
 /* Where should t run? Its last CPU if allowed and free, else an allowed
@@ -189,10 +197,16 @@ static unsigned int select_cpu(struct thread *t)
 	if (cpu_allowed(t, t->cpu))
 		return t->cpu;
 	if (fallback == NR_CPUS) {
-		/* No allowed CPU is active (hotplug took them): any active one. */
+		/* No allowed CPU is active (hotplug took them): run it on an
+		 * active one meanwhile; its affinity stays, so it goes back
+		 * when one of its CPUs returns. */
 		fallback = cpumask_first(&cpu_active_mask);
-		WARN_ONCE(1, "thread %s: no allowed CPU is active; running it on cpu%u", t->name,
-			  fallback);
+		if (!t->affinity_broken)
+			pr_info("thread %s: none of its CPUs is online; it runs on cpu%u meanwhile\n",
+				t->name, fallback);
+		t->affinity_broken = true;
+	} else {
+		t->affinity_broken = false;
 	}
 	return fallback;
 }
@@ -338,8 +352,8 @@ static void __schedule(bool preempt)
 			}
 			prev->in_hook = false;
 			prev->hooks_slept = prev->nr_hooks > 0;
-		} else if (!cpu_allowed(prev, rq->cpu) && num_online_cpus() > 1 &&
-			   !cpumask_empty(&prev->cpus_allowed)) {
+		} else if (!cpu_allowed(prev, rq->cpu) &&
+			   cpumask_intersects(&prev->cpus_allowed, &cpu_active_mask)) {
 			/* Affinity changed under it: move it once switched out. */
 			prev->migrate = true;
 			prev->on_rq = false;
@@ -785,6 +799,8 @@ __noreturn void cpu_idle(void)
 {
 	for (;;) {
 		local_irq_disable();
+		if (cpu_should_die())
+			cpu_play_dead();	/* CPU hotplug: this CPU's end */
 		if (need_resched()) {
 			local_irq_enable();
 			schedule();
@@ -806,3 +822,60 @@ void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st)
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
+
+/* ---- CPU hotplug ---------------------------------------------------------- */
+
+static void sync_nop(void *info)
+{
+}
+
+void sched_cpu_deactivate(unsigned int cpu)
+{
+	clear_bit(cpu, cpumask_bits(&cpu_active_mask));
+	/* Wake-ups place threads with interrupts off: once every CPU has taken
+	 * an interrupt, none is still placing one by the old mask. */
+	on_each_cpu(sync_nop, NULL, true);
+}
+
+void sched_cpu_activate(unsigned int cpu)
+{
+	set_bit(cpu, cpumask_bits(&cpu_active_mask));
+}
+
+/* On the dying CPU, interrupts off, its stopper current: move every queued
+ * thread to an active CPU it may use (or any, keeping its affinity). */
+void sched_cpu_dying(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	assert(irqs_disabled() && cpu == smp_processor_id());
+	for (;;) {
+		spin_lock(&rq->lock);
+		struct thread *t = list_first_entry_or_null(&rq->fifo, struct thread, run_link);
+
+		if (!t)
+			t = list_first_entry_or_null(&rq->fair, struct thread, run_link);
+		spin_unlock_no_resched(&rq->lock);
+		if (!t)
+			break;
+		spin_lock(&t->pi_lock);
+		unsigned int dst_cpu = select_cpu(t);
+		struct rq *dst = cpu_rq(dst_cpu);
+
+		double_rq_lock(rq, dst);
+		if (t->cpu == cpu && !list_empty(&t->run_link))
+			move_queued(rq, dst, t);
+		double_rq_unlock(rq, dst);
+		spin_unlock_no_resched(&t->pi_lock);
+	}
+}
+
+/* After the CPU stopped: nothing may be left on its run queue. */
+void sched_cpu_dead(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+
+	WARN_ONCE(rq->nr_queued, "cpu%u went offline with %u threads queued", cpu, rq->nr_queued);
+	spin_unlock_irqrestore(&rq->lock, flags);
+}

@@ -103,6 +103,7 @@ struct thread {
 	bool on_rq;			/* R: queued, or current, on t->cpu */
 	volatile bool on_cpu;		/* R: executing or being switched out */
 	bool migrate;			/* R: move it off this CPU once switched out */
+	bool affinity_broken;		/* P: runs outside its mask (CPUs offline) */
 	enum sched_class policy;	/* R */
 	int nice;			/* R */
 	unsigned int weight;		/* R: from nice */
@@ -175,6 +176,13 @@ struct rq_stats {
 	u64 idle_ns;
 };
 void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st);
+/* CPU hotplug (kernel/cpu.c): stop placing threads on cpu (and wait
+ * until no CPU still can); place them again; move the queued ones away
+ * (on the dying CPU, interrupts off); check nothing was left. */
+void sched_cpu_deactivate(unsigned int cpu);
+void sched_cpu_activate(unsigned int cpu);
+void sched_cpu_dying(unsigned int cpu);
+void sched_cpu_dead(unsigned int cpu);
 /* Print every thread's state (from an NMI: takes no locks). */
 void sched_dump_threads(void);
 /* Is the scheduler running (threads exist)? */

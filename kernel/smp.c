@@ -22,6 +22,7 @@ struct cpumask cpu_online_mask;
 struct cpumask cpu_active_mask;
 u32 cpu_apic_ids[NR_CPUS];
 unsigned int nr_cpu_ids = 1;
+bool smp_booted;			/* smp_init() is done */
 
 /*
  * A request to run fn(info) on one CPU. With a waiter, the request belongs
@@ -98,10 +99,17 @@ static int queue_call(unsigned int cpu, smp_call_func_t fn, void *info, struct c
 	if (!r && !(r = kmalloc(sizeof(*r))))
 		return -ENOMEM;
 	*r = (struct call_request){ .fn = fn, .info = info, .pending = pending };
-	if (pending)
-		atomic_inc(pending);
 	unsigned long flags = spin_lock_irqsave(&pc->call_lock);
 
+	/* Checked again under the lock smp_cpu_dying() takes to go offline. */
+	if (!cpu_online(cpu)) {
+		spin_unlock_irqrestore(&pc->call_lock, flags);
+		if (!pending)
+			kfree(r);
+		return -ENODEV;
+	}
+	if (pending)
+		atomic_inc(pending);
 	list_add_tail(&r->link, &pc->call_queue);
 	spin_unlock_irqrestore(&pc->call_lock, flags);
 	lapic_send_ipi(pc->apic_id, CALL_FUNCTION_VECTOR);
@@ -196,7 +204,22 @@ void smp_cpu_starting(void)
 	unsigned int cpu = smp_processor_id();
 
 	set_bit(cpu, cpumask_bits(&cpu_online_mask));
-	set_bit(cpu, cpumask_bits(&cpu_active_mask));
+	/* At boot a CPU is active at once; later, CPU hotplug activates it
+	 * after its online callbacks. */
+	if (!smp_booted)
+		set_bit(cpu, cpumask_bits(&cpu_active_mask));
+}
+
+void smp_cpu_dying(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct percpu *pc = this_cpu_ptr();
+
+	spin_lock(&pc->call_lock);
+	clear_bit(cpu, cpumask_bits(&cpu_online_mask));
+	spin_unlock_no_resched(&pc->call_lock);
+	/* Requests queued before the bit went: run them, no waiter hangs. */
+	call_queue_run();
 }
 
 int smp_bringup_cpu(unsigned int cpu)
@@ -278,4 +301,5 @@ void smp_init(void)
 	}
 	pr_info("%u CPUs possible, %u present, %u online\n", cpumask_weight(&cpu_possible_mask),
 		cpumask_weight(&cpu_present_mask), num_online_cpus());
+	smp_booted = true;
 }

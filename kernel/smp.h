@@ -57,12 +57,15 @@ typedef void (*smp_call_func_t)(void *info);
 void smp_init(void);
 /* Bring one CPU online; 0, or -errno (-ETIMEDOUT if it did not answer). */
 int smp_bringup_cpu(unsigned int cpu);
+/* The CPU itself, going online (from ap_start) / offline (its stopper,
+ * interrupts off): set / clear its online bit; dying runs queued calls. */
+void smp_cpu_starting(void);
+void smp_cpu_dying(void);
+extern bool smp_booted;
 int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, bool wait);
 int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info, bool wait);
 int on_each_cpu(smp_call_func_t fn, void *info, bool wait);
 void smp_send_reschedule(unsigned int cpu);
 void smp_send_stop(void);
-/* This CPU is set up and may take work: mark it online (from the CPU). */
-void smp_cpu_starting(void);
 
 #endif

@@ -188,3 +188,26 @@ void run_timers(void)
 	}
 	spin_unlock_no_resched(&b->lock);
 }
+
+void timers_migrate(unsigned int from, unsigned int to)
+{
+	struct timer_base *src = &bases[from], *dst = &bases[to];
+	unsigned long flags = local_irq_save();
+	unsigned int moved = 0;
+
+	/* Two bases: lock in CPU order. */
+	spin_lock(from < to ? &src->lock : &dst->lock);
+	spin_lock(from < to ? &dst->lock : &src->lock);
+	for (unsigned int s = 0; s < WHEEL_SLOTS; s++)
+		while (!list_empty(&src->slots[s])) {
+			struct timer_list *t = list_first_entry(&src->slots[s], struct timer_list, entry);
+
+			list_del_init(&t->entry);
+			enqueue_timer(dst, to, t);
+			moved++;
+		}
+	spin_unlock_no_resched(&src->lock);
+	spin_unlock_no_resched(&dst->lock);
+	local_irq_restore(flags);
+	(void)moved;
+}

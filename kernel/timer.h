@@ -13,6 +13,8 @@
  *   del_timer_sync(t)                 disarm and wait for a running callback
  *                                     (may not be called from the callback)
  *   timer_pending(t)
+ *   timers_migrate(from, to)          move every timer of CPU from to CPU
+ *                                     to (CPU hotplug: from is dying)
  */
 #ifndef KERNEL_TIMER_H
 #define KERNEL_TIMER_H
@@ -37,5 +39,6 @@ bool timer_pending(const struct timer_list *t);
 /* From the tick: run this CPU's expired timers. */
 void run_timers(void);
 void timers_init(void);
+void timers_migrate(unsigned int from, unsigned int to);
 
 #endif

@@ -48,6 +48,11 @@
 #define MAYDAY_INTERVAL_NS (100 * NSEC_PER_MSEC)
 #define CREATE_COOLDOWN_MS 10		/* between failed creation attempts */
 #define STATS_INTERVAL_NS NSEC_PER_SEC
+#define TRUSTEE_NONE 0			/* the CPU is online: no trustee */
+#define TRUSTEE_IN_CHARGE 1		/* CPU offline, the trustee runs the pool */
+#define TRUSTEE_DONE 2			/* CPU offline, work gone, workers released */
+#define TRUSTEE_RELEASED 3		/* the CPU came back while in charge */
+static const char *const trustee_names[] = { "none", "in-charge", "done", "released" };
 #define WQ_MAGIC 0x57514d51		/* "WQMQ" while alive */
 #define WQ_MAGIC_DEAD 0x64656164
 
@@ -58,6 +63,7 @@
 #define WORKER_DIE (1u << 3)
 #define WORKER_UNBOUND (1u << 4)
 #define WORKER_RESCUER (1u << 5)
+#define WORKER_REBIND (1u << 6)		/* its CPU is back: rebind after this item */
 #define WORKER_NOT_RUNNING                                                     \
 	(WORKER_IDLE | WORKER_PREP | WORKER_CPU_INTENSIVE | WORKER_DIE | WORKER_UNBOUND | \
 	 WORKER_RESCUER)
@@ -83,6 +89,11 @@ struct worker_pool {
 	unsigned int nr_idle;		/* L */
 	atomic_t nr_running;		/* A: changed only on the pool's CPU */
 	bool manager_active;		/* L */
+	bool disassociated;		/* L: per-CPU pool whose CPU is offline */
+	int trustee_state;		/* L: TRUSTEE_* */
+	unsigned int trustee_events;	/* L: bumped to wake the trustee */
+	struct wait_queue_head trustee_wait;
+	struct work_struct trustee_work;	/* manages the pool while disassociated */
 	int next_id;			/* L */
 	int refcnt;			/* PM+L: unbound pools: pwqs using it */
 	struct list_head unbound_node;	/* PM */
@@ -205,6 +216,8 @@ static bool too_many_workers(struct worker_pool *pool)
 
 	if (!pool_is_bound(pool) && pool->refcnt == 0)
 		return pool->nr_idle > 0;
+	if (pool->disassociated)
+		return false;	/* the trustee releases them */
 	return nr_idle > MIN_IDLE_WORKERS && (nr_idle - MIN_IDLE_WORKERS) * MAX_IDLE_WORKERS_RATIO >= nr_busy;
 }
 
@@ -254,6 +267,10 @@ static void worker_enter_idle(struct worker *worker)
 	pool->nr_idle++;
 	worker->last_active = ktime_get_ns();
 	list_add(&worker->idle_entry, &pool->idle_list);	/* LIFO */
+	if (pool->disassociated) {
+		pool->trustee_events++;
+		wake_up(&pool->trustee_wait);
+	}
 	if (too_many_workers(pool) && !timer_pending(&pool->idle_timer))
 		mod_timer(&pool->idle_timer, ktime_get_ns() + wq_idle_timeout_ms * NSEC_PER_MSEC);
 }
@@ -508,9 +525,17 @@ static bool create_worker(struct worker_pool *pool)
 	INIT_LIST_HEAD(&worker->scheduled);
 	INIT_LIST_HEAD(&worker->idle_entry);
 	INIT_LIST_HEAD(&worker->node);
-	if (pool_is_bound(pool))
+	/* A per-CPU pool whose CPU is offline gets workers that may run on any
+	 * active CPU (the trustee's); they rebind when the CPU returns. */
+	bool created_unbound = !pool_is_bound(pool) || READ_ONCE(pool->disassociated);
+
+	if (pool_is_bound(pool) && !created_unbound)
 		worker->thread = kthread_create_on_cpu(worker_thread, worker, pool->cpu, "kworker/%u:%d%s",
 						       pool->cpu, worker->id, pool->attrs.nice < 0 ? "H" : "");
+	else if (pool_is_bound(pool))
+		worker->thread = kthread_create_on_mask(worker_thread, worker, &cpu_active_mask,
+							"kworker/%u:%d%s", pool->cpu, worker->id,
+							pool->attrs.nice < 0 ? "H" : "");
 	else
 		worker->thread = kthread_create_on_mask(worker_thread, worker, &pool->attrs.cpumask,
 							"kworker/u%d:%d", pool->id, worker->id);
@@ -521,7 +546,15 @@ static bool create_worker(struct worker_pool *pool)
 	kthread_set_data(worker->thread, worker);
 	sched_set_nice(worker->thread, pool->attrs.nice);
 	flags = spin_lock_irqsave(&pool->lock);
-	worker->flags = WORKER_PREP | (pool_is_bound(pool) ? 0 : WORKER_UNBOUND);
+	worker->flags = WORKER_PREP | (created_unbound ? WORKER_UNBOUND : 0);
+	if (pool_is_bound(pool) && pool->disassociated) {
+		/* The CPU went down while we created it. */
+		worker->flags |= WORKER_UNBOUND;
+		if (!created_unbound)
+			set_cpus_allowed(worker->thread, &cpu_active_mask);
+	} else if (pool_is_bound(pool) && created_unbound) {
+		worker->flags |= WORKER_REBIND;	/* the CPU came back meanwhile */
+	}
 	list_add_tail(&worker->node, &pool->workers);
 	pool->nr_workers++;
 	pool->nr_created++;
@@ -601,6 +634,29 @@ static __noreturn void worker_die(struct worker *worker)
 	thread_exit(0);
 }
 
+/* The pool's CPU is back (WORKER_REBIND): move there and rejoin
+ * concurrency management. pool->lock held; returns true if it dropped it. */
+static bool worker_maybe_rebind(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+	struct cpumask m;
+
+	if (!(worker->flags & WORKER_REBIND))
+		return false;
+	worker->flags &= ~WORKER_REBIND;
+	if (pool->disassociated)
+		return false;	/* down again already: stay with the trustee */
+	spin_unlock_irq(&pool->lock);
+	cpumask_clear(&m);
+	cpumask_set_cpu(pool->cpu, &m);
+	int err = set_cpus_allowed(current, &m);
+
+	spin_lock_irq(&pool->lock);
+	if (!err && !pool->disassociated && smp_processor_id() == pool->cpu)
+		worker_clr_flags(worker, WORKER_UNBOUND);
+	return true;
+}
+
 static int worker_thread(void *arg)
 {
 	struct worker *worker = arg;
@@ -615,6 +671,8 @@ static int worker_thread(void *arg)
 		}
 		worker_leave_idle(worker);
 recheck:
+		if (worker_maybe_rebind(worker))
+			goto recheck;
 		if (!need_more_worker(pool))
 			goto sleep;
 		if (!may_start_working(pool) && manage_workers(worker))
@@ -628,6 +686,8 @@ recheck:
 			process_scheduled_works(worker);
 		} while (keep_working(pool));
 		worker_set_flags(worker, WORKER_PREP);
+		if (worker_maybe_rebind(worker))
+			goto recheck;
 sleep:
 		worker_enter_idle(worker);
 		set_current_state(THREAD_BLOCKED);
@@ -644,7 +704,7 @@ static void idle_cull_fn(struct work_struct *work)
 	struct worker_pool *pool = container_of(work, struct worker_pool, idle_cull_work);
 
 	spin_lock_irq(&pool->lock);
-	WARN_ON_ONCE(pool_is_bound(pool) && smp_processor_id() != pool->cpu);
+	WARN_ON_ONCE(pool_is_bound(pool) && !pool->disassociated && smp_processor_id() != pool->cpu);
 	while (too_many_workers(pool)) {
 		struct worker *worker = list_last_entry(&pool->idle_list, struct worker, idle_entry);
 		u64 expires = worker->last_active + wq_idle_timeout_ms * NSEC_PER_MSEC;
@@ -814,7 +874,9 @@ retry:
 	if (wq->flags & WQ_UNBOUND) {
 		pwq = READ_ONCE(wq->dfl_pwq);
 	} else {
-		if (cpu >= NR_CPUS || !cpu_online(cpu))
+		/* An offline CPU's items go to its pool all the same: its trustee
+		 * has them run on other CPUs (documented in workqueue.h). */
+		if (cpu >= NR_CPUS || !wq->cpu_pwqs[cpu])
 			cpu = smp_processor_id();
 		pwq = wq->cpu_pwqs[cpu];
 	}
@@ -858,7 +920,15 @@ retry:
 		pwq->nr_inactive++;
 		list_add_tail(&w->entry, &pwq->inactive);
 	}
+	bool kick = pool->disassociated && !pool->nr_idle;
+
+	if (pool->disassociated) {
+		pool->trustee_events++;
+		wake_up(&pool->trustee_wait);
+	}
 	spin_unlock_no_resched(&pool->lock);
+	if (kick)
+		queue_work(system_unbound_wq, &pool->trustee_work);	/* it needs a worker */
 	return true;
 }
 
@@ -1265,6 +1335,148 @@ unsigned int work_busy(struct work_struct *w)
 	return ret;
 }
 
+/* ---- CPU hotplug: the trustee --------------------------------------------
+ *
+ * When a CPU goes down, its two pools are "disassociated" on the dying CPU
+ * itself (interrupts off, so no hook of theirs can run meanwhile): every
+ * worker gets WORKER_UNBOUND (out of concurrency management, nr_running is
+ * zeroed) and may run on any active CPU. cpu_down() does not wait for the
+ * pools to drain. A trustee - a work item on system_unbound_wq, not a
+ * thread - takes charge: the pool behaves like an unbound one (every
+ * pending item gets a worker), the trustee creates workers when none is
+ * idle (with maydays to rescuers if it cannot), and once the work is gone
+ * it releases the idle workers and leaves (TRUSTEE_DONE). Work queued to
+ * the offline CPU later calls it back.
+ *
+ * When the CPU returns, workqueue_cpu_online() releases the pools: idle
+ * (unbound) workers are destroyed, busy ones are marked WORKER_REBIND and
+ * move back to the CPU after their current item, a bound worker is
+ * created, and concurrency management resumes. A cancelled offline never
+ * reaches the dying step, so it leaves nothing to undo.
+ */
+
+static bool trustee_has_news(struct worker_pool *pool, unsigned int seen)
+{
+	return READ_ONCE(pool->trustee_events) != seen || !READ_ONCE(pool->disassociated);
+}
+
+static void trustee_fn(struct work_struct *work)
+{
+	struct worker_pool *pool = container_of(work, struct worker_pool, trustee_work);
+	bool mayday_armed = false;
+
+	for (;;) {
+		spin_lock_irq(&pool->lock);
+		if (!pool->disassociated)
+			break;
+		pool->trustee_state = TRUSTEE_IN_CHARGE;
+		if (need_to_create_worker(pool) && !pool->manager_active) {
+			pool->manager_active = true;
+			spin_unlock_irq(&pool->lock);
+			if (!mayday_armed)
+				mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INITIAL_TIMEOUT_NS);
+			mayday_armed = true;
+			if (create_worker(pool)) {
+				del_timer_sync(&pool->mayday_timer);
+				mayday_armed = false;
+			} else {
+				msleep(CREATE_COOLDOWN_MS);
+			}
+			spin_lock_irq(&pool->lock);
+			pool->manager_active = false;
+			spin_unlock_irq(&pool->lock);
+			continue;
+		}
+		if (list_empty(&pool->worklist) && pool->nr_idle == pool->nr_workers &&
+		    !pool->manager_active) {
+			/* The work is gone: release the workers. */
+			while (pool->nr_idle)
+				destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
+			pool->trustee_state = TRUSTEE_DONE;
+			break;
+		}
+		if (need_more_worker(pool))
+			wake_up_worker(pool);
+		unsigned int seen = pool->trustee_events;
+
+		spin_unlock_irq(&pool->lock);
+		wait_event_timeout(pool->trustee_wait, trustee_has_news(pool, seen), 100 * NSEC_PER_MSEC);
+	}
+	spin_unlock_irq(&pool->lock);
+	if (mayday_armed)
+		del_timer_sync(&pool->mayday_timer);
+}
+
+int workqueue_cpu_dying(unsigned int cpu)
+{
+	assert(irqs_disabled() && smp_processor_id() == cpu);
+	for (int i = 0; i < NR_STD_POOLS; i++) {
+		struct worker_pool *pool = &cpu_pools[cpu][i];
+		struct worker *worker;
+
+		spin_lock(&pool->lock);
+		pool->disassociated = true;
+		pool->trustee_state = TRUSTEE_IN_CHARGE;
+		list_for_each_entry(worker, &pool->workers, node) {
+			if (worker->flags & WORKER_RESCUER)
+				continue;	/* it leaves by itself */
+			worker->flags = (worker->flags | WORKER_UNBOUND) & ~WORKER_REBIND;
+			set_cpus_allowed(worker->thread, &cpu_active_mask);
+		}
+		atomic_set(&pool->nr_running, 0);
+		if (need_more_worker(pool))
+			wake_up_worker(pool);
+		spin_unlock_no_resched(&pool->lock);
+		queue_work(system_unbound_wq, &pool->trustee_work);
+	}
+	return 0;
+}
+
+int workqueue_cpu_online(unsigned int cpu)
+{
+	might_sleep();
+	for (int i = 0; i < NR_STD_POOLS; i++) {
+		struct worker_pool *pool = &cpu_pools[cpu][i];
+		struct worker *worker;
+
+		spin_lock_irq(&pool->lock);
+		if (pool->disassociated) {
+			pool->disassociated = false;
+			pool->trustee_state = TRUSTEE_RELEASED;
+			while (pool->nr_idle)
+				destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
+			list_for_each_entry(worker, &pool->workers, node)
+				if (!(worker->flags & WORKER_RESCUER))
+					worker->flags |= WORKER_REBIND;
+			atomic_set(&pool->nr_running, 0);
+			pool->trustee_events++;
+			wake_up(&pool->trustee_wait);
+		}
+		pool->trustee_state = TRUSTEE_NONE;
+		spin_unlock_irq(&pool->lock);
+		/* A bound idle worker, so concurrency management has one to wake. */
+		if (!create_worker(pool)) {
+			pr_warn("cpu%u: no bound worker could be created; its busy workers will rebind\n",
+				cpu);
+		}
+	}
+	return 0;
+}
+
+unsigned int workqueue_pool_unbound_workers(unsigned int cpu, bool highpri)
+{
+	struct worker_pool *pool = &cpu_pools[cpu][highpri ? 1 : 0];
+	struct worker *worker;
+	unsigned int n = 0;
+	unsigned long flags = spin_lock_irqsave(&pool->lock);
+
+	list_for_each_entry(worker, &pool->workers, node)
+		if ((worker->flags & (WORKER_UNBOUND | WORKER_RESCUER)) == WORKER_UNBOUND)
+			n++;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	return n;
+}
+
 /* ---- pools -------------------------------------------------------------- */
 
 static void init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
@@ -1281,6 +1493,8 @@ static void init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
 	timer_setup(&pool->idle_timer, idle_worker_timeout);
 	timer_setup(&pool->mayday_timer, pool_mayday_timeout);
 	INIT_WORK(&pool->idle_cull_work, idle_cull_fn);
+	INIT_WORK(&pool->trustee_work, trustee_fn);
+	init_waitqueue_head(&pool->trustee_wait);
 }
 
 static bool attrs_equal(const struct workqueue_attrs *a, const struct workqueue_attrs *b)
@@ -1804,7 +2018,9 @@ static void dump_pool(struct worker_pool *pool, void *arg)
 
 	pool_stats(pool, &st);
 	if (pool_is_bound(pool))
-		snprintf(where, sizeof(where), "cpu%u%s", pool->cpu, pool->attrs.nice < 0 ? " highpri" : "");
+		snprintf(where, sizeof(where), "cpu%u%s%s%s", pool->cpu, pool->attrs.nice < 0 ? " highpri" : "",
+			 pool->trustee_state ? " trustee " : "",
+			 pool->trustee_state ? trustee_names[pool->trustee_state] : "");
 	else
 		snprintf(where, sizeof(where), "unbound u%d nice %d refs %d", pool->id, pool->attrs.nice,
 			 pool->refcnt);
@@ -1914,6 +2130,10 @@ void workqueue_init(void)
 		cpu_pools[cpu][0].id = next_pool_id++;
 		cpu_pools[cpu][1].id = next_pool_id++;
 	}
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			for (int i = 0; i < NR_STD_POOLS; i++)
+				cpu_pools[cpu][i].disassociated = true;	/* until cpu_up() */
 	for_each_online_cpu(cpu)
 		for (int i = 0; i < NR_STD_POOLS; i++)
 			if (!create_worker(&cpu_pools[cpu][i]))

@@ -236,6 +236,13 @@ extern unsigned int wq_idle_timeout_ms;
 
 void workqueue_init(void);
 
+/* CPU hotplug steps (kernel/cpu.c): hand cpu's pools to a trustee (on the
+ * dying CPU, interrupts off); take them back when it is online again. */
+int workqueue_cpu_dying(unsigned int cpu);
+int workqueue_cpu_online(unsigned int cpu);
+/* Workers of cpu's pool still unbound (tests: none after a rebind). */
+unsigned int workqueue_pool_unbound_workers(unsigned int cpu, bool highpri);
+
 /* ---- observability ----------------------------------------------------- */
 
 /* A per-CPU pool's figures, for tests, the shell and benchmarks. */

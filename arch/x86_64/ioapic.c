@@ -176,3 +176,25 @@ int ioapic_read_route(unsigned int irq, u64 *entry)
 	spin_unlock_irqrestore(&ioapic_lock, flags);
 	return 0;
 }
+
+unsigned int ioapic_retarget(u32 from_apic, u32 to_apic)
+{
+	unsigned int moved = 0;
+	unsigned long flags = spin_lock_irqsave(&ioapic_lock);
+
+	for (unsigned int i = 0; i < nr_ioapics; i++) {
+		struct ioapic *io = &ioapics[i];
+
+		for (unsigned int pin = 0; pin < io->nr_inputs; pin++) {
+			u32 hi = ioapic_read(io, IOAPIC_REDIR(pin) + 1);
+			u32 lo = ioapic_read(io, IOAPIC_REDIR(pin));
+
+			if ((lo & (u32)REDIR_MASKED) || hi >> 24 != from_apic)
+				continue;
+			write_redir(io, pin, ((u64)to_apic << 56) | lo);
+			moved++;
+		}
+	}
+	spin_unlock_irqrestore(&ioapic_lock, flags);
+	return moved;
+}

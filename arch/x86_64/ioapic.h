@@ -13,6 +13,9 @@
  *   ioapic_mask_isa_irq(irq)
  *   ioapic_isa_irq_gsi(irq)            the GSI an ISA IRQ arrives on
  *   ioapic_read_route(irq, &entry)     the raw redirection entry (tests)
+ *   ioapic_retarget(from, to)          point every unmasked input aimed at APIC
+ *                                      id from at to instead (CPU hotplug);
+ *                                      returns how many moved
  */
 #ifndef ARCH_IOAPIC_H
 #define ARCH_IOAPIC_H
@@ -29,5 +32,6 @@ int ioapic_route_isa_irq(unsigned int irq, u32 apic_id);
 void ioapic_mask_isa_irq(unsigned int irq);
 u32 ioapic_isa_irq_gsi(unsigned int irq);
 int ioapic_read_route(unsigned int irq, u64 *entry);
+unsigned int ioapic_retarget(u32 from_apic, u32 to_apic);
 
 #endif

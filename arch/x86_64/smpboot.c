@@ -1,6 +1,7 @@
 /* arch/x86_64/smpboot.c - start application processors; see smpboot.h. */
 #define pr_fmt(fmt) "smpboot: " fmt
 #include "arch/x86_64/smpboot.h"
+#include "kernel/cpu.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
@@ -138,6 +139,6 @@ __noreturn void ap_start(struct percpu *pc)
 		pr_warn("cpu%u expected APIC id %u, has %u\n", pc->cpu_id, pc->apic_id, lapic_id());
 	sched_init_ap();	/* this context becomes the CPU's idle thread */
 	tick_start_cpu();
-	smp_cpu_starting();
+	cpuhp_ap_starting();	/* starting steps, then online */
 	cpu_idle();
 }

@@ -1,0 +1,335 @@
+/* kernel/cpu.c - CPU offline and online at run time; the phases and the
+ * rules are in cpu.h, the workqueue's part (the trustee) in workqueue.c.
+ *
+ * Field legend: H = cpu_hotplug_lock.
+ */
+#define pr_fmt(fmt) "cpu: " fmt
+#include "kernel/cpu.h"
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/ioapic.h"
+#include "kernel/completion.h"
+#include "kernel/kthread.h"
+#include "kernel/mutex.h"
+#include "kernel/panic.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "kernel/workqueue.h"
+#include "lib/errno.h"
+
+#define STOPPER_PRIO FIFO_PRIO_MAX
+#define DEAD_ACK_TIMEOUT_NS (5 * NSEC_PER_SEC)
+
+static DEFINE_MUTEX(cpu_hotplug_lock);
+static struct list_head phases[CPUHP_NR_PHASES];	/* H: steps, in up order */
+static struct cpumask going_down;			/* H to change; read freely */
+static struct cpuhp_stats stats;			/* H */
+
+/* Per dying CPU: set by the control CPU, read by that CPU's idle loop. */
+static volatile bool should_die[NR_CPUS];
+static struct completion cpu_died[NR_CPUS];
+static volatile bool dead_ack[NR_CPUS];		/* the CPU holds no lock any more */
+
+/* ---- steps -------------------------------------------------------------- */
+
+void cpuhp_add_step(struct cpuhp_step *step)
+{
+	mutex_lock(&cpu_hotplug_lock);
+	list_add_tail(&step->node, &phases[step->phase]);
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
+void cpuhp_remove_step(struct cpuhp_step *step)
+{
+	mutex_lock(&cpu_hotplug_lock);
+	list_del_init(&step->node);
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
+/* Run the up callbacks of phase from the first step up to (not including)
+ * stop (NULL: all). On failure, undo the ones that ran and return the error. */
+static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step *from)
+{
+	struct cpuhp_step *st, *undo;
+
+	st = from ? from : list_first_entry(&phases[phase], struct cpuhp_step, node);
+	for (; &st->node != &phases[phase]; st = list_next_entry(st, node)) {
+		int err = st->up ? st->up(cpu) : 0;
+
+		if (!err)
+			continue;
+		pr_warn("cpu%u: %s up failed (%d): rolling back\n", cpu, st->name, err);
+		for (undo = list_prev_entry(st, node); &undo->node != &phases[phase];
+		     undo = list_prev_entry(undo, node))
+			if (undo->down && undo->down(cpu))
+				pr_err("cpu%u: %s down failed while rolling back\n", cpu, undo->name);
+		return err;
+	}
+	return 0;
+}
+
+/* The down callbacks of phase in reverse order; on failure, redo the ones
+ * that ran (a cancelled offline) and return the error. */
+static int phase_down(enum cpuhp_phase phase, unsigned int cpu)
+{
+	struct cpuhp_step *st;
+
+	list_for_each_entry_reverse(st, &phases[phase], node) {
+		int err = st->down ? st->down(cpu) : 0;
+
+		if (!err)
+			continue;
+		pr_warn("cpu%u: %s down failed (%d): offline cancelled\n", cpu, st->name, err);
+		st = list_next_entry(st, node);
+		if (&st->node != &phases[phase])
+			phase_up(phase, cpu, st);
+		return err;
+	}
+	return 0;
+}
+
+/* The starting/dying callbacks, on the CPU itself with interrupts off:
+ * they cannot fail. */
+static void phase_atomic(unsigned int cpu, bool up)
+{
+	struct cpuhp_step *st;
+
+	if (up) {
+		list_for_each_entry(st, &phases[CPUHP_STARTING], node)
+			if (st->up && st->up(cpu))
+				pr_err("cpu%u: starting step %s failed; ignored\n", cpu, st->name);
+	} else {
+		list_for_each_entry_reverse(st, &phases[CPUHP_STARTING], node)
+			if (st->down && st->down(cpu))
+				pr_err("cpu%u: dying step %s failed; ignored\n", cpu, st->name);
+	}
+}
+
+/* From ap_start(), interrupts off: the starting callbacks, then online. */
+void cpuhp_ap_starting(void)
+{
+	phase_atomic(smp_processor_id(), true);
+	smp_cpu_starting();
+}
+
+/* ---- going down --------------------------------------------------------- */
+
+/* The stopper: FIFO 99 on the dying CPU, so nothing else runs there. */
+static int take_cpu_down(void *arg)
+{
+	unsigned int cpu = smp_processor_id();
+
+	local_irq_disable();
+	assert(cpu == (unsigned int)(unsigned long)arg);	/* bound, FIFO 99 */
+	smp_cpu_dying();		/* out of cpu_online_mask; pending calls run */
+	phase_atomic(cpu, false);	/* workqueue, irqs, timers, scheduler */
+	should_die[cpu] = true;		/* the idle thread takes it from here */
+	local_irq_enable();
+	return 0;
+}
+
+bool cpu_should_die(void)
+{
+	return should_die[smp_processor_id()];
+}
+
+__noreturn void cpu_play_dead(void)
+{
+	unsigned int cpu = smp_processor_id();
+
+	local_irq_disable();
+	lapic_timer_stop();
+	should_die[cpu] = false;
+	complete(&cpu_died[cpu]);
+	WRITE_ONCE(dead_ack[cpu], true);	/* after this, no lock is held here */
+	for (;;)
+		__asm__ volatile("cli; hlt" ::: "memory");	/* until INIT */
+}
+
+static int validate(unsigned int cpu, bool down)
+{
+	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
+		return -EINVAL;
+	if (!cpumask_test_cpu(cpu, &cpu_present_mask))
+		return -ENODEV;
+	if (cpu_online(cpu) == down)
+		return 0;
+	return -EALREADY;
+}
+
+/* online_steps: false when a failed cpu_up() already undid them. */
+static int _cpu_down(unsigned int cpu, bool online_steps)
+{
+	struct thread *stopper;
+	int err;
+
+	cpumask_set_cpu(cpu, &going_down);
+	sched_cpu_deactivate(cpu);
+	err = online_steps ? phase_down(CPUHP_ONLINE, cpu) : 0;
+	if (err)
+		goto cancel;
+	stopper = kthread_create_on_cpu(take_cpu_down, (void *)(unsigned long)cpu, cpu, "stop/%u", cpu);
+	if (!stopper) {
+		err = -ENOMEM;
+		pr_warn("cpu%u: cannot create its stopper thread: offline cancelled\n", cpu);
+		if (online_steps)
+			phase_up(CPUHP_ONLINE, cpu, NULL);
+		goto cancel;
+	}
+	sched_set_fifo(stopper, STOPPER_PRIO);
+	init_completion(&cpu_died[cpu]);
+	dead_ack[cpu] = false;
+	wake_up_thread(stopper);
+	put_thread(stopper);
+	wait_for_completion(&cpu_died[cpu]);
+	u64 t0 = ktime_get_ns();
+
+	while (!READ_ONCE(dead_ack[cpu]) && ktime_get_ns() - t0 < DEAD_ACK_TIMEOUT_NS)
+		cpu_relax();
+	/* Halted with interrupts off; INIT puts it in wait-for-SIPI, as at
+	 * power-on, so cpu_up() starts it exactly like the boot did. */
+	lapic_send_init(cpu_apic_ids[cpu]);
+	if (phase_down(CPUHP_PREPARE, cpu))
+		pr_err("cpu%u: a dead step failed after the CPU stopped\n", cpu);
+	cpumask_clear_cpu(cpu, &going_down);
+	return 0;
+cancel:
+	sched_cpu_activate(cpu);
+	cpumask_clear_cpu(cpu, &going_down);
+	return err;
+}
+
+int cpu_down(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+	int err = validate(cpu, true);
+
+	might_sleep();
+	if (err)
+		return err;
+	mutex_lock(&cpu_hotplug_lock);
+	if (!cpu_online(cpu))
+		err = -EALREADY;
+	else if (num_online_cpus() == 1)
+		err = -EBUSY;
+	else if (cpu == 0)
+		err = -EPERM;
+	else
+		err = _cpu_down(cpu, true);
+	if (err) {
+		stats.nr_down_failed++;
+	} else {
+		stats.nr_down++;
+		stats.last_down_ns = ktime_get_ns() - t0;
+	}
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+/* ---- coming up ---------------------------------------------------------- */
+
+static int _cpu_up(unsigned int cpu)
+{
+	int err = phase_up(CPUHP_PREPARE, cpu, NULL);
+
+	if (err)
+		return err;
+	err = smp_bringup_cpu(cpu);	/* ap_start runs the starting steps */
+	if (err) {
+		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
+		phase_down(CPUHP_PREPARE, cpu);
+		return err;
+	}
+	/* Active first: the online steps create threads bound to it. */
+	sched_cpu_activate(cpu);
+	err = phase_up(CPUHP_ONLINE, cpu, NULL);
+	if (err) {
+		/* Online but not usable: take it back down. */
+		_cpu_down(cpu, false);
+		return err;
+	}
+	return 0;
+}
+
+int cpu_up(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+	int err = validate(cpu, false);
+
+	might_sleep();
+	if (err)
+		return err;
+	mutex_lock(&cpu_hotplug_lock);
+	err = cpu_online(cpu) ? -EALREADY : _cpu_up(cpu);
+	if (err) {
+		stats.nr_up_failed++;
+	} else {
+		stats.nr_up++;
+		stats.last_up_ns = ktime_get_ns() - t0;
+	}
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+bool cpu_going_down(unsigned int cpu)
+{
+	return cpu < NR_CPUS && cpumask_test_cpu(cpu, &going_down);
+}
+
+void cpuhp_get_stats(struct cpuhp_stats *st)
+{
+	mutex_lock(&cpu_hotplug_lock);
+	*st = stats;
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
+/* ---- the built-in steps ------------------------------------------------- */
+
+static int sched_dying(unsigned int cpu)
+{
+	sched_cpu_dying(cpu);
+	return 0;
+}
+
+static int sched_dead(unsigned int cpu)
+{
+	sched_cpu_dead(cpu);
+	return 0;
+}
+
+static int timers_dying(unsigned int cpu)
+{
+	timers_migrate(cpu, cpumask_first(&cpu_online_mask));
+	return 0;
+}
+
+static int irqs_dying(unsigned int cpu)
+{
+	unsigned int to = cpumask_first(&cpu_online_mask);
+	unsigned int n = ioapic_retarget(cpu_apic_ids[cpu], cpu_apic_ids[to]);
+
+	if (n)
+		pr_info("cpu%u: %u interrupt(s) re-routed to cpu%u\n", cpu, n, to);
+	return 0;
+}
+
+static struct cpuhp_step builtin_steps[] = {
+	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .down = sched_dead },
+	{ .name = "sched:dying", .phase = CPUHP_STARTING, .down = sched_dying },
+	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
+	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .down = irqs_dying },
+	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .down = workqueue_cpu_dying },
+	{ .name = "workqueue:online", .phase = CPUHP_ONLINE, .up = workqueue_cpu_online },
+};
+
+void cpuhp_init(void)
+{
+	for (int i = 0; i < CPUHP_NR_PHASES; i++)
+		INIT_LIST_HEAD(&phases[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_steps); i++)
+		list_add_tail(&builtin_steps[i].node, &phases[builtin_steps[i].phase]);
+}

@@ -1,0 +1,101 @@
+/* kernel/cpu.h - taking CPUs offline and bringing them back at run time.
+ *
+ *   cpu_down(cpu) / remove_cpu(cpu)   take an online CPU offline
+ *   cpu_up(cpu)   / add_cpu(cpu)      bring a present, offline CPU online
+ * Both sleep, are serialised by one hotplug lock (cpu_hotplug_lock), and
+ * return 0 or:
+ *   -EINVAL   cpu is not a possible CPU number
+ *   -ENODEV   cpu is not present
+ *   -EALREADY it is already in the asked state
+ *   -EBUSY    it is the last online CPU
+ *   -EPERM    it is the boot CPU, which stays: it receives the legacy
+ *             interrupts (PIT/HPET calibration, ACPI SCI), the reboot and
+ *             power-off paths run on it, and QEMU's x86 machines cannot
+ *             restart it (there is no INIT-SIPI target for the BSP)
+ *   -errno    of a callback that failed: the operation was rolled back
+ *             (a "cancelled offline" or a failed online) and the CPU is
+ *             back where it was
+ *
+ * ---------------------------------------------------------------------
+ * The state machine
+ * ---------------------------------------------------------------------
+ * A CPU moves through these phases; every phase has callbacks, run in
+ * registration order on the way up and in reverse order on the way down:
+ *
+ *   OFFLINE
+ *     | ^  prepare   (control CPU, may sleep; down: "dead", after the CPU
+ *     v |            stopped: free, reap, take over what it left)
+ *   PREPARED
+ *     | ^  starting  (on the CPU itself, interrupts off, must not fail;
+ *     v |            down: "dying", run by the CPU's stopper thread)
+ *   ONLINE (in cpu_online_mask, taking interrupts)
+ *     | ^  online    (control CPU, may sleep; down: "offline", while the
+ *     v |            CPU still runs but takes no new work)
+ *   ACTIVE (in cpu_active_mask: a target for wake-ups and new work)
+ *
+ * Going down: clear active (and wait until no CPU can still be placing a
+ * thread there), run the "offline" callbacks, start a FIFO priority-99
+ * stopper thread on the CPU which, interrupts off, clears online, runs the
+ * "dying" callbacks (the scheduler moves every thread away, timers move to
+ * a live CPU, I/O APIC interrupts routed there are re-routed, the
+ * workqueue hands the CPU's pools to a trustee) and exits; the idle thread
+ * then stops the local APIC timer and halts with interrupts off; the
+ * control CPU sends it INIT and runs the "dead" callbacks.
+ * Coming up: "prepare" callbacks, INIT-SIPI-SIPI through the same
+ * trampoline as at boot (per-CPU state re-initialised), "starting"
+ * callbacks on the CPU, the active bit, then the "online" callbacks (the
+ * workqueue takes its pools back from the trustee).
+ *
+ * A failing "offline" or "prepare" callback rolls the operation back: the
+ * callbacks already run are undone in reverse, and the CPU ends where it
+ * started.
+ */
+#ifndef KERNEL_CPU_H
+#define KERNEL_CPU_H
+
+#include "lib/list.h"
+#include "lib/types.h"
+
+enum cpuhp_phase { CPUHP_PREPARE, CPUHP_STARTING, CPUHP_ONLINE, CPUHP_NR_PHASES };
+
+/* One registered step. up/down may be NULL. starting-phase callbacks run
+ * with interrupts off and must not fail (their return value is ignored
+ * with a warning). */
+struct cpuhp_step {
+	const char *name;
+	enum cpuhp_phase phase;
+	int (*up)(unsigned int cpu);
+	int (*down)(unsigned int cpu);
+	struct list_head node;		/* the hotplug lock */
+};
+
+int cpu_down(unsigned int cpu);
+int cpu_up(unsigned int cpu);
+#define remove_cpu(cpu) cpu_down(cpu)
+#define add_cpu(cpu) cpu_up(cpu)
+
+/* Register a step (kept in the caller's memory) after those of its phase;
+ * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
+ * registered here do not run for CPUs already online. */
+void cpuhp_add_step(struct cpuhp_step *step);
+void cpuhp_remove_step(struct cpuhp_step *step);
+
+/* Is cpu on its way down (between clearing active and being offline)? */
+bool cpu_going_down(unsigned int cpu);
+
+/* Figures for tests, the shell and the torture. */
+struct cpuhp_stats {
+	u64 nr_down, nr_up, nr_down_failed, nr_up_failed;
+	u64 last_down_ns, last_up_ns;	/* how long the last ones took */
+};
+void cpuhp_get_stats(struct cpuhp_stats *st);
+
+/* From ap_start(), interrupts off: run the starting steps, go online. */
+void cpuhp_ap_starting(void);
+/* Called by the idle loop when its CPU is to die (interrupts off). */
+__noreturn void cpu_play_dead(void);
+bool cpu_should_die(void);
+
+void cpuhp_init(void);
+
+#endif

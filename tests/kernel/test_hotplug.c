@@ -1,0 +1,444 @@
+/* tests/kernel/test_hotplug.c - CPU offline and online: errors, threads and
+ * timers moving away and back, interrupts re-routed, the workqueue's
+ * trustee (pending work, re-online while in charge, cancelled offline) and
+ * concurrency management across hotplug. */
+#include "arch/x86_64/atomic.h"
+#include "arch/x86_64/ioapic.h"
+#include "drivers/uart16550.h"
+#include "kernel/cpu.h"
+#include "kernel/kthread.h"
+#include "kernel/ktest.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "kernel/wait.h"
+#include "kernel/workqueue.h"
+#include "lib/errno.h"
+
+#define WAIT_NS (60 * NSEC_PER_SEC)
+
+static unsigned int last_cpu(void)
+{
+	unsigned int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+/* Poll cond every ms for up to WAIT_NS; true if it became true. */
+#define wait_until(cond)                                                      \
+	({                                                                    \
+		u64 __t0 = ktime_get_ns();                                    \
+		while (!(cond) && ktime_get_ns() - __t0 < WAIT_NS)            \
+			msleep(1);                                            \
+		(cond);                                                       \
+	})
+
+static bool need_two(struct ktest *t)
+{
+	if (num_online_cpus() >= 2)
+		return true;
+	ktest_skip(t, "needs at least 2 CPUs");
+	return false;
+}
+
+static void errors_are_clear(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, cpu_down(NR_CPUS + 1), -EINVAL);
+	KT_EXPECT_EQ(t, cpu_up(NR_CPUS + 1), -EINVAL);
+	KT_EXPECT_EQ(t, cpu_up(0), -EALREADY);
+	if (num_online_cpus() == 1) {
+		KT_EXPECT_EQ(t, cpu_down(0), -EBUSY);	/* the last one */
+		return;
+	}
+	KT_EXPECT_EQ(t, cpu_down(0), -EPERM);		/* the boot CPU stays */
+	unsigned int cpu = last_cpu();
+
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_EQ(t, cpu_down(cpu), -EALREADY);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
+
+/* ---- threads: a pinned thread runs elsewhere meanwhile, then back ------- */
+
+static volatile unsigned int pinned_cpu_seen;
+static volatile bool pinned_stop;
+
+static int pinned_fn(void *arg)
+{
+	while (!pinned_stop) {
+		preempt_disable();
+		pinned_cpu_seen = smp_processor_id();
+		if (!cpu_online(pinned_cpu_seen))
+			pinned_cpu_seen = NR_CPUS;	/* ran on an offline CPU */
+		preempt_enable();
+		msleep(1);
+	}
+	return 0;
+}
+
+static volatile unsigned int work_ran_on;
+
+static void where_fn(struct work_struct *w)
+{
+	work_ran_on = smp_processor_id();
+}
+
+static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
+{
+	struct work_struct w;
+	unsigned int cpu;
+
+	if (!need_two(t))
+		return;
+	INIT_WORK(&w, where_fn);
+	for_each_present_cpu(cpu) {
+		if (cpu == 0 || !cpu_online(cpu))
+			continue;
+		struct cpumask m;
+
+		cpumask_clear(&m);
+		cpumask_set_cpu(cpu, &m);
+		pinned_stop = false;
+		struct thread *th = kthread_create(pinned_fn, NULL, "pinned/%u", cpu);
+
+		KT_ASSERT_NOT_NULL(t, th);
+		set_cpus_allowed(th, &m);
+		wake_up_thread(th);
+		KT_EXPECT_TRUE(t, wait_until(pinned_cpu_seen == cpu));
+		struct rq_stats before, after;
+
+		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+		KT_EXPECT_FALSE(t, cpu_online(cpu));
+		/* The pinned thread goes on elsewhere, never on the dead CPU. */
+		pinned_cpu_seen = cpu;
+		KT_EXPECT_TRUE(t, wait_until(pinned_cpu_seen != cpu));
+		KT_EXPECT_NE(t, pinned_cpu_seen, NR_CPUS);
+		/* Nothing is scheduled on it any more. */
+		sched_get_rq_stats(cpu, &before);
+		msleep(30);
+		sched_get_rq_stats(cpu, &after);
+		KT_EXPECT_EQ(t, before.nr_switches, after.nr_switches);
+		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+		/* Back on its CPU; the pools are bound again. */
+		KT_EXPECT_TRUE(t, wait_until(pinned_cpu_seen == cpu));
+		work_ran_on = NR_CPUS;
+		queue_work_on(cpu, system_wq, &w);
+		flush_work(&w);
+		KT_EXPECT_EQ(t, work_ran_on, cpu);
+		KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, false) == 0 &&
+					     workqueue_pool_unbound_workers(cpu, true) == 0));
+		pinned_stop = true;
+		kthread_stop(th);
+	}
+}
+
+/* ---- timers and interrupts move ----------------------------------------- */
+
+static struct timer_list move_timer;
+static volatile int timer_fired_on = -1;
+static volatile bool timer_fired_online;
+
+static void move_timer_fn(struct timer_list *tl)
+{
+	timer_fired_on = (int)smp_processor_id();
+	timer_fired_online = cpu_online(smp_processor_id());
+}
+
+static void timers_and_interrupts_move_to_a_live_cpu(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	u64 route;
+
+	if (!need_two(t))
+		return;
+	timer_setup(&move_timer, move_timer_fn);
+	timer_fired_on = -1;
+	add_timer_on(&move_timer, ktime_get_ns() + 100 * NSEC_PER_MSEC, cpu);
+	/* Aim the serial interrupt at the CPU, as if it had been balanced there. */
+	KT_ASSERT_TRUE(t, ioapic_route_isa_irq(COM1_ISA_IRQ, cpu_apic_ids[cpu]) == 0);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_EQ(t, ioapic_read_route(COM1_ISA_IRQ, &route), 0);
+	KT_EXPECT_NE(t, (u32)(route >> 56), cpu_apic_ids[cpu]);
+	KT_EXPECT_TRUE(t, wait_until(timer_fired_on >= 0));
+	KT_EXPECT_NE(t, timer_fired_on, (int)cpu);
+	KT_EXPECT_TRUE(t, timer_fired_online);
+	KT_EXPECT_EQ(t, ioapic_route_isa_irq(COM1_ISA_IRQ, cpu_apic_ids[0]), 0);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
+
+/* ---- the trustee -------------------------------------------------------- */
+
+#define PENDING_ITEMS 1000
+struct hp_item {
+	struct work_struct work;
+	atomic_t runs, inside;
+};
+static struct hp_item *items;
+static atomic_t items_done, items_overlap, items_offline;
+
+static void hp_item_fn(struct work_struct *w)
+{
+	struct hp_item *it = container_of(w, struct hp_item, work);
+
+	if (atomic_inc_return(&it->inside) != 1)
+		atomic_inc(&items_overlap);
+	preempt_disable();
+	if (!cpu_online(smp_processor_id()))
+		atomic_inc(&items_offline);
+	preempt_enable();
+	msleep(10);
+	atomic_inc(&it->runs);
+	atomic_dec(&it->inside);
+	atomic_inc(&items_done);
+}
+
+static bool items_setup(unsigned int n)
+{
+	items = kzalloc(sizeof(*items) * n);
+	if (!items)
+		return false;
+	atomic_set(&items_done, 0);
+	atomic_set(&items_overlap, 0);
+	atomic_set(&items_offline, 0);
+	for (unsigned int i = 0; i < n; i++)
+		INIT_WORK(&items[i].work, hp_item_fn);
+	return true;
+}
+
+static int items_run_other_than_once(unsigned int n)
+{
+	int bad = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (atomic_read(&items[i].runs) != 1)
+			bad++;
+	return bad;
+}
+
+/* cpu_down does not wait for the CPU's pending work: the trustee has it
+ * run elsewhere, every item exactly once. */
+static void offline_with_pending_work_returns_at_once(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	struct workqueue_struct *wq;
+
+	if (!need_two(t))
+		return;
+	wq = alloc_workqueue("test_hp_pending", 0, 16);
+	KT_ASSERT_NOT_NULL(t, wq);
+	KT_ASSERT_TRUE(t, items_setup(PENDING_ITEMS));
+	for (unsigned int i = 0; i < PENDING_ITEMS; i++)
+		queue_work_on(cpu, wq, &items[i].work);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	int done_at_return = atomic_read(&items_done);
+
+	KT_EXPECT_LE(t, done_at_return, PENDING_ITEMS / 2);	/* it did not drain them */
+	/* Queued to the offline CPU: runs, elsewhere. */
+	work_ran_on = NR_CPUS;
+	struct work_struct w;
+
+	INIT_WORK(&w, where_fn);
+	queue_work_on(cpu, system_wq, &w);
+	flush_work(&w);
+	KT_EXPECT_NE(t, work_ran_on, cpu);
+	KT_EXPECT_NE(t, work_ran_on, NR_CPUS);
+	flush_workqueue(wq);
+	KT_EXPECT_EQ(t, atomic_read(&items_done), PENDING_ITEMS);
+	KT_EXPECT_EQ(t, items_run_other_than_once(PENDING_ITEMS), 0);
+	KT_EXPECT_EQ(t, atomic_read(&items_overlap), 0);
+	KT_EXPECT_EQ(t, atomic_read(&items_offline), 0);
+	/* The trustee released its workers once the work was gone. */
+	struct wq_pool_stats st;
+
+	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, false, &st), st.nr_workers == 0)));
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	kfree(items);
+	destroy_workqueue(wq);
+}
+
+/* The CPU comes back while the trustee still has work: the workers finish
+ * their items and rebind; nothing is lost or run twice. */
+static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
+{
+	unsigned int cpu = last_cpu(), n = 200;
+	struct workqueue_struct *wq;
+
+	if (!need_two(t))
+		return;
+	wq = alloc_workqueue("test_hp_reonline", 0, 8);
+	KT_ASSERT_NOT_NULL(t, wq);
+	KT_ASSERT_TRUE(t, items_setup(n));
+	for (unsigned int i = 0; i < n; i++)
+		queue_work_on(cpu, wq, &items[i].work);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_LE(t, atomic_read(&items_done), (int)n - 1);	/* still in charge when it came back */
+	/* Requeue half of them meanwhile, from here. */
+	flush_workqueue(wq);
+	KT_EXPECT_EQ(t, atomic_read(&items_done), (int)n);
+	KT_EXPECT_EQ(t, items_run_other_than_once(n), 0);
+	KT_EXPECT_EQ(t, atomic_read(&items_overlap), 0);
+	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, false) == 0));
+	/* Concurrency management is back: CPU-bound items one at a time. */
+	work_ran_on = NR_CPUS;
+	struct work_struct w;
+
+	INIT_WORK(&w, where_fn);
+	queue_work_on(cpu, wq, &w);
+	flush_work(&w);
+	KT_EXPECT_EQ(t, work_ran_on, cpu);
+	kfree(items);
+	destroy_workqueue(wq);
+}
+
+static int refuse_down(unsigned int cpu)
+{
+	return -EBUSY;
+}
+
+static struct cpuhp_step refusing_step = {
+	.name = "test:refuse", .phase = CPUHP_ONLINE, .down = refuse_down,
+};
+
+/* A failing callback cancels the offline; so does a stopper that cannot
+ * be created. Either way the CPU is as before: online, active, its pools
+ * bound. */
+static void cancelled_offline_leaves_no_trace(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	struct work_struct w;
+	struct cpuhp_stats st0, st1;
+
+	if (!need_two(t))
+		return;
+	cpuhp_get_stats(&st0);
+	cpuhp_add_step(&refusing_step);
+	KT_EXPECT_EQ(t, cpu_down(cpu), -EBUSY);
+	cpuhp_remove_step(&refusing_step);
+	KT_EXPECT_TRUE(t, cpu_online(cpu));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+	kthread_fail_next(1);
+	KT_EXPECT_EQ(t, cpu_down(cpu), -ENOMEM);
+	kthread_fail_next(0);
+	KT_EXPECT_TRUE(t, cpu_online(cpu));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+	KT_EXPECT_EQ(t, workqueue_pool_unbound_workers(cpu, false), 0);
+	INIT_WORK(&w, where_fn);
+	work_ran_on = NR_CPUS;
+	queue_work_on(cpu, system_wq, &w);
+	flush_work(&w);
+	KT_EXPECT_EQ(t, work_ran_on, cpu);
+	cpuhp_get_stats(&st1);
+	KT_EXPECT_EQ(t, st1.nr_down_failed - st0.nr_down_failed, 2);
+	KT_EXPECT_EQ(t, st1.nr_down, st0.nr_down);
+}
+
+/* With every other CPU offline, the last one is refused. */
+static void the_last_cpu_is_refused(struct ktest *t)
+{
+	unsigned int cpu;
+
+	for_each_present_cpu(cpu)
+		if (cpu != 0 && cpu_online(cpu))
+			KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_EQ(t, num_online_cpus(), 1);
+	KT_EXPECT_EQ(t, cpu_down(0), -EBUSY);
+	/* The workqueue still works on one CPU. */
+	struct work_struct w;
+
+	INIT_WORK(&w, where_fn);
+	work_ran_on = NR_CPUS;
+	queue_work(system_wq, &w);
+	flush_work(&w);
+	KT_EXPECT_EQ(t, work_ran_on, 0);
+	for_each_present_cpu(cpu)
+		if (cpu != 0)
+			KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
+
+/* ---- nr_running across hotplug (Linux's 2021 race) ---------------------- */
+
+#define PINGERS 16
+static struct work_struct pingers[PINGERS];
+static volatile bool ping_stop;
+static atomic_t ping_runs;
+
+static void pinger_fn(struct work_struct *w)
+{
+	/* Block and wake again and again: sleeping()/running() in flight
+	 * while the CPU goes away and comes back. */
+	for (int i = 0; i < 50 && !ping_stop; i++) {
+		msleep(1);
+		udelay(50);
+	}
+	atomic_inc(&ping_runs);
+	if (!ping_stop)
+		queue_work(system_wq, w);
+}
+
+static atomic_t cm_running, cm_max;
+
+static void cm_fn(struct work_struct *w)
+{
+	int n = atomic_inc_return(&cm_running), m;
+
+	while ((m = atomic_read(&cm_max)) < n && atomic_cmpxchg(&cm_max, m, n) != m)
+		;
+	udelay(1000);
+	atomic_dec(&cm_running);
+}
+
+static void hotplug_while_workers_block_and_wake(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	static struct work_struct cm[16];
+	struct wq_pool_stats st;
+
+	if (!need_two(t))
+		return;
+	ping_stop = false;
+	atomic_set(&ping_runs, 0);
+	for (int i = 0; i < PINGERS; i++) {
+		INIT_WORK(&pingers[i], pinger_fn);
+		queue_work_on(cpu, system_wq, &pingers[i]);
+	}
+	for (int round = 0; round < 10; round++) {
+		msleep(3);
+		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+		msleep(3);
+		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+		for (int i = 0; i < PINGERS; i++)
+			queue_work_on(cpu, system_wq, &pingers[i]);
+	}
+	ping_stop = true;
+	for (int i = 0; i < PINGERS; i++)
+		cancel_work_sync(&pingers[i]);
+	KT_EXPECT_LE(t, PINGERS, atomic_read(&ping_runs));
+	/* Quiet now: no worker of the pool counts as running... */
+	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, false, &st),
+				      st.nr_running == 0 && st.nr_pending == 0)));
+	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, false) == 0));
+	/* ...and concurrency management is exact again: one at a time. */
+	atomic_set(&cm_max, 0);
+	preempt_disable();
+	for (int i = 0; i < 16; i++) {
+		INIT_WORK(&cm[i], cm_fn);
+		queue_work_on(cpu, system_wq, &cm[i]);
+	}
+	preempt_enable();
+	for (int i = 0; i < 16; i++)
+		flush_work(&cm[i]);
+	KT_EXPECT_EQ(t, atomic_read(&cm_max), 1);
+}
+
+KTEST_SUITE(hotplug, KTEST_CASE(errors_are_clear), KTEST_CASE(every_cpu_goes_offline_and_comes_back),
+	    KTEST_CASE(timers_and_interrupts_move_to_a_live_cpu),
+	    KTEST_CASE(offline_with_pending_work_returns_at_once),
+	    KTEST_CASE(reonline_while_the_trustee_is_in_charge),
+	    KTEST_CASE(cancelled_offline_leaves_no_trace), KTEST_CASE(the_last_cpu_is_refused),
+	    KTEST_CASE(hotplug_while_workers_block_and_wake));
