@@ -101,7 +101,7 @@ KERNEL_BOOTS = [
     Boot("smp4-pc-512M", "all", smp=4, mem="512M", machine="pc"),
     Boot("smp4-q35-512M", "all", smp=4, mem="512M", machine="q35", qmp_check=check_cpu_count),
     Boot("smp8-q35-512M", "all", smp=8, mem="512M", machine="q35"),
-    Boot("smp2-maxcpus8-q35", "smp", smp="2,maxcpus=8", mem="256M", machine="q35"),
+    Boot("smp2-maxcpus8-q35", "smp,hotplug", smp="2,maxcpus=8", mem="256M", machine="q35"),
     Boot("smp2-pc-8G", "all", smp=2, mem="8G", machine="pc"),
     # 100,000 cross-CPU wake-up round trips; alone, since each one waits for
     # the host to schedule a halted vCPU.

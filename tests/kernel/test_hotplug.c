@@ -436,7 +436,29 @@ static void hotplug_while_workers_block_and_wake(struct ktest *t)
 	KT_EXPECT_EQ(t, atomic_read(&cm_max), 1);
 }
 
-KTEST_SUITE(hotplug, KTEST_CASE(errors_are_clear), KTEST_CASE(every_cpu_goes_offline_and_comes_back),
+/* Work queued to a possible CPU that was never online (-smp N,maxcpus=M)
+ * runs too: its pools start in the trustee's charge. */
+static void work_for_a_never_online_cpu_runs(struct ktest *t)
+{
+	unsigned int cpu, target = NR_CPUS;
+	struct work_struct w;
+
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			target = cpu;
+	if (target == NR_CPUS) {
+		ktest_skip(t, "every possible CPU is online (boot with maxcpus above -smp)");
+		return;
+	}
+	KT_EXPECT_EQ(t, cpu_up(target), cpumask_test_cpu(target, &cpu_present_mask) ? 0 : -ENODEV);
+	INIT_WORK(&w, where_fn);
+	work_ran_on = NR_CPUS;
+	KT_EXPECT_TRUE(t, queue_work_on(target, system_wq, &w));
+	flush_work(&w);
+	KT_EXPECT_TRUE(t, work_ran_on < NR_CPUS && cpu_online(work_ran_on));
+}
+
+KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(errors_are_clear), KTEST_CASE(every_cpu_goes_offline_and_comes_back),
 	    KTEST_CASE(timers_and_interrupts_move_to_a_live_cpu),
 	    KTEST_CASE(offline_with_pending_work_returns_at_once),
 	    KTEST_CASE(reonline_while_the_trustee_is_in_charge),
