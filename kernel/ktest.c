@@ -108,21 +108,28 @@ static unsigned int check_names(const char *list)
 
 bool ktest_run_selected(void)
 {
+	if (!ktest_requested())
+		return false;
+	unsigned int failed = ktest_run(test_param);
+
+	qemu_exit(failed ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+}
+
+unsigned int ktest_run(const char *list)
+{
 	unsigned int nr_suites = 0, suite_no = 0;
 	unsigned int passed = 0, failed = 0, skipped = 0;
 
-	if (!ktest_requested())
-		return false;
-	failed += check_names(test_param);
+	failed += check_names(list);
 	for (const struct ktest_suite *s = __ktest_start; s < __ktest_end; s++)
-		nr_suites += selected(s, test_param);
+		nr_suites += selected(s, list);
 
 	ktap("KTAP version 1\n");
 	ktap("1..%u\n", nr_suites);
 	for (const struct ktest_suite *s = __ktest_start; s < __ktest_end; s++) {
 		bool suite_failed = false;
 
-		if (!selected(s, test_param))
+		if (!selected(s, list))
 			continue;
 		suite_no++;
 		ktap("    KTAP version 1\n");
@@ -157,5 +164,5 @@ bool ktest_run_selected(void)
 		ktap("%s %u %s\n", suite_failed ? "not ok" : "ok", suite_no, s->name);
 	}
 	ktap("# baton-tests: %u passed, %u failed, %u skipped\n", passed, failed, skipped);
-	qemu_exit(failed ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	return failed;
 }

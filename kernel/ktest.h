@@ -67,6 +67,9 @@ void ktest_skip(struct ktest *t, const char *reason);
 void ktest_expect_warnings(struct ktest *t, unsigned long n);
 /* Run the suites named by the test= parameter; returns true if any ran. */
 bool ktest_run_selected(void);
+/* Run the suites in list ("all" or "a,b"), print KTAP; returns failures
+ * (unknown names count). For the shell: does not exit QEMU. */
+unsigned int ktest_run(const char *list);
 /* Is test= set? (Then the boot ends with the test run.) */
 bool ktest_requested(void);
 /* Longjmp-free early return from a case: used by KT_ASSERT_*. */

@@ -11,6 +11,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
+#include "kernel/shell.h"
 #include "kernel/kthread.h"
 #include "kernel/timer.h"
 #include "kernel/workqueue.h"
@@ -32,7 +33,8 @@ static int kernel_init(void *unused)
 {
 	if (ktest_requested())
 		ktest_run_selected();	// KTAP on the serial port, then exit
-	printk(KERN_NOTICE "baton: boot complete; idle (quit QEMU with Ctrl-A X)\n");
+	printk(KERN_NOTICE "baton: boot complete (quit QEMU with Ctrl-A X)\n");
+	shell_init();			// the prompt; input comes through a work item
 	return 0;
 }
 

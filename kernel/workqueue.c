@@ -351,6 +351,21 @@ static struct worker *current_worker(void)
 	return kthread_data(t);
 }
 
+void workqueue_describe_thread(struct thread *t, char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	if (t->nr_hooks == 0 || t->hook_ops[0] != &wq_worker_hooks)
+		return;
+	struct worker *worker = kthread_data(t);	/* display only: racy reads are fine */
+	work_func_t fn = worker ? READ_ONCE(worker->current_func) : NULL;
+
+	if (fn)
+		snprintf(buf, size, "%pS", fn);
+	else if (worker)
+		snprintf(buf, size, "%s", (READ_ONCE(worker->flags) & WORKER_IDLE) ? "(idle)" : "(busy)");
+}
+
 struct work_struct *current_work(void)
 {
 	struct worker *worker = current_worker();
@@ -630,6 +645,7 @@ static bool manage_workers(struct worker *worker)
 static __noreturn void worker_die(struct worker *worker)
 {
 	sched_hook_remove(&wq_worker_hooks);
+	kthread_set_data(current, NULL);
 	kfree(worker);
 	thread_exit(0);
 }

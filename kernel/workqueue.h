@@ -272,6 +272,10 @@ void workqueue_get_counters(struct wq_counters *c);
 /* A textual dump of every pool and workqueue into buf (scnprintf-like
  * return); workqueue_show() prints it. May sleep. */
 size_t workqueue_dump(char *buf, size_t size);
+/* What thread t is doing as a worker ("func+0x../0x..", "(idle)"), or ""
+ * if it is not one; for ps. Any context. */
+struct thread;
+void workqueue_describe_thread(struct thread *t, char *buf, size_t size);
 void workqueue_show(void);
 
 #endif

@@ -1,0 +1,562 @@
+/* kernel/shell.c - the serial shell; see shell.h.
+ *
+ * Field legend: RX = only the serial receive work item (a work item never
+ * runs on two workers at once, so it needs no lock).
+ */
+#include "kernel/shell.h"
+#include "arch/x86_64/atomic.h"
+#include "drivers/uart16550.h"
+#include "kernel/cpu.h"
+#include "kernel/kthread.h"
+#include "kernel/ktest.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/reboot.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/wait.h"
+#include "kernel/workqueue.h"
+#include "lib/errno.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define SHELL_HISTORY 16
+#define SHELL_MAX_ARGS 8
+#define DEMO_MAX_ITEMS 1000
+#define DEMO_MAX_MS 10000
+
+#define out(fmt, ...) printk(KERN_RAW fmt, ##__VA_ARGS__)
+/* Echo continues the prompt's line. */
+#define echo(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
+
+/* ---- line editing (RX) -------------------------------------------------- */
+
+enum esc_state { ESC_NONE, ESC_GOT_ESC, ESC_CSI };
+
+static char line[SHELL_LINE_MAX + 1];		/* RX */
+static size_t line_len;				/* RX */
+static bool line_overflow;			/* RX */
+static bool last_was_cr;			/* RX */
+static enum esc_state esc;			/* RX */
+static char history[SHELL_HISTORY][SHELL_LINE_MAX + 1];	/* RX */
+static unsigned int hist_count;			/* RX: lines ever stored */
+static unsigned int hist_back;			/* RX: 0 = editing a new line */
+static struct workqueue_struct *shell_wq;
+static u64 ignored_bytes;			/* RX */
+
+struct shell_job {
+	struct work_struct work;
+	char line[SHELL_LINE_MAX + 1];
+};
+
+static void prompt(void)
+{
+	out(SHELL_PROMPT);
+}
+
+static void erase_line(void)
+{
+	while (line_len) {
+		echo("\b \b");
+		line_len--;
+	}
+	line_overflow = false;
+}
+
+static void set_line(const char *s)
+{
+	erase_line();
+	strscpy(line, s, sizeof(line));
+	line_len = strlen(line);
+	echo("%s", line);
+}
+
+static void history_browse(int dir)
+{
+	if (dir > 0 && hist_back < min(hist_count, (unsigned int)SHELL_HISTORY))
+		hist_back++;
+	else if (dir < 0 && hist_back > 0)
+		hist_back--;
+	else
+		return;
+	if (hist_back == 0)
+		set_line("");
+	else
+		set_line(history[(hist_count - hist_back) % SHELL_HISTORY]);
+}
+
+static void job_fn(struct work_struct *w)
+{
+	struct shell_job *job = container_of(w, struct shell_job, work);
+
+	shell_exec(job->line);
+	kfree(job);
+	prompt();
+}
+
+static void enter(void)
+{
+	echo("\n");
+	hist_back = 0;
+	if (line_overflow) {
+		out("shell: line too long (more than %d characters); ignored\n", SHELL_LINE_MAX);
+		line_len = 0;
+		line_overflow = false;
+		prompt();
+		return;
+	}
+	line[line_len] = '\0';
+	line_len = 0;
+	const char *p = line;
+
+	while (*p == ' ')
+		p++;
+	if (!*p) {
+		prompt();
+		return;
+	}
+	strscpy(history[hist_count++ % SHELL_HISTORY], line, SHELL_LINE_MAX + 1);
+	struct shell_job *job = kmalloc(sizeof(*job));
+
+	if (!job) {
+		out("shell: out of memory; command dropped\n");
+		prompt();
+		return;
+	}
+	INIT_WORK(&job->work, job_fn);
+	strscpy(job->line, line, sizeof(job->line));
+	queue_work(shell_wq, &job->work);
+}
+
+static void input_byte(u8 c)
+{
+	bool cr = last_was_cr;
+
+	last_was_cr = c == '\r';
+	if (esc == ESC_GOT_ESC) {
+		esc = c == '[' ? ESC_CSI : ESC_NONE;
+		return;
+	}
+	if (esc == ESC_CSI) {
+		if (c >= 0x40 && c <= 0x7e) {	/* the final byte */
+			esc = ESC_NONE;
+			if (c == 'A')
+				history_browse(+1);
+			else if (c == 'B')
+				history_browse(-1);
+		} else if (c < 0x20 || c > 0x3f) {
+			esc = ESC_NONE;		/* not a CSI sequence after all */
+		}
+		return;
+	}
+	switch (c) {
+	case '\n':
+		if (!cr)	/* \r\n is one line end */
+			enter();
+		return;
+	case '\r':
+		enter();
+		return;
+	case 0x1b:
+		esc = ESC_GOT_ESC;
+		return;
+	case 0x7f:
+	case '\b':
+		if (line_len) {
+			line_len--;
+			echo("\b \b");
+		}
+		return;
+	case 0x15:	/* Ctrl-U */
+		erase_line();
+		return;
+	case 0x03:	/* Ctrl-C */
+		echo("^C\n");
+		line_len = 0;
+		line_overflow = false;
+		hist_back = 0;
+		prompt();
+		return;
+	}
+	if (c < 0x20 || c > 0x7e) {
+		ignored_bytes++;
+		return;
+	}
+	if (line_len == SHELL_LINE_MAX) {
+		line_overflow = true;	/* refused whole at Enter */
+		return;
+	}
+	line[line_len++] = (char)c;
+	echo("%c", c);
+}
+
+void shell_input(const u8 *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		input_byte(buf[i]);
+}
+
+/* ---- argument helpers --------------------------------------------------- */
+
+static int parse_uint(const char *s, unsigned int max, unsigned int *v)
+{
+	unsigned long x = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		x = x * 10 + (unsigned long)(*s - '0');
+		if (x > max)
+			return -ERANGE;
+	}
+	*v = (unsigned int)x;
+	return 0;
+}
+
+static int arg_uint(const char *what, const char *s, unsigned int max, unsigned int *v)
+{
+	int err = parse_uint(s, max, v);
+
+	if (err == -EINVAL)
+		out("shell: %s must be a number, not '%s'\n", what, s);
+	else if (err)
+		out("shell: %s '%s' is too large (at most %u)\n", what, s, max);
+	return err;
+}
+
+static int arg_cpu(const char *s, unsigned int *cpu)
+{
+	int err = arg_uint("CPU", s, NR_CPUS - 1, cpu);
+
+	if (!err && !cpumask_test_cpu(*cpu, &cpu_possible_mask)) {
+		out("shell: there is no cpu%u (possible: 0-%u)\n", *cpu, nr_cpu_ids - 1);
+		return -EINVAL;
+	}
+	return err;
+}
+
+static const char *errname(int err)
+{
+	switch (err) {
+	case -EINVAL: return "invalid CPU";
+	case -ENODEV: return "not present";
+	case -EALREADY: return "already in that state";
+	case -EBUSY: return "it is the last online CPU, or a step refused";
+	case -EPERM: return "the boot CPU stays online";
+	case -ENOMEM: return "out of memory";
+	case -ETIMEDOUT: return "it did not answer";
+	default: return "failed";
+	}
+}
+
+/* ---- commands ----------------------------------------------------------- */
+
+struct shell_cmd {
+	const char *name, *usage, *help;
+	int min_args, max_args;		/* after the name */
+	int (*fn)(int argc, char **argv);
+};
+
+static const struct shell_cmd commands[];
+
+static int cmd_help(int argc, char **argv);
+
+static int cmd_cpus(int argc, char **argv)
+{
+	unsigned int cpu;
+	struct cpuhp_stats st;
+
+	for_each_possible_cpu(cpu) {
+		const char *state = cpu_going_down(cpu) ? "going down" :
+				    cpu_online(cpu) ? (cpumask_test_cpu(cpu, &cpu_active_mask) ? "online" :
+						       "online, inactive") :
+				    cpumask_test_cpu(cpu, &cpu_present_mask) ? "offline" : "not present";
+		struct rq_stats rs;
+
+		sched_get_rq_stats(cpu, &rs);
+		out("cpu%-3u apic %-3u %-16s runnable %u switches %lu\n", cpu, cpu_apic_ids[cpu], state,
+		    rs.nr_running, rs.nr_switches);
+	}
+	cpuhp_get_stats(&st);
+	out("hotplug: %lu down, %lu up, %lu refused or failed; last down %lu us, last up %lu us\n",
+	    st.nr_down, st.nr_up, st.nr_down_failed + st.nr_up_failed, st.last_down_ns / 1000,
+	    st.last_up_ns / 1000);
+	return 0;
+}
+
+static int cpu_updown(char *arg, bool down)
+{
+	unsigned int cpu;
+	int err = arg_cpu(arg, &cpu);
+
+	if (err)
+		return err;
+	u64 t0 = ktime_get_ns();
+
+	err = down ? cpu_down(cpu) : cpu_up(cpu);
+	if (err)
+		out("%s cpu%u: %s (%d)\n", down ? "offline" : "online", cpu, errname(err), err);
+	else
+		out("cpu%u is %s (%lu us)\n", cpu, down ? "offline" : "online",
+		    (u64)((ktime_get_ns() - t0) / 1000));
+	return err;
+}
+
+static int cmd_offline(int argc, char **argv)
+{
+	return cpu_updown(argv[1], true);
+}
+
+static int cmd_online(int argc, char **argv)
+{
+	return cpu_updown(argv[1], false);
+}
+
+static const char *const state_names[] = { "run", "sleep", "dead", "parked" };
+
+static void ps_one(struct thread *t, void *arg)
+{
+	char cls[12], mask[32], work[48] = "";
+
+	if (t->policy == SCHED_CLASS_FIFO)
+		snprintf(cls, sizeof(cls), "fifo%u", t->fifo_prio);
+	else if (t->policy == SCHED_CLASS_IDLE)
+		snprintf(cls, sizeof(cls), "idle");
+	else
+		snprintf(cls, sizeof(cls), "nice%d", t->nice);
+	cpumask_print_list(mask, sizeof(mask), &t->cpus_allowed);
+	workqueue_describe_thread(t, work, sizeof(work));
+	out("%-18s %4u %-6s %-7s %-10s %8lu %7lu %7lu %s\n", t->name, t->cpu,
+	    t->state >= 0 && t->state < 4 ? state_names[t->state] : "?", cls, mask,
+	    (u64)(t->stats.sum_exec_ns / NSEC_PER_MSEC), t->stats.nvcsw, t->stats.nivcsw, work);
+}
+
+static int cmd_ps(int argc, char **argv)
+{
+	out("%-18s %4s %-6s %-7s %-10s %8s %7s %7s %s\n", "NAME", "CPU", "STATE", "CLASS", "CPUS",
+	    "RUN(ms)", "VCSW", "IVCSW", "WORK");
+	for_each_thread(ps_one, NULL);
+	return 0;
+}
+
+static int cmd_wq(int argc, char **argv)
+{
+	size_t size = 64 * 1024;
+	char *buf = kmalloc(size);
+	struct wq_counters c;
+
+	if (!buf) {
+		out("shell: out of memory\n");
+		return -ENOMEM;
+	}
+	workqueue_dump(buf, size);
+	for (char *p = buf, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		out("%s\n", p);
+	}
+	kfree(buf);
+	workqueue_get_counters(&c);
+	out("total: %u pools, %u workers (%u idle); executed %lu, created %lu, destroyed %lu, "
+	    "maydays %lu, rescued %lu\n", c.pools, c.workers, c.idle, c.executed, c.created,
+	    c.destroyed, c.maydays, c.rescued);
+	return 0;
+}
+
+/* demo: N items that sleep or spin on a CPU; watch workers come and go. */
+struct demo_item {
+	struct work_struct work;
+	unsigned int ms;
+	bool spin;
+};
+
+static void demo_fn(struct work_struct *w)
+{
+	struct demo_item *it = container_of(w, struct demo_item, work);
+
+	if (it->spin)
+		mdelay(it->ms);
+	else
+		msleep(it->ms);
+	kfree(it);
+}
+
+static int cmd_demo(int argc, char **argv)
+{
+	unsigned int n, cpu = 0, ms = 100;
+	bool spin;
+
+	if (!strcmp(argv[1], "sleep"))
+		spin = false;
+	else if (!strcmp(argv[1], "spin"))
+		spin = true;
+	else {
+		out("shell: demo what? 'sleep' or 'spin', not '%s'\n", argv[1]);
+		return -EINVAL;
+	}
+	if (arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n) ||
+	    (argc > 3 && arg_cpu(argv[3], &cpu)) ||
+	    (argc > 4 && arg_uint("milliseconds", argv[4], DEMO_MAX_MS, &ms)))
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++) {
+		struct demo_item *it = kmalloc(sizeof(*it));
+
+		if (!it) {
+			out("shell: out of memory after %u items\n", i);
+			return -ENOMEM;
+		}
+		INIT_WORK(&it->work, demo_fn);
+		it->ms = ms;
+		it->spin = spin;
+		queue_work_on(cpu, system_wq, &it->work);
+	}
+	out("queued %u items that %s %u ms on cpu%u%s; try 'wq' and 'ps'\n", n,
+	    spin ? "spin" : "sleep", ms, cpu, cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
+	return 0;
+}
+
+struct test_run {
+	const char *list;
+	unsigned int failed;
+	struct completion done;
+};
+
+static int test_thread(void *arg)
+{
+	struct test_run *r = arg;
+
+	r->failed = ktest_run(r->list);
+	complete(&r->done);
+	return 0;
+}
+
+static int cmd_test(int argc, char **argv)
+{
+	struct test_run r = { .list = argv[1] };
+
+	init_completion(&r.done);
+	/* In a thread of its own: tests expect not to run inside a work item. */
+	struct thread *t = kthread_run(test_thread, &r, "ktest");
+
+	if (!t) {
+		out("shell: cannot create the test thread\n");
+		return -ENOMEM;
+	}
+	put_thread(t);
+	wait_for_completion(&r.done);
+	out("test %s: %s\n", argv[1], r.failed ? "FAILED" : "passed");
+	return r.failed ? -EIO : 0;
+}
+
+static int cmd_poweroff(int argc, char **argv)
+{
+	out("powering off\n");
+	machine_poweroff();
+}
+
+static int cmd_reboot(int argc, char **argv)
+{
+	out("rebooting\n");
+	machine_reboot();
+}
+
+static const struct shell_cmd commands[] = {
+	{ "help", "help [COMMAND]", "list the commands, or explain one", 0, 1, cmd_help },
+	{ "cpus", "cpus", "CPUs and their state, hotplug counts", 0, 0, cmd_cpus },
+	{ "offline", "offline CPU", "take a CPU offline (cpu_down)", 1, 1, cmd_offline },
+	{ "online", "online CPU", "bring a CPU online (cpu_up)", 1, 1, cmd_online },
+	{ "ps", "ps", "threads: CPU, state, class, affinity, run time, switches, work item", 0, 0,
+	  cmd_ps },
+	{ "wq", "wq", "worker pools and workqueues, with counters", 0, 0, cmd_wq },
+	{ "demo", "demo sleep|spin COUNT [CPU] [MS]",
+	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0)", 2, 4,
+	  cmd_demo },
+	{ "test", "test SUITE[,SUITE...]|all", "run kernel test suites (KTAP)", 1, 1, cmd_test },
+	{ "poweroff", "poweroff", "turn the machine off", 0, 0, cmd_poweroff },
+	{ "reboot", "reboot", "restart the machine", 0, 0, cmd_reboot },
+	{ NULL, NULL, NULL, 0, 0, NULL },
+};
+
+static const struct shell_cmd *find_cmd(const char *name)
+{
+	for (const struct shell_cmd *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc > 1) {
+		const struct shell_cmd *c = find_cmd(argv[1]);
+
+		if (!c) {
+			out("shell: no command '%s' (try help)\n", argv[1]);
+			return -EINVAL;
+		}
+		out("%s\n    %s\n", c->usage, c->help);
+		return 0;
+	}
+	for (const struct shell_cmd *c = commands; c->name; c++)
+		out("  %-36s %s\n", c->usage, c->help);
+	out("Line editing: Backspace, Ctrl-U (erase line), Ctrl-C (cancel), Up/Down (history).\n");
+	return 0;
+}
+
+int shell_exec(const char *cmdline)
+{
+	char buf[SHELL_LINE_MAX + 1], *argv[SHELL_MAX_ARGS + 1];
+	int argc = 0;
+
+	strscpy(buf, cmdline, sizeof(buf));
+	for (char *p = buf; *p;) {
+		while (*p == ' ')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (argc == SHELL_MAX_ARGS + 1) {
+			out("shell: too many arguments (at most %d)\n", SHELL_MAX_ARGS);
+			return -E2BIG;
+		}
+		argv[argc++] = p;
+		while (*p && *p != ' ')
+			p++;
+	}
+	if (!argc)
+		return 0;
+	const struct shell_cmd *c = find_cmd(argv[0]);
+
+	if (!c) {
+		out("shell: unknown command '%s' (try help)\n", argv[0]);
+		return -ENOENT;
+	}
+	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
+		out("shell: usage: %s\n", c->usage);
+		return -EINVAL;
+	}
+	return c->fn(argc, argv);
+}
+
+/* The serial consumer: runs in the receive work item. */
+static void shell_rx(const u8 *buf, size_t n)
+{
+	shell_input(buf, n);
+}
+
+void shell_init(void)
+{
+	shell_wq = alloc_ordered_workqueue("shell", 0);
+	if (!shell_wq) {
+		pr_err("shell: cannot allocate its workqueue; no shell\n");
+		return;
+	}
+	uart_set_rx_handler(shell_rx);
+	out("baton shell: type 'help' for the commands\n");
+	prompt();
+}

@@ -1,0 +1,31 @@
+/* kernel/shell.h - the teaching shell on the serial console.
+ *
+ * Input arrives through the workqueue: the COM1 interrupt queues the
+ * driver's receive work item, which hands the bytes to shell_input() (in
+ * process context). shell_input() edits the line (backspace, Ctrl-U,
+ * Ctrl-C, history with the up and down arrows; other control bytes and
+ * bytes above 0x7e are ignored; a line over SHELL_LINE_MAX is refused
+ * whole). A finished line becomes a work item on the ordered workqueue
+ * "shell", so commands run one at a time, in order, while typing goes on.
+ *
+ * Commands are a table (name, usage, help, function) in shell.c; `help`
+ * prints it. Every command checks its arguments and answers a bad one with
+ * a message naming it; nothing the user types can crash the kernel.
+ */
+#ifndef KERNEL_SHELL_H
+#define KERNEL_SHELL_H
+
+#include "lib/types.h"
+
+#define SHELL_LINE_MAX 200
+#define SHELL_PROMPT "baton> "
+
+/* Start the shell: register as the serial consumer, print the prompt. */
+void shell_init(void);
+/* Feed bytes as if typed (the serial receive work item calls this). */
+void shell_input(const u8 *buf, size_t n);
+/* Run one command line now, in the caller's context (tests). 0 if the
+ * command ran and succeeded, -errno otherwise. */
+int shell_exec(const char *line);
+
+#endif
