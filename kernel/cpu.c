@@ -18,6 +18,7 @@
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/trace.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 
@@ -112,6 +113,7 @@ static void phase_atomic(unsigned int cpu, bool up)
 /* From ap_start(), interrupts off: the starting callbacks, then online. */
 void cpuhp_ap_starting(void)
 {
+	trace_event(TR_CPU, NULL, smp_processor_id(), TRC_STARTING);
 	phase_atomic(smp_processor_id(), true);
 	smp_cpu_starting();
 }
@@ -125,6 +127,7 @@ static int take_cpu_down(void *arg)
 
 	local_irq_disable();
 	assert(cpu == (unsigned int)(unsigned long)arg);	/* bound, FIFO 99 */
+	trace_event(TR_CPU, NULL, cpu, TRC_DYING);
 	smp_cpu_dying();		/* out of cpu_online_mask; pending calls run */
 	phase_atomic(cpu, false);	/* workqueue, irqs, timers, scheduler */
 	should_die[cpu] = true;		/* the idle thread takes it from here */
@@ -167,6 +170,7 @@ static int _cpu_down(unsigned int cpu, bool online_steps)
 	struct thread *stopper;
 	int err;
 
+	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
 	cpumask_set_cpu(cpu, &going_down);
 	sched_cpu_deactivate(cpu);
 	err = online_steps ? phase_down(CPUHP_ONLINE, cpu) : 0;
@@ -193,6 +197,7 @@ static int _cpu_down(unsigned int cpu, bool online_steps)
 	/* Halted with interrupts off; INIT puts it in wait-for-SIPI, as at
 	 * power-on, so cpu_up() starts it exactly like the boot did. */
 	lapic_send_init(cpu_apic_ids[cpu]);
+	trace_event(TR_CPU, current, cpu, TRC_DEAD);
 	if (phase_down(CPUHP_PREPARE, cpu))
 		pr_err("cpu%u: a dead step failed after the CPU stopped\n", cpu);
 	cpumask_clear_cpu(cpu, &going_down);
@@ -234,6 +239,7 @@ int cpu_down(unsigned int cpu)
 
 static int _cpu_up(unsigned int cpu)
 {
+	trace_event(TR_CPU, current, cpu, TRC_UP_BEGIN);
 	int err = phase_up(CPUHP_PREPARE, cpu, NULL);
 
 	if (err)
@@ -252,6 +258,7 @@ static int _cpu_up(unsigned int cpu)
 		_cpu_down(cpu, false);
 		return err;
 	}
+	trace_event(TR_CPU, current, cpu, TRC_ONLINE);
 	return 0;
 }
 

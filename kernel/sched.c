@@ -27,6 +27,7 @@
 #include "kernel/cpu.h"
 #include "kernel/kthread.h"
 #include "kernel/timer.h"
+#include "kernel/trace.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -383,6 +384,7 @@ static void __schedule(bool preempt)
 		rq->curr = next;
 		rq->prev = prev;
 		this_cpu_write(curr_thread, next);
+		trace_event(TR_SWITCH, next, prev->tid, 0);
 		__switch_to(&prev->ctx_rsp, next->ctx_rsp);
 		/* Back in prev, possibly much later and on another CPU. */
 		finish_switch();
@@ -729,6 +731,9 @@ void sched_hook_remove(const struct sched_hook_ops *ops)
 void sched_thread_init(struct thread *t, const char *name);
 void sched_thread_init(struct thread *t, const char *name)
 {
+	static u32 next_tid;
+
+	t->tid = __atomic_add_fetch(&next_tid, 1, __ATOMIC_RELAXED);
 	t->state = THREAD_BLOCKED;
 	t->policy = SCHED_CLASS_FAIR;
 	set_weight(t, 0);

@@ -123,6 +123,7 @@ struct thread {
 	int biglock_depth;		/* S: kernel/biglock.c */
 
 	char name[THREAD_NAME_LEN];	/* I */
+	u32 tid;			/* I: unique id (tracing) */
 	int (*fn)(void *arg);		/* I */
 	void *arg;			/* I */
 	void *data;			/* I: kthread_data() */

@@ -16,6 +16,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
@@ -454,6 +455,53 @@ static int cmd_test(int argc, char **argv)
 	return r.failed ? -EIO : 0;
 }
 
+#define TRACE_DFL_EVENTS 4096
+#define TRACE_MAX_EVENTS 65536
+
+static int cmd_trace(int argc, char **argv)
+{
+	u64 recorded, lost;
+	unsigned int n = TRACE_DFL_EVENTS;
+	int err;
+
+	if (!strcmp(argv[1], "start")) {
+		if (argc > 2 && arg_uint("events per CPU", argv[2], TRACE_MAX_EVENTS, &n))
+			return -EINVAL;
+		if (!n) {
+			out("shell: events per CPU must be at least 1\n");
+			return -EINVAL;
+		}
+		err = trace_start(n);
+		if (err)
+			out("trace: %s\n", err == -EBUSY ? "already on" : "out of memory");
+		else
+			out("trace: on, %u events per CPU\n", n);
+		return err;
+	}
+	if (argc > 2) {
+		out("shell: usage: trace start [EVENTS]|stop|dump|status\n");
+		return -EINVAL;
+	}
+	if (!strcmp(argv[1], "stop")) {
+		trace_stop();
+		trace_counts(&recorded, &lost);
+		out("trace: off; %lu events recorded, %lu overwritten\n", recorded, lost);
+		return 0;
+	}
+	if (!strcmp(argv[1], "dump")) {
+		trace_dump();
+		return 0;
+	}
+	if (!strcmp(argv[1], "status")) {
+		trace_counts(&recorded, &lost);
+		out("trace: %s; %lu events recorded, %lu overwritten\n", READ_ONCE(trace_on) ? "on" : "off",
+		    recorded, lost);
+		return 0;
+	}
+	out("shell: trace what? start, stop, dump or status, not '%s'\n", argv[1]);
+	return -EINVAL;
+}
+
 static int cmd_poweroff(int argc, char **argv)
 {
 	out("powering off\n");
@@ -477,6 +525,8 @@ static const struct shell_cmd commands[] = {
 	{ "demo", "demo sleep|spin COUNT [CPU] [MS]",
 	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0)", 2, 4,
 	  cmd_demo },
+	{ "trace", "trace start [EVENTS]|stop|dump|status",
+	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2, cmd_trace },
 	{ "test", "test SUITE[,SUITE...]|all", "run kernel test suites (KTAP)", 1, 1, cmd_test },
 	{ "poweroff", "poweroff", "turn the machine off", 0, 0, cmd_poweroff },
 	{ "reboot", "reboot", "restart the machine", 0, 0, cmd_reboot },

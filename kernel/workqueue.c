@@ -35,6 +35,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
@@ -299,6 +300,7 @@ static void destroy_worker(struct worker *worker)
 	list_del_init(&worker->idle_entry);
 	list_del_init(&worker->node);
 	worker->flags = (worker->flags & ~WORKER_IDLE) | WORKER_DIE;
+	trace_event(TR_WORKER_DESTROY, worker->thread, (u64)pool->id, 0);
 	wake_up_thread(worker->thread);
 }
 
@@ -318,8 +320,10 @@ static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 	if (atomic_dec_return(&pool->nr_running) == 0 && !list_empty(&pool->worklist)) {
 		struct worker *idle = first_idle_worker(pool);
 
+		trace_event(TR_WORKER_SLEEP, t, (u64)pool->id, idle ? idle->thread->tid : 0);
 		return idle ? idle->thread : NULL;
 	}
+	trace_event(TR_WORKER_SLEEP, t, (u64)pool->id, 0);
 	return NULL;
 }
 
@@ -333,6 +337,7 @@ static void wq_worker_running(struct thread *t, void *data)
 	if (!(worker->flags & WORKER_NOT_RUNNING))
 		atomic_inc(&worker->pool->nr_running);
 	worker->sleeping = false;
+	trace_event(TR_WORKER_WAKE, t, (u64)worker->pool->id, 0);
 	preempt_enable();
 }
 
@@ -497,7 +502,9 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	spin_unlock_irq(&pool->lock);
 
+	trace_event(TR_WORK_START, current, (u64)w, (u64)worker->current_func);
 	worker->current_func(w);
+	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
 	WARN_ONCE(preempt_count() != 0 || irqs_disabled(),
 		  "work function %pS returned with preemption (%d) or interrupts off", worker->current_func,
 		  preempt_count());
@@ -576,6 +583,7 @@ static bool create_worker(struct worker_pool *pool)
 	struct thread *th = worker->thread;	/* worker may be reaped and freed once unlocked */
 
 	worker_enter_idle(worker);
+	trace_event(TR_WORKER_CREATE, th, (u64)pool->id, 0);
 	wake_up_thread(th);
 	spin_unlock_irqrestore(&pool->lock, flags);
 	put_thread(th);		/* it frees itself when it exits */
@@ -595,6 +603,7 @@ static void send_mayday(struct pool_workqueue *pwq)
 		list_add_tail(&pwq->mayday_node, &wq->maydays);
 		wake_up_thread(wq->rescuer->thread);
 		pwq->pool->nr_maydays++;
+		trace_event(TR_MAYDAY, NULL, (u64)pwq->pool->id, 0);
 	}
 	spin_unlock_no_resched(&wq_mayday_lock);
 }
@@ -769,6 +778,7 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 		if (w->pwq == pwq)
 			list_move_tail(&w->entry, &rescuer->scheduled);
 	if (!list_empty(&rescuer->scheduled)) {
+		trace_event(TR_RESCUE, current, (u64)pool->id, 0);
 		pool->nr_rescued++;
 		rescuer->rescue_wq->nr_rescued++;
 		process_scheduled_works(rescuer);
@@ -923,6 +933,7 @@ retry:
 		goto retry;
 	}
 	w->pwq = pwq;
+	trace_event(TR_WORK_QUEUE, current, (u64)w, (u64)w->func);
 	w->color = READ_ONCE(wq->work_gen) % WORK_NR_COLORS;
 	atomic_inc(&wq->nr_color[w->color]);
 	pwq->nr_in_flight++;
@@ -1409,6 +1420,7 @@ static void trustee_fn(struct work_struct *work)
 			while (pool->nr_idle)
 				destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
 			pool->trustee_state = TRUSTEE_DONE;
+			trace_event(TR_TRUSTEE, NULL, (u64)pool->id, TRUSTEE_DONE);
 			break;
 		}
 		if (need_more_worker(pool))
@@ -1433,6 +1445,7 @@ int workqueue_cpu_dying(unsigned int cpu)
 		spin_lock(&pool->lock);
 		pool->disassociated = true;
 		pool->trustee_state = TRUSTEE_IN_CHARGE;
+		trace_event(TR_TRUSTEE, NULL, (u64)pool->id, TRUSTEE_IN_CHARGE);
 		list_for_each_entry(worker, &pool->workers, node) {
 			if (worker->flags & WORKER_RESCUER)
 				continue;	/* it leaves by itself */
@@ -1459,6 +1472,7 @@ int workqueue_cpu_online(unsigned int cpu)
 		if (pool->disassociated) {
 			pool->disassociated = false;
 			pool->trustee_state = TRUSTEE_RELEASED;
+			trace_event(TR_TRUSTEE, NULL, (u64)pool->id, TRUSTEE_RELEASED);
 			while (pool->nr_idle)
 				destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
 			list_for_each_entry(worker, &pool->workers, node)
