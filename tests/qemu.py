@@ -207,6 +207,25 @@ class Machine:
                     return None
                 self._cond.wait(min(left, 0.5))
 
+    def mark(self):
+        """A position in the serial output, for expect_from()."""
+        with self._cond:
+            return len(self._out)
+
+    def expect_from(self, mark, pattern, timeout, flags=0):
+        """Like expect(), but only in the output after mark."""
+        rx = re.compile(pattern, flags)
+        deadline = time.time() + timeout
+        with self._cond:
+            while True:
+                m = rx.search(self._out[mark:].decode("utf-8", "replace"))
+                if m:
+                    return m
+                left = deadline - time.time()
+                if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
+                    return None
+                self._cond.wait(min(left, 0.5))
+
     def send(self, data):
         """Write to the guest's serial input. Blocks while the pipe is full:
         QEMU reads only as fast as the guest's UART FIFO empties."""

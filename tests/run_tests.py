@@ -30,6 +30,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402
 import qemu  # noqa: E402
+import shell_tests  # noqa: E402
 
 BOOT_TIMEOUT = 300      # seconds; generous: TCG on a loaded 2-core machine
 PANIC_TEXT = "Kernel panic - not syncing"
@@ -47,14 +48,26 @@ class Boot:
     send_on: (regex, bytes): once the serial log matches regex, write the
             bytes to the guest's serial input (a boot that never prints it
             fails).
+    interact: fn(machine, boot) -> [(case, ok, detail)]: a boot without
+            test= (it ends at the shell prompt) driven through the serial
+            console; it must power the machine off (QEMU status 0).
+    gdb:    give QEMU a GDB stub on a free port (boot.gdb_port).
+    log_check: fn(log) -> [problems], run on the finished boot's log.
     """
 
     def __init__(self, name, tests, smp=1, mem="512M", machine="q35", expect="pass",
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
-                 qmp_check=None, qemu_kernel=False, alone=False, send_on=None):
+                 qmp_check=None, qemu_kernel=False, alone=False, send_on=None, interact=None,
+                 gdb=False, log_check=None):
         self.name = name
         self.tests = tests
-        self.cmdline = " ".join(x for x in ("test=" + tests, TEST_ARGS, extra_cmdline) if x)
+        self.cmdline = " ".join(x for x in ("test=" + tests if tests else "", TEST_ARGS,
+                                            extra_cmdline) if x)
+        self.interact = interact
+        self.gdb = gdb
+        self.gdb_port = None
+        self.log_check = log_check
+        self.iso = None
         self.smp, self.mem, self.machine = smp, mem, machine
         self.expect = expect
         self.must_contain = must_contain
@@ -107,6 +120,13 @@ KERNEL_BOOTS = [
     # the host to schedule a halted vCPU.
     Boot("wakeup-pingpong-smp2", "sched_pingpong", smp=2, mem="256M", machine="q35", alone=True),
     Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
+    # The shell, driven through the serial console; a megabyte of random
+    # input; the GDB helpers against a live machine; the trace converter.
+    Boot("shell-session-smp4", "", smp=4, interact=shell_tests.interact_session),
+    Boot("shell-fuzz-smp2", "", smp=2, mem="256M", interact=shell_tests.interact_fuzz),
+    Boot("gdb-helpers-smp2", "", smp=2, mem="256M", gdb=True, interact=shell_tests.interact_gdb),
+    Boot("trace-scenarios-smp2", "trace_scenarios", smp=2, mem="256M",
+         log_check=shell_tests.check_trace_log),
     # COM1 input end to end: the host types a pattern, the interrupt fills
     # the ring, a workqueue worker hands the bytes to the test's consumer.
     Boot("serial-rx-smp2", "serial_rx", smp=2, mem="256M", machine="q35",
@@ -181,11 +201,27 @@ HARNESS_BOOTS = [
 ]
 
 
-def judge(log, status, timed_out, boot):
+def judge(log, status, timed_out, boot, interactions=None):
     """Return (cases, problems): cases is [(name, "pass"|"fail"|"skip")]."""
+    if boot.interact:
+        # Driven through the shell: the cases are the interaction's; no KTAP.
+        interactions = interactions or [("interaction", False, "did not run")]
+        cases = [(name, "pass" if ok else "fail") for name, ok, _ in interactions]
+        problems = ["%s: %s" % (name, detail) for name, ok, detail in interactions if not ok]
+        if timed_out:
+            problems.append("timeout after %d s (the session did not power off)" % boot.timeout)
+        elif status != 0:
+            problems.append("QEMU exit status %s after poweroff, expected 0" % status)
+        if PANIC_TEXT in log:
+            problems.append("panic: %s" % log[log.index(PANIC_TEXT):].split("\n")[0].strip())
+        if re.search(r"\[cpu\d+\] WARNING:", log):
+            problems.append("the kernel printed a WARNING")
+        return cases, problems
     rep = ktap.parse(log)
     cases = [("%s.%s" % (s.name, c.name), c.status) for s, c in rep.cases()]
     problems = list(rep.problems)
+    if boot.log_check and not timed_out:
+        problems += boot.log_check(log)
     if timed_out:
         problems.append("timeout after %d s" % boot.timeout)
     if PANIC_TEXT in log:
@@ -230,13 +266,21 @@ def send_when_ready(m, boot, deadline, problems):
 
 def run_boot(boot, iso, logdir):
     kernel = os.path.join(os.path.dirname(iso), "baton.elf") if boot.qemu_kernel else None
+    boot.iso = iso
+    qemu_extra = []
+    if boot.gdb:
+        boot.gdb_port = shell_tests.free_port()
+        qemu_extra = ["-gdb", "tcp:127.0.0.1:%d" % boot.gdb_port]
     m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
-                     cmdline=boot.cmdline, workdir=logdir, qmp=True, kernel=kernel)
+                     cmdline=boot.cmdline, workdir=logdir, qmp=True, kernel=kernel, extra=qemu_extra)
     t0 = time.time()
     extra = []
     sender = None
+    interactions = None
     try:
         m.start()
+        if boot.interact:
+            interactions = boot.interact(m, boot)
         if boot.send_on:
             # In a thread: a guest that stops reading must not stop the clock.
             sender = threading.Thread(target=send_when_ready, daemon=True,
@@ -249,7 +293,7 @@ def run_boot(boot, iso, logdir):
     status = m.wait(max(1, boot.timeout - (time.time() - t0)), nmi_on_timeout=True)
     if sender:
         sender.join(5)
-    cases, problems = judge(m.output, status, status is None, boot)
+    cases, problems = judge(m.output, status, status is None, boot, interactions)
     return cases, problems + extra, m.log_path, time.time() - t0
 
 

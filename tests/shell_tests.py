@@ -1,0 +1,196 @@
+"""Harness tests that drive baton's serial shell, GDB helpers and trace tools.
+
+Each interact_* function is given a started qemu.Machine (booted without
+test=, so it ends at the shell prompt) and returns a list of
+(case_name, ok, detail). They end with `poweroff`, so QEMU exits with
+status 0. check_trace_log() reads a finished boot's log instead.
+
+Used by run_tests.py (Boot(..., interact=...)); Python 3 stdlib only.
+"""
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+PROMPT = "baton> "
+
+
+class Shell:
+    """Send a line, wait for the next prompt, return what was printed."""
+
+    def __init__(self, m):
+        self.m = m
+
+    def ready(self, timeout=120):
+        return self.m.expect(re.escape(PROMPT), timeout) is not None
+
+    def run(self, line, timeout=120, echo=True):
+        mark = self.m.mark()
+        self.m.send(line + "\r")
+        head = re.escape(line[:60]) + r".*?\n" if echo else r""
+        got = self.m.expect_from(mark, head + r"(.*?)" + re.escape(PROMPT), timeout, re.S)
+        return got.group(1) if got else None
+
+    def poweroff(self):
+        try:
+            self.m.send("poweroff\r")
+        except OSError:
+            pass
+
+
+# (case, command, regex the command's output must match)
+SESSION = [
+    ("help lists every command", "help", r"offline CPU(?s:.*)trace start(?s:.*)poweroff"),
+    ("help explains one command", "help demo", r"demo sleep\|spin COUNT"),
+    ("cpus lists the CPUs", "cpus", r"cpu3 +apic \d+ +online"),
+    ("offline takes a CPU down", "offline 3", r"cpu3 is offline \(\d+ us\)"),
+    ("cpus shows it offline", "cpus", r"cpu3 +apic \d+ +offline"),
+    ("the boot CPU stays", "offline 0", r"offline cpu0: the boot CPU stays online"),
+    ("a non-number is named", "offline x", r"CPU must be a number, not 'x'"),
+    ("an absent CPU is named", "online 99", r"there is no cpu99"),
+    ("a huge number is refused", "online 99999999999999999999", r"too large"),
+    ("online brings it back", "online 3", r"cpu3 is online"),
+    ("online twice says so", "online 3", r"already in that state"),
+    ("a missing argument shows the usage", "offline", r"usage: offline CPU"),
+    ("too many arguments shows the usage", "cpus a b c", r"usage: cpus"),
+    ("an unknown command is named", "frobnicate now", r"unknown command 'frobnicate'"),
+    ("ps lists the workers", "ps", r"NAME +CPU +STATE(?s:.*)kworker/0:0"),
+    ("demo queues sleeping items", "demo sleep 12 1 200", r"queued 12 items that sleep 200 ms on cpu1"),
+    ("ps shows a worker in a work item", "ps", r"kworker/1:\d+ .*demo_fn"),
+    ("wq shows the pool with its workers", "wq", r"pool cpu1 +workers (1[2-9]|[2-9]\d)"),
+    ("demo to an offline CPU goes to its trustee", "offline 2", r"cpu2 is offline"),
+    ("", "demo spin 3 2 20", r"offline: its trustee runs them"),
+    ("", "online 2", r"cpu2 is online"),
+    ("a bad demo kind is named", "demo dance 3", r"demo what\? 'sleep' or 'spin', not 'dance'"),
+    ("trace starts", "trace start 2000", r"trace: on, 2000 events per CPU"),
+    ("trace refuses to dump while on", "trace dump", r"stop tracing first"),
+    ("trace stops", "trace stop", r"trace: off; \d+ events recorded"),
+    ("trace dumps", "trace dump", r"trace: begin \d+ events(?s:.*)trace: end"),
+    ("test runs a suite", "test params", r"# baton-tests: 4 passed, 0 failed(?s:.*)test params: passed"),
+    ("test names an unknown suite", "test nosuch", r"no test suite named 'nosuch'"),
+]
+
+
+def interact_session(m, boot):
+    sh, results = Shell(m), []
+    if not sh.ready():
+        return [("shell prompt", False, "no prompt within 120 s")]
+    for case, cmd, want in SESSION:
+        out = sh.run(cmd)
+        ok = out is not None and re.search(want, out) is not None
+        if case:
+            results.append(("shell." + case, ok, "%r printed %r" % (cmd, (out or "")[-300:])))
+        elif not ok:
+            results.append(("shell." + cmd, False, "%r printed %r" % (cmd, (out or "")[-300:])))
+    # Line editing: Backspace, Ctrl-U, Ctrl-C, history, an over-long line.
+    out = sh.run("cpux\x7f\x7f\x7fpus", echo=False)
+    results.append(("shell.backspace edits the line", out is not None and "cpu0" in out, repr(out)))
+    out = sh.run("garbage\x15help demo", echo=False)
+    results.append(("shell.ctrl-u erases the line", out is not None and "demo sleep" in out, repr(out)))
+    out = sh.run("\x1b[A\x1b[A", echo=False)     # two lines up: "cpus" ... re-run
+    results.append(("shell.up arrow recalls history", out is not None and "apic" in out, repr(out)))
+    out = sh.run("x" * 300, echo=False)
+    results.append(("shell.an over-long line is refused", out is not None and "line too long" in out,
+                    repr(out)))
+    out = sh.run("\x03", echo=False)
+    results.append(("shell.ctrl-c cancels", out is not None and "^C" in out, repr(out)))
+    sh.poweroff()
+    return results
+
+
+def interact_fuzz(m, boot, size=1 << 20, seed=20091001):
+    """A megabyte of random bytes, then `help`: the shell must still answer."""
+    sh = Shell(m)
+    if not sh.ready():
+        return [("fuzz.prompt", False, "no prompt within 120 s")]
+    rnd = random.Random(seed)
+    data = bytes(rnd.getrandbits(8) for _ in range(size))
+    for i in range(0, size, 4096):
+        m.send(data[i:i + 4096])
+    # Commands typed by chance are still queued: look for the answers
+    # themselves, not just the next prompt.
+    mark = m.mark()
+    m.send("\x03\rhelp\r")
+    ok = m.expect_from(mark, r"list the commands, or explain one", 600) is not None
+    mark = m.mark()
+    m.send("cpus\r")
+    ok2 = m.expect_from(mark, r"cpu0 +apic \d+ +online", 120) is not None
+    tail = m.output[-300:]
+    sh.poweroff()
+    return [("fuzz.help answers after a megabyte of random bytes", ok, repr(tail)),
+            ("fuzz.cpus still works", ok2, repr(tail))]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def interact_gdb(m, boot):
+    """Attach GDB with the helpers while work items block on cpu1."""
+    sh = Shell(m)
+    if not sh.ready():
+        return [("gdb.prompt", False, "no prompt")]
+    sh.run("demo sleep 4 1 5000")
+    elf = os.path.join(os.path.dirname(boot.iso), "baton.elf")
+    cmd = ["gdb", "-q", "-batch", "-nx", elf, "-x", os.path.join(ROOT, "scripts", "gdb", "baton.py"),
+           "-ex", "target remote 127.0.0.1:%d" % boot.gdb_port]
+    for c in ("baton-cpus", "baton-threads", "baton-pools", "baton-works"):
+        cmd += ["-ex", c]
+    cmd += ["-ex", "detach"]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+        text = r.stdout + r.stderr
+    except (OSError, subprocess.TimeoutExpired) as e:
+        text = "gdb failed: %s" % e
+    sh.poweroff()
+    checks = [
+        ("gdb.helpers load", "GDB helpers loaded"),
+        ("gdb.baton-cpus lists the CPUs", r"cpu1 +apic 1 +online"),
+        ("gdb.baton-threads lists threads with states", r"kworker/0:0 +\d+ +0 +(sleep|run)"),
+        ("gdb.baton-pools shows workers in work items", r"pool cpu1 +workers +[4-9](?s:.*)demo_fn"),
+        ("gdb.baton-works counts pending items", r"\d+ pending work items"),
+    ]
+    return [(name, re.search(rx, text) is not None, text[-1500:]) for name, rx in checks]
+
+
+def check_trace_log(log):
+    """Convert the dump of test=trace_scenarios and check both scenarios."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import trace2json  # noqa: E402
+    try:
+        events, _ = trace2json.parse(log)
+    except trace2json.TraceError as e:
+        return ["trace2json: %s" % e]
+    trace = json.loads(json.dumps(trace2json.to_chrome(events)))   # must be valid JSON
+    svg = trace2json.to_svg(trace)
+    problems = []
+    if not svg.startswith("<svg") or "</svg>" not in svg:
+        problems.append("trace2json produced no SVG")
+    slices = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["pid"] == 2]
+    block = [s for s in slices if s["name"] == "blocker_fn"]
+    spin = [s for s in slices if s["name"] == "spinner_fn"]
+    if not block or len(spin) < 2:
+        problems.append("trace lacks the blocker_fn/spinner_fn work slices")
+    else:
+        b = block[0]
+        overlapped = [s for s in spin if s["tid"] != b["tid"] and b["ts"] < s["ts"] < b["ts"] + b["dur"]]
+        if not overlapped:
+            problems.append("no other worker ran spinner_fn while blocker_fn was blocked")
+    marks = [e["name"] for e in trace["traceEvents"] if e["ph"] == "i" and e["pid"] == 3]
+    for want in ("cpu1 dying", "trustee in-charge", "trustee done"):
+        if not any(want in x for x in marks):
+            problems.append("trace lacks a '%s' event" % want)
+    dying = [e["ts"] for e in trace["traceEvents"] if e["ph"] == "i" and e["name"] == "cpu1 dying"]
+    pend = [s for s in slices if s["name"] == "pending_fn"]
+    if dying and not any(s["ts"] + s["dur"] > dying[0] for s in pend):
+        problems.append("no pending_fn item finished after cpu1 went down (the trustee's work)")
+    return problems
