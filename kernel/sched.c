@@ -205,9 +205,7 @@ static unsigned int select_cpu(struct thread *t)
 		if (!t->affinity_broken)
 			pr_info("thread %s: none of its CPUs is online; it runs on cpu%u meanwhile\n",
 				t->name, fallback);
-		t->affinity_broken = true;
-	} else {
-		t->affinity_broken = false;
+		t->affinity_broken = true;	/* said once per affinity setting */
 	}
 	return fallback;
 }
@@ -378,6 +376,10 @@ static void __schedule(bool preempt)
 		if (preempt && prev != rq->idle)
 			prev->stats.nivcsw++;
 		rq->nr_switches++;
+		if (unlikely(next->state == THREAD_DEAD || (next != rq->idle && next->policy == SCHED_CLASS_IDLE)))
+			panic("cpu%u switches from %s to a dead or freed thread %p (%s; freed as '%s')",
+			      rq->cpu, prev->name, next, next->state == THREAD_DEAD ? "dead" : "idle class",
+			      kthread_freed_name(next) ?: "?");
 		next->on_cpu = true;
 		next->exec_start = now;
 		next->slice_start_exec = next->stats.sum_exec_ns;
@@ -606,6 +608,7 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	struct rq *rq = lock_thread_rq(t);
 
 	cpumask_copy(&t->cpus_allowed, mask);
+	t->affinity_broken = false;
 	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
 		/* Queued on a CPU it may not use: move it now. */
 		unsigned int cpu = cpumask_first(&m);
@@ -627,8 +630,10 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	}
 	spin_unlock_no_resched(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
-	/* Current on a CPU it may not use: move it before returning. */
-	while (t == current && !cpumask_test_cpu(smp_processor_id(), mask))
+	/* Current on a CPU it may not use: move it before returning. Test the
+	 * mask in force, not ours: another set_cpus_allowed (CPU hotplug) may
+	 * have replaced it meanwhile, and we would wait for a CPU forever. */
+	while (t == current && !cpumask_test_cpu(smp_processor_id(), &t->cpus_allowed))
 		schedule();
 	return 0;
 }

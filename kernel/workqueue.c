@@ -426,6 +426,26 @@ static struct worker *find_worker_executing(struct worker_pool *pool, struct wor
 	return NULL;
 }
 
+/* Move w, and the flush barriers linked behind it, to the tail of head:
+ * a barrier must run on the worker that runs its target, right after it
+ * (on a pool where every item gets a worker, it would otherwise run at
+ * once, beside its target). pool->lock held. */
+static void move_linked_works(struct work_struct *w, struct list_head *head)
+{
+	for (;;) {
+		struct work_struct *next = list_next_entry(w, entry);
+		bool linked = test_bit(WORK_STRUCT_LINKED, &w->flags);
+
+		list_move_tail(&w->entry, head);
+		if (!linked)
+			break;
+		if (WARN_ONCE(next->magic != WORK_MAGIC, "work %pS is linked to a barrier that is gone",
+			      w->func))
+			break;
+		w = next;
+	}
+}
+
 static bool work_is_barrier(struct work_struct *w);
 
 /* Move inactive items to the worklist while max_active allows. A flush
@@ -436,7 +456,7 @@ static void pwq_activate_inactive(struct pool_workqueue *pwq)
 	while (!list_empty(&pwq->inactive) && pwq->nr_active < pwq->max_active) {
 		struct work_struct *w = list_first_entry(&pwq->inactive, struct work_struct, entry);
 
-		list_move_tail(&w->entry, &pwq->pool->worklist);
+		move_linked_works(w, &pwq->pool->worklist);	/* its barriers come along */
 		if (work_is_barrier(w))
 			continue;
 		clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
@@ -482,10 +502,11 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 
 	if (collision) {
 		/* Non-reentrancy: the worker already running it takes it next. */
-		list_move_tail(&w->entry, &collision->scheduled);
+		move_linked_works(w, &collision->scheduled);
 		return;
 	}
 	list_del_init(&w->entry);
+	clear_bit(WORK_STRUCT_LINKED, &w->flags);	/* its barriers are on our list now */
 	worker->current_work = w;
 	worker->current_func = w->func;
 	worker->current_pwq = pwq;
@@ -582,7 +603,10 @@ static bool create_worker(struct worker_pool *pool)
 	pool->nr_created++;
 	struct thread *th = worker->thread;	/* worker may be reaped and freed once unlocked */
 
-	worker_enter_idle(worker);
+	/* Only a worker where the pool's hooks expect it may wait as idle;
+	 * one still to rebind goes there first (worker_thread). */
+	if (!(worker->flags & WORKER_REBIND))
+		worker_enter_idle(worker);
 	trace_event(TR_WORKER_CREATE, th, (u64)pool->id, 0);
 	wake_up_thread(th);
 	spin_unlock_irqrestore(&pool->lock, flags);
@@ -707,13 +731,27 @@ recheck:
 			struct work_struct *w =
 				list_first_entry(&pool->worklist, struct work_struct, entry);
 
-			process_one_work(worker, w);
+			if (test_bit(WORK_STRUCT_LINKED, &w->flags))
+				move_linked_works(w, &worker->scheduled);	/* with its barriers */
+			else
+				process_one_work(worker, w);
 			process_scheduled_works(worker);
 		} while (keep_working(pool));
 		worker_set_flags(worker, WORKER_PREP);
 		if (worker_maybe_rebind(worker))
 			goto recheck;
 sleep:
+		if (pool_is_bound(pool) && !pool->disassociated && (worker->flags & WORKER_UNBOUND)) {
+			/* Its CPU is back but it could not rebind (the CPU went
+			 * away and came back meanwhile): an unbound worker must
+			 * not wait on a bound pool's idle list. It leaves. */
+			list_del_init(&worker->node);
+			pool->nr_workers--;
+			pool->nr_destroyed++;
+			trace_event(TR_WORKER_DESTROY, current, (u64)pool->id, 0);
+			spin_unlock_irq(&pool->lock);
+			worker_die(worker);
+		}
 		worker_enter_idle(worker);
 		set_current_state(THREAD_BLOCKED);
 		spin_unlock_irq(&pool->lock);
@@ -1077,6 +1115,7 @@ static int try_grab_pending(struct work_struct *w, bool is_dwork, unsigned long 
 			bool active = !test_bit(WORK_STRUCT_INACTIVE, &w->flags);
 
 			list_del_init(&w->entry);
+			clear_bit(WORK_STRUCT_LINKED, &w->flags);	/* its barriers run alone */
 			if (!active) {
 				clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
 				pwq->nr_inactive--;
@@ -1197,9 +1236,14 @@ bool flush_work(struct work_struct *w)
 		/* Running: the barrier runs right after it, on the same worker. */
 		list_add(&barr.work.entry, &worker->scheduled);
 	} else {
-		/* Queued: the barrier runs right after it, in list order. */
+		/* Queued: the barrier goes right behind it, linked to it, so the
+		 * worker that runs it runs the barrier next. It inherits w's
+		 * link to barriers queued earlier. */
 		barr.work.pwq = w->pwq;
 		w->pwq->nr_barriers++;
+		if (test_bit(WORK_STRUCT_LINKED, &w->flags))
+			set_bit(WORK_STRUCT_LINKED, &barr.work.flags);
+		set_bit(WORK_STRUCT_LINKED, &w->flags);
 		list_add(&barr.work.entry, &w->entry);
 	}
 	if (need_more_worker(pool))
@@ -1211,16 +1255,18 @@ bool flush_work(struct work_struct *w)
 
 bool flush_delayed_work(struct delayed_work *dw)
 {
-	unsigned long flags = local_irq_save();
-
-	if (del_timer(&dw->timer)) {
+	might_sleep();
+	/* _sync: a timer callback busy queueing it elsewhere finishes first,
+	 * so flush_work() below sees it queued. */
+	if (del_timer_sync(&dw->timer)) {
 		/* Run it now rather than waiting for the timer. */
 		struct workqueue_struct *wq = dw->wq;
+		unsigned long flags = local_irq_save();
 
 		__queue_work(dw->cpu, wq, &dw->work);
 		atomic_dec(&wq->nr_timers);
+		local_irq_restore(flags);
 	}
-	local_irq_restore(flags);
 	return flush_work(&dw->work);
 }
 
@@ -1501,8 +1547,9 @@ unsigned int workqueue_pool_unbound_workers(unsigned int cpu, bool highpri)
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	list_for_each_entry(worker, &pool->workers, node)
-		if ((worker->flags & (WORKER_UNBOUND | WORKER_RESCUER)) == WORKER_UNBOUND)
+		if ((worker->flags & (WORKER_UNBOUND | WORKER_RESCUER)) == WORKER_UNBOUND) {
 			n++;
+		}
 	spin_unlock_irqrestore(&pool->lock, flags);
 	return n;
 }

@@ -131,6 +131,7 @@ typedef void (*work_func_t)(struct work_struct *work);
 /* Bits in work->flags (atomic). */
 #define WORK_STRUCT_PENDING 0	/* queued or timer armed, not yet started */
 #define WORK_STRUCT_INACTIVE 1	/* the pool's lock: waiting over max_active */
+#define WORK_STRUCT_LINKED 2	/* the pool's lock: a flush barrier follows it */
 #define WORK_NR_COLORS 15	/* flush colours */
 #define WORK_NO_COLOR 15	/* flush barriers take part in no flush */
 #define WORK_MAGIC 0x574f524b	/* "WORK": set by INIT_WORK */
