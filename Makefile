@@ -3,6 +3,7 @@
 #   make            build build/baton.iso
 #   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=)
 #   make test       host unit tests, then kernel test boots; ends "N passed, N failed"
+#   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0)
 #   make debug      QEMU waiting for GDB, and GDB attached, stopped at kmain
 #   make clean
 #
@@ -44,7 +45,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c \
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all iso run test test-matrix debug clean deps host-tests kernel-tests compile_commands.json
+.PHONY: all iso run test test-matrix torture debug clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso
 
@@ -106,6 +107,16 @@ test: deps iso
 # Every -smp from 1 to 64 on pc and q35, plus topologies (not in `make test`).
 test-matrix: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) matrix
+
+# The CPU-hotplug torture for DURATION seconds (kernel/torture.h): fails
+# unless its one verdict line (build/test-logs/torture.log) is "torture: PASS".
+DURATION ?= 3600
+INTERVAL ?= 0
+SEED ?= 0
+torture: deps iso
+	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) torture \
+		--duration $(DURATION) --interval $(INTERVAL) --seed $(SEED) --smp '$(SMP)' \
+		--mem $(MEM) --machine $(MACHINE)
 
 compile_commands.json:
 	$(Q)$(MAKE) -B -n V=1 all | $(PYTHON) scripts/compile_commands.py > compile_commands.json

@@ -388,17 +388,93 @@ static void demo_fn(struct work_struct *w)
 	kfree(it);
 }
 
+/* demo ordered: the same items on an ordered workqueue and on a bound one
+ * with max_active 1 (which is per CPU): compare concurrency and order. */
+struct order_item {
+	struct work_struct work;
+	unsigned int seq;
+	struct order_run *run;
+};
+
+struct order_run {
+	atomic_t running, max, next, out_of_order, done;
+};
+
+static void order_fn(struct work_struct *w)
+{
+	struct order_item *it = container_of(w, struct order_item, work);
+	struct order_run *r = it->run;
+	int n = atomic_inc_return(&r->running), m;
+
+	while ((m = atomic_read(&r->max)) < n && atomic_cmpxchg(&r->max, m, n) != m)
+		;
+	if ((unsigned int)atomic_inc_return(&r->next) - 1 != it->seq)
+		atomic_inc(&r->out_of_order);
+	msleep(2);
+	atomic_dec(&r->running);
+	atomic_inc(&r->done);
+}
+
+static int demo_order(struct workqueue_struct *wq, const char *what, unsigned int n)
+{
+	struct order_item *items = kcalloc(n, sizeof(*items));
+	struct order_run r = { 0 };
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+
+	if (!items) {
+		out("shell: out of memory\n");
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		INIT_WORK(&items[i].work, order_fn);
+		items[i].seq = i;
+		items[i].run = &r;
+		queue_work_on(cpu, wq, &items[i].work);	/* spread over the CPUs */
+		cpu = cpumask_next_wrap(cpu, &cpu_online_mask);
+	}
+	flush_workqueue(wq);
+	out("%-28s %u items: at most %d at once, %d out of queueing order\n", what, n,
+	    atomic_read(&r.max), atomic_read(&r.out_of_order));
+	kfree(items);
+	return 0;
+}
+
+static int cmd_demo_ordered(unsigned int n)
+{
+	struct workqueue_struct *ord = alloc_ordered_workqueue("demo_ordered", 0);
+	struct workqueue_struct *one = alloc_workqueue("demo_max1", 0, 1);
+	int err = -ENOMEM;
+
+	if (ord && one) {
+		err = demo_order(ord, "ordered workqueue:", n);
+		if (!err)
+			err = demo_order(one, "bound, max_active 1:", n);
+	} else {
+		out("shell: out of memory\n");
+	}
+	if (ord)
+		destroy_workqueue(ord);
+	if (one)
+		destroy_workqueue(one);
+	return err;
+}
+
 static int cmd_demo(int argc, char **argv)
 {
 	unsigned int n, cpu = 0, ms = 100;
 	bool spin;
 
+	if (!strcmp(argv[1], "ordered")) {
+		if (argc != 3 || arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n))
+			return -EINVAL;
+		return cmd_demo_ordered(n);
+	}
 	if (!strcmp(argv[1], "sleep"))
 		spin = false;
 	else if (!strcmp(argv[1], "spin"))
 		spin = true;
 	else {
-		out("shell: demo what? 'sleep' or 'spin', not '%s'\n", argv[1]);
+		out("shell: demo what? 'sleep', 'spin' or 'ordered', not '%s'\n", argv[1]);
 		return -EINVAL;
 	}
 	if (arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n) ||
@@ -522,9 +598,9 @@ static const struct shell_cmd commands[] = {
 	{ "ps", "ps", "threads: CPU, state, class, affinity, run time, switches, work item", 0, 0,
 	  cmd_ps },
 	{ "wq", "wq", "worker pools and workqueues, with counters", 0, 0, cmd_wq },
-	{ "demo", "demo sleep|spin COUNT [CPU] [MS]",
-	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0)", 2, 4,
-	  cmd_demo },
+	{ "demo", "demo sleep|spin COUNT [CPU] [MS] | demo ordered COUNT",
+	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0); or "
+	  "compare an ordered workqueue with max_active 1", 2, 4, cmd_demo },
 	{ "trace", "trace start [EVENTS]|stop|dump|status",
 	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2, cmd_trace },
 	{ "test", "test SUITE[,SUITE...]|all", "run kernel test suites (KTAP)", 1, 1, cmd_test },

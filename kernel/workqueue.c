@@ -72,6 +72,11 @@ static const char *const trustee_names[] = { "none", "in-charge", "done", "relea
 unsigned int wq_idle_timeout_ms = 300000;
 PARAM_UINT(wq_idle_timeout_ms, wq_idle_timeout_ms, 10, 3600000,
 	   "ms an unneeded idle workqueue worker lives before it is reaped");
+/* Lab 2 (docs/labs.md): turn the non-reentrancy guard off and watch an
+ * item run on two workers at once. Never for real use. */
+static bool wq_lab_no_reentrancy_guard;
+PARAM_BOOL(wq_lab_no_reentrancy_guard, wq_lab_no_reentrancy_guard,
+	   "LAB ONLY: let a work item run on two workers at once");
 static unsigned int wq_stats_s;
 PARAM_UINT(wq_stats, wq_stats_s, 0, 3600, "print workqueue statistics every N s (0: never)");
 static unsigned int wq_stall_s = 60;
@@ -496,7 +501,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 {
 	struct worker_pool *pool = worker->pool;
 	struct pool_workqueue *pwq = w->pwq;
-	struct worker *collision = find_worker_executing(pool, w);
+	struct worker *collision = wq_lab_no_reentrancy_guard ? NULL : find_worker_executing(pool, w);
 	unsigned int color = w->color;
 	void (*put)(struct work_struct *) = w->put;
 
@@ -767,7 +772,13 @@ static void idle_cull_fn(struct work_struct *work)
 	struct worker_pool *pool = container_of(work, struct worker_pool, idle_cull_work);
 
 	spin_lock_irq(&pool->lock);
-	WARN_ON_ONCE(pool_is_bound(pool) && !pool->disassociated && smp_processor_id() != pool->cpu);
+	if (pool_is_bound(pool) && !pool->disassociated && smp_processor_id() != pool->cpu) {
+		/* Queued while its CPU was offline, run after it came back:
+		 * the idle list may only change on the pool's CPU. Go there. */
+		spin_unlock_irq(&pool->lock);
+		queue_work_on(pool->cpu, system_wq, work);
+		return;
+	}
 	while (too_many_workers(pool)) {
 		struct worker *worker = list_last_entry(&pool->idle_list, struct worker, idle_entry);
 		u64 expires = worker->last_active + wq_idle_timeout_ms * NSEC_PER_MSEC;
@@ -949,7 +960,7 @@ retry:
 
 	/* Still running on another pool of this workqueue? Queue it there, so
 	 * that it never runs on two workers at once. */
-	if (last && last != pwq->pool) {
+	if (last && last != pwq->pool && !wq_lab_no_reentrancy_guard) {
 		spin_lock(&last->lock);
 		struct worker *worker = find_worker_executing(last, w);
 
@@ -2221,6 +2232,8 @@ void workqueue_init(void)
 	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
 	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq)
 		panic("workqueue: cannot allocate the system workqueues");
+	if (wq_lab_no_reentrancy_guard)
+		pr_warn("LAB: the non-reentrancy guard is OFF: work items may run on two workers at once\n");
 	INIT_DELAYED_WORK(&stats_work, stats_fn);
 	queue_delayed_work(system_highpri_wq, &stats_work, STATS_INTERVAL_NS);
 }

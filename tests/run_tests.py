@@ -14,9 +14,13 @@ boots are named with their log. The last line is "N passed, N failed";
 the exit status is non-zero if anything failed.
 
   run_tests.py --iso build/baton.iso [all | host | kernel | harness | matrix] [-k NAME]
+  run_tests.py --iso build/baton.iso torture [--duration S] [--interval MS] [--smp N] [--seed N]
 
 `matrix` (make test-matrix) boots -smp 1..64 on pc and q35 and several
-topologies; it is not part of `make test` (it takes a while).
+topologies; it is not part of `make test` (it takes a while). `torture`
+(make torture) runs the CPU-hotplug torture (kernel/torture.h) for
+--duration seconds, showing its progress, keeps the serial log in
+BUILD/test-logs/torture.log and fails unless its one verdict line is PASS.
 """
 import argparse
 import concurrent.futures
@@ -103,6 +107,39 @@ def serial_rx_pattern(n):
     return bytes(((i * 7) ^ ((i >> 8) * 0x35)) & 0xFF for i in range(n))
 
 
+# The CPU-hotplug torture's verdict (kernel/torture.c prints exactly one).
+TORTURE_PASS = r"\]\[cpu\d+\] torture: PASS\r?$"
+TORTURE_VERDICT = r"\]\[cpu\d+\] torture: (PASS|FAIL\b[^\r\n]*)\r?$"
+TORTURE_CYCLES = 500
+# 500 cycles took 9-90 s at -smp 4 on a busy 2-core host (about 30 s
+# beside the rest of `make test`). A hung operation is reported by the
+# torture's watchdog after 30 s and the run ended 30 s later, so this only
+# catches a kernel that stops altogether.
+TORTURE_TIMEOUT = 300
+TORTURE_MARGIN = 300    # make torture: beyond DURATION (boot, the end's checks)
+
+
+def check_torture_verdict(log):
+    """Exactly one verdict line, and it is PASS (the must_contain of the
+    boot checks the PASS line itself)."""
+    verdicts = re.findall(TORTURE_VERDICT, log, re.M)
+    if len(verdicts) != 1:
+        return ["the torture printed %d verdict lines (%s), expected exactly one" % (
+            len(verdicts), ", ".join(v.strip() for v in verdicts) or "none")]
+    if verdicts[0] != "PASS":
+        return ["torture: %s" % verdicts[0].strip()]
+    return []
+
+
+def torture_boot(duration, interval, smp, seed, mem="512M", machine="q35"):
+    """`make torture`: run for duration seconds (torture_cycles=0)."""
+    return Boot("torture", "hotplug_torture", smp=smp, mem=mem, machine=machine,
+                extra_cmdline="torture_cycles=0 torture_duration_s=%d torture_interval_ms=%d "
+                              "torture_seed=%d" % (duration, interval, seed),
+                timeout=duration + TORTURE_MARGIN, must_contain=[TORTURE_PASS],
+                log_check=check_torture_verdict)
+
+
 SERIAL_RX_BYTES = 4096
 SERIAL_RX_READY = r"# serial_rx: ready for %d bytes" % SERIAL_RX_BYTES
 
@@ -120,6 +157,11 @@ KERNEL_BOOTS = [
     # the host to schedule a halted vCPU.
     Boot("wakeup-pingpong-smp2", "sched_pingpong", smp=2, mem="256M", machine="q35", alone=True),
     Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
+    # CPU-hotplug torture (kernel/torture.h): 500 offline/online cycles
+    # under workqueue and timer load, invariants checked all along.
+    Boot("hotplug-torture-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
+         extra_cmdline="torture_cycles=%d torture_interval_ms=0" % TORTURE_CYCLES,
+         timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS], log_check=check_torture_verdict),
     # The shell, driven through the serial console; a megabyte of random
     # input; the GDB helpers against a live machine; the trace converter.
     Boot("shell-session-smp4", "", smp=4, interact=shell_tests.interact_session),
@@ -127,6 +169,9 @@ KERNEL_BOOTS = [
     Boot("gdb-helpers-smp2", "", smp=2, mem="256M", gdb=True, interact=shell_tests.interact_gdb),
     Boot("trace-scenarios-smp2", "trace_scenarios", smp=2, mem="256M",
          log_check=shell_tests.check_trace_log),
+    # The labs' checks (docs/labs.md).
+    Boot("labs-smp4", "", smp=4, interact=shell_tests.interact_labs),
+    Boot("lab5-hotplug-callback", "lab_hotplug_callback", smp=4),
     # COM1 input end to end: the host types a pattern, the interrupt fills
     # the ring, a workqueue worker hands the bytes to the test's consumer.
     Boot("serial-rx-smp2", "serial_rx", smp=2, mem="256M", machine="q35",
@@ -194,6 +239,23 @@ HARNESS_BOOTS = [
     # And with nothing sent, it must give up (after its 60 s) and fail.
     Boot("harness-detects-serial-silence", "serial_rx", expect="fail", smp=2, mem="256M",
          cases_failing=["serial_rx.host_bytes_arrive_in_order"]),
+    # The CPU-hotplug torture must fail when an invariant breaks: a lost
+    # queueing (its accounting), and a hung operation (its watchdog, which
+    # reports after 30 s and ends the stuck run 30 s later).
+    Boot("harness-detects-torture-loss", "hotplug_torture", expect="fail", smp=2, mem="256M",
+         extra_cmdline="torture_cycles=30 torture_inject=lost",
+         cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
+         must_contain=[r"torture: violation \d+: item plain/0: queued \d+ times, .*\(lost 1\)",
+                       r"\] torture: FAIL \(\d+ violations\)"]),
+    Boot("harness-detects-torture-hang", "hotplug_torture", expect="fail", smp=2, mem="256M",
+         extra_cmdline="torture_cycles=100000 torture_inject=hang", timeout=240,
+         cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
+         must_contain=[r"torture/onoff: injected hang\(0\) has not returned after 3\d s",
+                       r"\] torture: FAIL \(\d+ violations\)"]),
+    # Lab 2: with the non-reentrancy guard off, the test must catch it.
+    Boot("lab2-no-reentrancy-guard", "workqueue", expect="fail", smp=2, mem="256M",
+         extra_cmdline="wq_lab_no_reentrancy_guard=1",
+         cases_failing=["workqueue.non_reentrant_under_contention"]),
     # Not a harness test, but the same shape: a wrong loader must be refused
     # with a message, and then the kernel halts (so the boot "hangs").
     Boot("wrong-loader-refused", "", expect="timeout", timeout=10, qemu_kernel=True,
@@ -370,10 +432,53 @@ def run_host(t, build):
                                r.stderr.strip()), flush=True)
 
 
+def run_torture(a, logdir):
+    """`make torture`: one long torture boot; its "torture:" lines are
+    shown as they come. Exit status 0 only for a PASS."""
+    boot = torture_boot(a.duration, a.interval, a.smp, a.seed, a.mem, a.machine)
+    log = os.path.join(logdir, boot.name + ".log")
+    if os.path.exists(log):
+        os.unlink(log)
+    print("torture: %d s at -smp %s, interval %d ms, seed %d; serial log %s (timeout %d s)" % (
+        a.duration, a.smp, a.interval, a.seed, log, boot.timeout), flush=True)
+    done = threading.Event()
+
+    def follow():
+        pos = 0
+        while not done.wait(2):
+            try:
+                with open(log, "rb") as f:
+                    f.seek(pos)
+                    chunk = f.read()
+            except OSError:
+                continue
+            end = chunk.rfind(b"\n") + 1
+            pos += end
+            for line in chunk[:end].decode("utf-8", "replace").splitlines():
+                if " torture: " in line:
+                    print("  " + line.strip(), flush=True)
+
+    follower = threading.Thread(target=follow, daemon=True)
+    follower.start()
+    result = run_boot(boot, a.iso, logdir)
+    done.set()
+    follower.join()
+    t = Tally()
+    report_boot(t, boot, *result)
+    print("%d passed, %d failed" % (t.passed, t.failed))
+    sys.exit(1 if t.failed else 0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", nargs="?", default="all",
-                    choices=["all", "host", "kernel", "harness", "matrix"])
+                    choices=["all", "host", "kernel", "harness", "matrix", "torture"])
+    ap.add_argument("--duration", type=int, default=3600, help="torture: seconds")
+    ap.add_argument("--interval", type=int, default=0, help="torture: ms between hotplug operations")
+    ap.add_argument("--smp", default="4", help="torture: QEMU -smp")
+    ap.add_argument("--mem", default="512M", help="torture: QEMU -m")
+    ap.add_argument("--machine", default="q35", help="torture: QEMU -M")
+    ap.add_argument("--seed", type=int, default=0, help="torture: PRNG seed (0: from the clock)")
     ap.add_argument("--iso", default="build/baton.iso")
     ap.add_argument("--build", default="build")
     ap.add_argument("-k", dest="only", help="run only boots whose name contains this")
@@ -381,6 +486,8 @@ def main():
     a = ap.parse_args()
     logdir = os.path.join(a.build, "test-logs")
     os.makedirs(logdir, exist_ok=True)
+    if a.what == "torture":
+        run_torture(a, logdir)
     t = Tally()
     if a.what in ("all", "host"):
         run_host(t, a.build)

@@ -47,6 +47,9 @@ class Shell:
 SESSION = [
     ("help lists every command", "help", r"offline CPU(?s:.*)trace start(?s:.*)poweroff"),
     ("help explains one command", "help demo", r"demo sleep\|spin COUNT"),
+    ("demo ordered compares the two", "demo ordered 40",
+     r"ordered workqueue: +40 items: at most 1 at once, 0 out of queueing order(?s:.*)"
+     r"bound, max_active 1: +40 items: at most [2-9]"),
     ("cpus lists the CPUs", "cpus", r"cpu3 +apic \d+ +online"),
     ("offline takes a CPU down", "offline 3", r"cpu3 is offline \(\d+ us\)"),
     ("cpus shows it offline", "cpus", r"cpu3 +apic \d+ +offline"),
@@ -66,7 +69,7 @@ SESSION = [
     ("demo to an offline CPU goes to its trustee", "offline 2", r"cpu2 is offline"),
     ("", "demo spin 3 2 20", r"offline: its trustee runs them"),
     ("", "online 2", r"cpu2 is online"),
-    ("a bad demo kind is named", "demo dance 3", r"demo what\? 'sleep' or 'spin', not 'dance'"),
+    ("a bad demo kind is named", "demo dance 3", r"demo what\? 'sleep', 'spin' or 'ordered', not 'dance'"),
     ("trace starts", "trace start 2000", r"trace: on, 2000 events per CPU"),
     ("trace refuses to dump while on", "trace dump", r"stop tracing first"),
     ("trace stops", "trace stop", r"trace: off; \d+ events recorded"),
@@ -194,3 +197,69 @@ def check_trace_log(log):
     if dying and not any(s["ts"] + s["dur"] > dying[0] for s in pend):
         problems.append("no pending_fn item finished after cpu1 went down (the trustee's work)")
     return problems
+
+
+def _dump_events(sh, m):
+    """Run `trace dump` and parse it with scripts/trace2json.py."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import trace2json  # noqa: E402
+    out = sh.run("trace dump", timeout=300)
+    if out is None:
+        return None, "trace dump did not finish"
+    try:
+        events, _ = trace2json.parse(out)
+    except trace2json.TraceError as e:
+        return None, str(e)
+    return trace2json, events
+
+
+def interact_labs(m, boot):
+    """The automated checks of docs/labs.md, labs 1, 3 and 4 (2 and 5 are
+    KTAP boots), in the style of the xv6 graders."""
+    import time
+    sh, results = Shell(m), []
+    if not sh.ready():
+        return [("labs.prompt", False, "no prompt")]
+    # Lab 1: a worker blocks; a second worker takes over the CPU.
+    sh.run("trace start 8000")
+    sh.run("demo sleep 1 1 200")
+    time.sleep(0.05)
+    sh.run("demo spin 3 1 5")
+    time.sleep(1.5)
+    sh.run("trace stop")
+    t2j, events = _dump_events(sh, m)
+    ok, why = False, events
+    if t2j:
+        trace = t2j.to_chrome(events)
+        sl = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["pid"] == 2 and e["name"] == "demo_fn"]
+        long_ = [s for s in sl if s["dur"] >= 150000]
+        ok = any(s["tid"] != b["tid"] and b["ts"] < s["ts"] < b["ts"] + b["dur"] for b in long_ for s in sl)
+        why = "%d demo_fn slices, %d long" % (len(sl), len(long_))
+    results.append(("lab1.a second worker runs while the first is blocked", ok, why))
+    # Lab 3: ordered workqueue versus max_active 1.
+    out = sh.run("demo ordered 40") or ""
+    results.append(("lab3.an ordered workqueue runs one at a time, in order",
+                    re.search(r"ordered workqueue: +40 items: at most 1 at once, 0 out of", out) is not None,
+                    out[-300:]))
+    results.append(("lab3.max_active 1 is per CPU: several at once",
+                    re.search(r"max_active 1: +40 items: at most [2-9]", out) is not None, out[-300:]))
+    # Lab 4: a CPU goes offline with pending work; the trustee finishes it.
+    sh.run("trace start 8000")
+    sh.run("demo sleep 12 2 100")
+    sh.run("offline 2")
+    time.sleep(3)
+    sh.run("trace stop")
+    t2j, events = _dump_events(sh, m)
+    sh.run("online 2")
+    ok, why = False, events
+    if t2j:
+        dying = [e["ns"] for e in events if e["ev"] == "cpu" and e["a"] == 2 and e["b"] == 1]
+        late = [e for e in events if e["ev"] == "end" and e["sym"].startswith("demo_fn")
+                and dying and e["ns"] > dying[0] and e["cpu"] != 2]
+        trustee = [e for e in events if e["ev"] == "trustee" and e["b"] == 1]
+        ok = bool(dying and late and trustee)
+        why = "dying %s, %d items finished elsewhere after it, %d trustee events" % (
+            bool(dying), len(late), len(trustee))
+    results.append(("lab4.the trustee's workers finish the offline CPU's items", ok, why))
+    sh.poweroff()
+    return results

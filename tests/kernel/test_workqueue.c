@@ -3,6 +3,7 @@
 #include "arch/x86_64/atomic.h"
 #include "kernel/kthread.h"
 #include "kernel/ktest.h"
+#include "kernel/printk.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
@@ -145,32 +146,53 @@ static void reentry_fn(struct work_struct *w)
 	if (atomic_inc_return(&reentry_inside) != 1)
 		atomic_inc(&reentry_violations);
 	atomic_inc(&reentry_runs);
-	udelay(50);
+	udelay(12000);	/* over a tick: a second worker would surely overlap */
 	atomic_dec(&reentry_inside);
 }
 
 static struct work_struct shared_work;
 static atomic_t queued_ok;
 
-static void hammer_queue(void *arg)
+static int hammer_queue(void *arg)
 {
-	for (int i = 0; i < 200; i++) {
+	/* A thread per CPU, preemptible: the workers of every CPU run too, so
+	 * the item is queued on one CPU's pool while it runs on another's. */
+	for (int i = 0; i < 100; i++) {
 		if (queue_work(system_wq, &shared_work))
 			atomic_inc(&queued_ok);
-		udelay(20);
+		udelay(100);
+		if (i % 8 == 0)
+			msleep(1);
 	}
+	complete(arg);
+	return 0;
 }
 
 /* Queued from every CPU at once: never two executions at a time, and
  * every successful queue_work yields exactly one execution. */
 static void non_reentrant_under_contention(struct ktest *t)
 {
+	static struct completion done[NR_CPUS];
+	unsigned int cpu;
+
 	INIT_WORK(&shared_work, reentry_fn);
 	atomic_set(&reentry_violations, 0);
 	atomic_set(&reentry_runs, 0);
 	atomic_set(&queued_ok, 0);
-	on_each_cpu(hammer_queue, NULL, true);
+	for_each_online_cpu(cpu) {
+		init_completion(&done[cpu]);
+		struct thread *th = kthread_create_on_cpu(hammer_queue, &done[cpu], cpu, "hammer/%u", cpu);
+
+		KT_ASSERT_NOT_NULL(t, th);
+		wake_up_thread(th);
+		put_thread(th);
+	}
+	for_each_online_cpu(cpu)
+		wait_for_completion(&done[cpu]);
 	flush_work(&shared_work);
+	KT_EXPECT_LE(t, 2, atomic_read(&queued_ok));
+	printk(KERN_RAW "    # non_reentrant: %d queued, %d ran, %d overlaps\n", atomic_read(&queued_ok),
+	       atomic_read(&reentry_runs), atomic_read(&reentry_violations));
 	KT_EXPECT_EQ(t, atomic_read(&reentry_violations), 0);
 	KT_EXPECT_EQ(t, atomic_read(&reentry_runs), atomic_read(&queued_ok));
 	/* While pending (it cannot start: our CPU's pool waits for us), a

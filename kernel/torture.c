@@ -1,0 +1,1622 @@
+/* kernel/torture.c - the CPU-hotplug torture; what it does and checks is
+ * in torture.h.
+ *
+ * Field legend: I = set by torture_start() before the threads run (or at
+ * creation); A = atomic; O = the onoff thread only; S = stats_lock;
+ * R = report_lock; OL = ordered_lock; TM = torture_mutex; W = the watchdog
+ * thread only; X = the item's own executions (never two at once: that is
+ * one of the invariants checked); "owner" = the one thread that uses it.
+ *
+ * Accounting of an item: "queued" is raised BEFORE each queue_* call and
+ * lowered again if the call fails (or, for mod_delayed_work, if it took a
+ * pending queueing over, which it replaces); "executed" is raised at the
+ * end of each execution, "cancelled" after each cancel that returned true.
+ * So at any moment executed + cancelled <= queued (read in that order),
+ * and once everything is drained, executed + cancelled == queued.
+ */
+#define pr_fmt(fmt) "torture: " fmt
+#include "kernel/torture.h"
+#include "arch/x86_64/atomic.h"
+#include "kernel/completion.h"
+#include "kernel/cpu.h"
+#include "kernel/kthread.h"
+#include "kernel/mutex.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "kernel/wait.h"
+#include "kernel/workqueue.h"
+#include "lib/errno.h"
+#include "lib/printf.h"
+#include "lib/random.h"
+#include "lib/sort.h"
+#include "lib/string.h"
+
+#define NR_STRESS 4			/* stress threads */
+#define STALL_NS (30 * NSEC_PER_SEC)	/* an operation this long has hung */
+#define GIVE_UP_NS (30 * NSEC_PER_SEC)	/* after a hang: end the run anyway */
+#define STOP_WAIT_NS (60 * NSEC_PER_SEC)	/* for a stress thread to stop */
+#define WATCH_PERIOD_MS 200
+#define PROGRESS_NS (30 * NSEC_PER_SEC)
+#define REBIND_WAIT_NS (10 * NSEC_PER_SEC)
+#define VIOLATIONS_PRINTED 32		/* then only counted */
+#define VIOLATIONS_ABORT 200		/* the run ends early: it has failed */
+#define DRAIN_ROUNDS 5
+#define MAX_ITEMS 128
+#define NR_ORDERED 8
+#define LAT_SAMPLES 4096		/* exact median up to this many */
+#define HIST_SUB_BITS 6			/* histogram: 64 buckets per power of two */
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+#define UL(x) ((unsigned long)(x))
+
+static unsigned int torture_cycles = 500;
+PARAM_UINT(torture_cycles, torture_cycles, 0, 100000000,
+	   "CPU-hotplug torture: offline/online cycles (0: run for torture_duration_s)");
+static unsigned int torture_duration_s;
+PARAM_UINT(torture_duration_s, torture_duration_s, 0, 30 * 24 * 3600,
+	   "CPU-hotplug torture: seconds to run when torture_cycles=0 (0: until stopped)");
+static unsigned int torture_interval_ms;
+PARAM_UINT(torture_interval_ms, torture_interval_ms, 0, 60000,
+	   "CPU-hotplug torture: ms between hotplug operations (0: none)");
+static u64 torture_seed;
+PARAM_U64(torture_seed, torture_seed, 0, UINT64_MAX,
+	  "CPU-hotplug torture: PRNG seed (0: from the clock)");
+static const char *const inject_names[] = { "none", "lost", "hang", NULL };
+static unsigned int torture_inject;
+PARAM_ENUM(torture_inject, torture_inject, inject_names,
+	   "CPU-hotplug torture: a deliberate fault, to see it fail (harness self-test)");
+
+/* ---- the workqueues and their items ------------------------------------- */
+
+enum twq { TWQ_BOUND, TWQ_HIGHPRI, TWQ_INTENSIVE, TWQ_UNBOUND, TWQ_ORDERED, NR_TWQ };
+static const char *const twq_names[NR_TWQ] = { "torture_bound", "torture_hi", "torture_cpu",
+					       "torture_unbound", "torture_ordered" };
+static struct workqueue_struct *twq[NR_TWQ];	/* I */
+
+#define TI_DELAYED (1u << 0)	/* a delayed item (queue_delayed_work, mod_delayed_work) */
+#define TI_SLEEP (1u << 1)	/* sleeps 0-3 ms */
+#define TI_REQUEUE (1u << 2)	/* queues itself again, 3 times in 4 */
+#define TI_SPIN (1u << 3)	/* busy for 0-300 us */
+#define TI_LONG (1u << 4)	/* sleeps 5-20 ms: still running when its CPU goes */
+#define TI_DOOM (1u << 5)	/* queued to a CPU right before and after it goes down */
+#define TI_ORDERED (1u << 6)	/* on the ordered workqueue; queued in sequence */
+#define TI_PRIVATE (1u << 7)	/* touched by one stress thread only: exact checks */
+
+struct torture_item {
+	struct delayed_work dw;		/* plain items use dw.work only */
+	char name[24];			/* I */
+	unsigned int flags;		/* I: TI_* */
+	enum twq wq;			/* I */
+	unsigned int owner;		/* I: private items' stress thread */
+	atomic_long_t queued;		/* A: see the accounting above */
+	atomic_long_t executed;		/* A */
+	atomic_long_t cancelled;	/* A */
+	atomic_t inside;		/* A: executions in progress (0 or 1) */
+	unsigned int target;		/* racy, statistics only: CPU it was last queued for */
+	struct prng rng;		/* X */
+	u64 seq;			/* OL: ordered items: queueing number */
+	bool busy;			/* OL: ordered items: queued or running */
+	bool over_reported;		/* W: "ran more than queued" reported */
+};
+
+/* What each shared item does; the doomed ones belong to the onoff thread
+ * (stress threads queue, flush and cancel them too). */
+static const struct item_spec {
+	unsigned int count;
+	enum twq wq;
+	unsigned int flags;
+	const char *name;
+} shared_specs[] = {
+	{ 2, TWQ_BOUND, 0, "plain" },
+	{ 2, TWQ_BOUND, TI_SLEEP, "sleep" },
+	{ 2, TWQ_BOUND, TI_REQUEUE, "requeue" },
+	{ 2, TWQ_BOUND, TI_SLEEP | TI_REQUEUE, "sleep-requeue" },
+	{ 2, TWQ_BOUND, TI_DELAYED, "delayed" },
+	{ 3, TWQ_BOUND, TI_DELAYED | TI_SLEEP | TI_REQUEUE, "delayed-requeue" },
+	{ 2, TWQ_HIGHPRI, 0, "hi" },
+	{ 2, TWQ_HIGHPRI, TI_SLEEP | TI_REQUEUE, "hi-requeue" },
+	{ 2, TWQ_INTENSIVE, TI_SPIN, "spin" },
+	{ 2, TWQ_INTENSIVE, TI_SPIN | TI_REQUEUE, "spin-requeue" },
+	{ 2, TWQ_UNBOUND, TI_SLEEP, "unbound" },
+	{ 2, TWQ_UNBOUND, TI_REQUEUE, "unbound-requeue" },
+	{ 2, TWQ_UNBOUND, TI_DELAYED | TI_SLEEP, "unbound-delayed" },
+	{ 6, TWQ_BOUND, TI_DOOM | TI_LONG, "doomed" },
+	{ 2, TWQ_BOUND, TI_DOOM | TI_LONG | TI_DELAYED, "doomed-delayed" },
+	{ 2, TWQ_HIGHPRI, TI_DOOM | TI_LONG, "doomed-hi" },
+};
+
+/* Each stress thread's private items. */
+static const struct item_spec private_specs[] = {
+	{ 1, TWQ_BOUND, TI_PRIVATE | TI_SLEEP, "p-sleep" },
+	{ 1, TWQ_BOUND, TI_PRIVATE, "p-plain" },
+	{ 1, TWQ_BOUND, TI_PRIVATE | TI_DELAYED, "p-delayed" },
+	{ 1, TWQ_HIGHPRI, TI_PRIVATE | TI_SLEEP, "p-hi" },
+	{ 1, TWQ_INTENSIVE, TI_PRIVATE | TI_SPIN, "p-spin" },
+	{ 1, TWQ_UNBOUND, TI_PRIVATE | TI_SLEEP, "p-unbound" },
+};
+#define NR_PRIVATE ARRAY_SIZE(private_specs)
+
+static struct torture_item items[MAX_ITEMS];	/* I (layout); fields as above */
+static unsigned int nr_items;			/* I */
+static unsigned int nr_shared;			/* I: items[0..nr_shared) */
+static unsigned int first_ordered;		/* I: then NR_ORDERED ordered ones */
+static unsigned int first_private;		/* I: then NR_PRIVATE per stress thread */
+
+static DEFINE_SPINLOCK(ordered_lock);
+static u64 ordered_next_seq;			/* OL */
+static u64 ordered_last_run;			/* OL */
+static atomic_t ordered_inside;			/* A: ordered items running (0 or 1) */
+
+/* ---- timers -------------------------------------------------------------- */
+
+/* One per stress thread and one for the onoff thread (its owner is the
+ * only one to arm or delete it). The callback only records. */
+struct torture_timer {
+	struct timer_list timer;
+	char name[24];			/* I */
+	atomic_long_t armed, fired, deleted;	/* A */
+	u64 expires;			/* owner: of the last arming */
+	bool late_reported;		/* owner */
+	bool over_reported;		/* W */
+};
+#define NR_TIMERS (NR_STRESS + 1)
+#define ONOFF_TIMER NR_STRESS
+static struct torture_timer timers[NR_TIMERS];
+static atomic_t timer_offline_fires;		/* A: callbacks that found their CPU offline */
+static unsigned int timer_offline_cpu;		/* racy: the last such CPU, for the report */
+
+/* ---- watched operations -------------------------------------------------- */
+
+/* A thread's current blocking operation, for the watchdog. The owner
+ * writes what/obj/arg, then state = (generation << 1) | 1; at the end
+ * state &= ~1. A state seen busy and unchanged for STALL_NS has hung. */
+struct torture_slot {
+	const char *thread;		/* I */
+	const char *what;		/* owner */
+	const char *obj;		/* owner */
+	int arg;			/* owner */
+	u64 state;			/* owner writes, the watchdog reads */
+	u64 seen_state, seen_since;	/* W */
+	bool reported;			/* W */
+};
+#define NR_SLOTS (NR_STRESS + 1)
+#define ONOFF_SLOT NR_STRESS
+static struct torture_slot slots[NR_SLOTS];
+
+static void slot_begin(struct torture_slot *s, const char *what, const char *obj, int arg)
+{
+	s->what = what;
+	s->obj = obj;
+	s->arg = arg;
+	smp_wmb();
+	WRITE_ONCE(s->state, (((s->state >> 1) + 1) << 1) | 1);
+}
+
+static void slot_end(struct torture_slot *s)
+{
+	WRITE_ONCE(s->state, s->state & ~1ULL);
+}
+
+/* ---- run state ----------------------------------------------------------- */
+
+struct stress {
+	struct thread *thread;		/* I */
+	unsigned int id;		/* I */
+	struct prng rng;		/* the thread */
+	struct torture_item *priv[NR_PRIVATE];	/* I */
+	struct completion done;		/* the thread completes it on its way out */
+};
+static struct stress stress[NR_STRESS];
+static struct thread *watch_thread;	/* I; stopped by the onoff thread */
+
+static DEFINE_MUTEX(torture_mutex);
+static bool active;			/* TM: threads of a run exist (maybe stuck) */
+static bool have_result;		/* TM */
+static struct completion finished;	/* completed for all at the verdict */
+static atomic_t finalized;		/* A: the verdict is out */
+static struct torture_params run_params;	/* I */
+static u64 start_ns;			/* I */
+static volatile bool stop_requested;	/* torture_stop() */
+static volatile bool stopping;		/* the end: items stop re-queueing, stress threads exit */
+static DECLARE_WAIT_QUEUE_HEAD(onoff_wait);	/* the onoff thread's pauses */
+
+static unsigned int cand[NR_CPUS];	/* I: CPUs to take down: online at start, not 0 */
+static unsigned int nr_cand;		/* I */
+static struct cpumask initially_online;	/* I */
+static struct cpumask taken_down;	/* O: CPUs this run took offline */
+static struct cpuhp_stats hp_before;	/* I */
+
+struct lat_stats {
+	u64 n, min, max;
+	u64 samples[LAT_SAMPLES];	/* the first LAT_SAMPLES */
+	u32 hist[HIST_BUCKETS];
+};
+static DEFINE_SPINLOCK(stats_lock);
+static struct lat_stats lat_down, lat_up;	/* S */
+static u64 nr_cycles, nr_offline, nr_online, nr_quick, nr_probes;	/* S; written by the onoff thread */
+static u64 lat_scratch[LAT_SAMPLES];	/* the finaliser only (once per run) */
+
+static atomic_long_t nr_flushes, nr_cancels, ran_elsewhere;	/* A */
+/* Kernel WARNs and spinlock "stuck" reports during the run are violations
+ * too: counts already reported (A: compare-and-swap). */
+static unsigned long warns_seen, spin_stuck_seen;
+static atomic_long_t nr_violations;	/* A */
+static DEFINE_SPINLOCK(report_lock);
+static struct torture_result result;	/* R: final once finalized */
+
+/* ---- violations ---------------------------------------------------------- */
+
+static void __printf(1, 2) violation(const char *fmt, ...)
+{
+	char buf[TORTURE_REPORT_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	long n = atomic_long_add_return(1, &nr_violations);
+
+	if (n <= VIOLATIONS_PRINTED)
+		pr_err("violation %ld: %s\n", n, buf);
+	else if (n == VIOLATIONS_PRINTED + 1)
+		pr_err("further violations are counted, not printed\n");
+	unsigned long flags = spin_lock_irqsave(&report_lock);
+
+	/* After the verdict the result stays as printed. */
+	if (!atomic_read(&finalized) && result.nr_reports < TORTURE_MAX_REPORTS)
+		strscpy(result.reports[result.nr_reports++], buf, TORTURE_REPORT_LEN);
+	spin_unlock_irqrestore(&report_lock, flags);
+}
+
+/* Has *counter (a kernel-wide count of reports) moved past *seen? Then
+ * report it, once per increase (the watchdog and the end both call this). */
+static void check_reports(const unsigned long *counter, unsigned long *seen, const char *what)
+{
+	unsigned long n = __atomic_load_n(counter, __ATOMIC_RELAXED);
+	unsigned long old = __atomic_load_n(seen, __ATOMIC_RELAXED);
+
+	if (n != old && __atomic_compare_exchange_n(seen, &old, n, false, __ATOMIC_SEQ_CST,
+						    __ATOMIC_SEQ_CST))
+		violation("%lu %s during the run (see above)", n - old, what);
+}
+
+static void check_kernel_reports(void)
+{
+	check_reports(&warn_count, &warns_seen, "kernel warning(s) (WARN)");
+	check_reports(&spin_stuck_reports, &spin_stuck_seen, "report(s) of a CPU stuck on a spinlock");
+}
+
+/* No thread may run on an offline CPU: check where we are, preemption off
+ * (a CPU goes offline only once its stopper thread has run). */
+static unsigned int check_cpu(const char *who, const char *name)
+{
+	preempt_disable();
+	unsigned int cpu = smp_processor_id();
+	bool online = cpu_online(cpu);
+
+	preempt_enable();
+	if (!online)
+		violation("%s %s ran on cpu%u, which is offline", who, name, cpu);
+	return cpu;
+}
+
+/* ---- random choices ------------------------------------------------------ */
+
+static unsigned int random_present_cpu(struct prng *r)
+{
+	return cpumask_nth(prng_below(r, cpumask_weight(&cpu_present_mask)), &cpu_present_mask);
+}
+
+/* A CPU for queue_work_on: any present one (offline ones too), or now and
+ * then WORK_CPU_UNBOUND (plain queue_work). */
+static unsigned int random_queue_cpu(struct prng *r)
+{
+	return prng_below(r, 8) == 0 ? WORK_CPU_UNBOUND : random_present_cpu(r);
+}
+
+static u64 random_delay_ns(struct prng *r, unsigned int max_ms)
+{
+	return (u64)prng_below(r, max_ms * 1000 + 1) * NSEC_PER_USEC;
+}
+
+/* ---- queueing with accounting ------------------------------------------- */
+
+static bool item_queue(struct torture_item *it, unsigned int cpu)
+{
+	struct workqueue_struct *wq = twq[it->wq];
+
+	atomic_long_inc(&it->queued);
+	WRITE_ONCE(it->target, cpu);
+	bool ok = cpu >= NR_CPUS ? queue_work(wq, &it->dw.work) : queue_work_on(cpu, wq, &it->dw.work);
+
+	if (!ok)
+		atomic_long_add_return(-1, &it->queued);
+	return ok;
+}
+
+/* queue_delayed_work_on, or mod_delayed_work_on (which always queues:
+ * when it returns true it replaced a pending queueing). */
+static bool item_queue_delayed(struct torture_item *it, unsigned int cpu, u64 delay_ns, bool mod)
+{
+	struct workqueue_struct *wq = twq[it->wq];
+	bool ok;
+
+	atomic_long_inc(&it->queued);
+	WRITE_ONCE(it->target, cpu);
+	if (mod) {
+		if (mod_delayed_work_on(cpu, wq, &it->dw, delay_ns))
+			atomic_long_add_return(-1, &it->queued);
+		return true;
+	}
+	ok = queue_delayed_work_on(cpu, wq, &it->dw, delay_ns);
+	if (!ok)
+		atomic_long_add_return(-1, &it->queued);
+	return ok;
+}
+
+static void ordered_release(struct torture_item *it)
+{
+	unsigned long flags = spin_lock_irqsave(&ordered_lock);
+
+	it->busy = false;
+	spin_unlock_irqrestore(&ordered_lock, flags);
+}
+
+/* The next ordered item, numbered in queueing order (under ordered_lock,
+ * so numbering and queueing happen together). */
+static void ordered_queue(struct prng *r)
+{
+	unsigned int start = prng_below(r, NR_ORDERED);
+	unsigned long flags = spin_lock_irqsave(&ordered_lock);
+
+	for (unsigned int i = 0; i < NR_ORDERED; i++) {
+		struct torture_item *it = &items[first_ordered + (start + i) % NR_ORDERED];
+
+		if (it->busy)
+			continue;
+		it->busy = true;
+		it->seq = ++ordered_next_seq;
+		/* It can fail: a cancel holds the item's PENDING bit for a moment. */
+		if (!item_queue(it, WORK_CPU_UNBOUND))
+			it->busy = false;
+		break;
+	}
+	spin_unlock_irqrestore(&ordered_lock, flags);
+}
+
+/* ---- the work function --------------------------------------------------- */
+
+static void item_fn(struct work_struct *w)
+{
+	struct torture_item *it = container_of(w, struct torture_item, dw.work);
+	int inside = atomic_inc_return(&it->inside);
+	unsigned int cpu = check_cpu("item", it->name);
+	unsigned int target = READ_ONCE(it->target);
+
+	if (inside != 1)
+		violation("item %s: %d executions at once (one on cpu%u)", it->name, inside, cpu);
+	if (target < NR_CPUS && target != cpu && (cpu_going_down(target) || !cpu_online(target)))
+		atomic_long_inc(&ran_elsewhere);
+	if (it->flags & TI_ORDERED) {
+		int n = atomic_inc_return(&ordered_inside);
+
+		if (n != 1)
+			violation("ordered workqueue: %d items at once (%s among them)", n, it->name);
+		unsigned long flags = spin_lock_irqsave(&ordered_lock);
+		u64 seq = it->seq, last = ordered_last_run;
+
+		if (seq > ordered_last_run)
+			ordered_last_run = seq;
+		spin_unlock_irqrestore(&ordered_lock, flags);
+		if (seq <= last)
+			violation("ordered workqueue: %s (queued #%lu) ran after #%lu", it->name, UL(seq),
+				  UL(last));
+	}
+	if (it->flags & TI_SLEEP)
+		msleep(prng_below(&it->rng, 4));
+	if (it->flags & TI_LONG)
+		msleep(5 + prng_below(&it->rng, 16));
+	if (it->flags & TI_SPIN)
+		udelay(prng_below(&it->rng, 301));
+	if (it->flags & (TI_SLEEP | TI_LONG | TI_SPIN))
+		check_cpu("item", it->name);
+	if ((it->flags & TI_REQUEUE) && !READ_ONCE(stopping) && prng_below(&it->rng, 4)) {
+		unsigned int c = random_queue_cpu(&it->rng);
+
+		if (it->flags & TI_DELAYED)
+			item_queue_delayed(it, c, random_delay_ns(&it->rng, 3), false);
+		else
+			item_queue(it, c);
+	}
+	if (it->flags & TI_ORDERED) {
+		atomic_dec(&ordered_inside);
+		ordered_release(it);
+	}
+	atomic_long_inc(&it->executed);
+	atomic_dec(&it->inside);
+}
+
+/* ---- timers -------------------------------------------------------------- */
+
+/* A timer callback only records (baton's rule): where it ran, that it ran. */
+static void torture_timer_fn(struct timer_list *t)
+{
+	struct torture_timer *tt = container_of(t, struct torture_timer, timer);
+	unsigned int cpu = smp_processor_id();
+
+	if (!cpu_online(cpu)) {
+		WRITE_ONCE(timer_offline_cpu, cpu);
+		atomic_inc(&timer_offline_fires);
+	}
+	atomic_long_inc(&tt->fired);
+}
+
+/* Owner only. cpu >= NR_CPUS: on this CPU (mod_timer), else add_timer_on
+ * (the caller makes sure that CPU stays online meanwhile). */
+static void timer_arm(struct torture_timer *tt, u64 delay_ns, unsigned int cpu)
+{
+	u64 expires = ktime_get_ns() + delay_ns;
+
+	atomic_long_inc(&tt->armed);
+	tt->expires = expires;
+	tt->late_reported = false;
+	if (cpu >= NR_CPUS) {
+		if (mod_timer(&tt->timer, expires))
+			atomic_long_inc(&tt->deleted);	/* it replaced a pending arming */
+		return;
+	}
+	if (del_timer(&tt->timer))
+		atomic_long_inc(&tt->deleted);
+	add_timer_on(&tt->timer, expires, cpu);
+}
+
+static void timer_delete(struct torture_timer *tt)
+{
+	if (del_timer(&tt->timer))
+		atomic_long_inc(&tt->deleted);
+}
+
+/* Owner only: a timer may fire up to a tick late, never 30 s late. */
+static void timer_check_late(struct torture_timer *tt)
+{
+	u64 now = ktime_get_ns();
+
+	if (!tt->late_reported && timer_pending(&tt->timer) && now > tt->expires + STALL_NS) {
+		tt->late_reported = true;
+		violation("timer %s expired %lu ms ago and has not fired", tt->name,
+			  UL((now - tt->expires) / NSEC_PER_MSEC));
+	}
+}
+
+/* ---- latency statistics -------------------------------------------------- */
+
+static unsigned int hist_bucket(u64 v)
+{
+	if (v < HIST_SUB)
+		return (unsigned int)v;
+	unsigned int e = 63 - (unsigned int)__builtin_clzll(v);	/* >= HIST_SUB_BITS */
+
+	return (e - HIST_SUB_BITS + 1) * HIST_SUB +
+	       (unsigned int)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
+}
+
+/* The middle of bucket b. */
+static u64 hist_value(unsigned int b)
+{
+	if (b < HIST_SUB)
+		return b;
+	unsigned int e = b / HIST_SUB + HIST_SUB_BITS - 1, m = b % HIST_SUB;
+	unsigned int shift = e - HIST_SUB_BITS;
+
+	return ((u64)(HIST_SUB + m) << shift) + ((1ULL << shift) >> 1);
+}
+
+static void lat_add(struct lat_stats *l, u64 ns)
+{
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	if (!l->n || ns < l->min)
+		l->min = ns;
+	if (ns > l->max)
+		l->max = ns;
+	if (l->n < LAT_SAMPLES)
+		l->samples[l->n] = ns;
+	l->hist[hist_bucket(ns)]++;
+	l->n++;
+	spin_unlock_irqrestore(&stats_lock, flags);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The finaliser only (lat_scratch). */
+static void lat_summary(struct lat_stats *l, struct torture_latency *out)
+{
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	u64 n = l->n;
+
+	*out = (struct torture_latency){ .n = n, .min_ns = l->min, .max_ns = l->max };
+	if (n && n <= LAT_SAMPLES)
+		memcpy(lat_scratch, l->samples, n * sizeof(u64));
+	spin_unlock_irqrestore(&stats_lock, flags);
+	if (!n)
+		return;
+	if (n <= LAT_SAMPLES) {
+		sort(lat_scratch, n, sizeof(u64), cmp_u64);
+		out->median_ns = lat_scratch[(n - 1) / 2];
+		return;
+	}
+	/* Beyond the samples: the histogram (no new sample comes now but a
+	 * last one from a run that gave up; that only shifts it slightly). */
+	u64 seen = 0;
+
+	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
+		seen += READ_ONCE(l->hist[b]);
+		if (seen >= (n + 1) / 2) {
+			out->median_ns = clamp(hist_value(b), out->min_ns, out->max_ns);
+			break;
+		}
+	}
+}
+
+/* ---- the onoff thread ---------------------------------------------------- */
+
+static const char *errname(int err)
+{
+	switch (err) {
+	case 0: return "0";
+	case -EINVAL: return "-EINVAL";
+	case -ENODEV: return "-ENODEV";
+	case -EALREADY: return "-EALREADY";
+	case -EBUSY: return "-EBUSY";
+	case -EPERM: return "-EPERM";
+	case -ENOMEM: return "-ENOMEM";
+	case -ETIMEDOUT: return "-ETIMEDOUT";
+	default: return "another error";
+	}
+}
+
+static int timed_down(unsigned int cpu)
+{
+	struct torture_slot *s = &slots[ONOFF_SLOT];
+
+	slot_begin(s, "cpu_down", NULL, (int)cpu);
+	u64 t0 = ktime_get_ns();
+	int err = cpu_down(cpu);
+	u64 dt = ktime_get_ns() - t0;
+
+	slot_end(s);
+	if (err) {
+		violation("cpu_down(%u) returned %d (%s)", cpu, err, errname(err));
+		return err;
+	}
+	lat_add(&lat_down, dt);
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	nr_offline++;
+	spin_unlock_irqrestore(&stats_lock, flags);
+	cpumask_set_cpu(cpu, &taken_down);
+	bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
+
+	if (online || act || cpu_going_down(cpu))
+		violation("after cpu_down(%u) returned 0: online %d, active %d, going down %d", cpu,
+			  online, act, cpu_going_down(cpu));
+	return 0;
+}
+
+static int timed_up(unsigned int cpu)
+{
+	struct torture_slot *s = &slots[ONOFF_SLOT];
+
+	slot_begin(s, "cpu_up", NULL, (int)cpu);
+	u64 t0 = ktime_get_ns();
+	int err = cpu_up(cpu);
+	u64 dt = ktime_get_ns() - t0;
+
+	slot_end(s);
+	if (err) {
+		violation("cpu_up(%u) returned %d (%s)", cpu, err, errname(err));
+		return err;
+	}
+	lat_add(&lat_up, dt);
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	nr_online++;
+	spin_unlock_irqrestore(&stats_lock, flags);
+	cpumask_clear_cpu(cpu, &taken_down);
+	bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
+
+	if (!online || !act || cpu_going_down(cpu))
+		violation("after cpu_up(%u) returned 0: online %d, active %d, going down %d", cpu,
+			  online, act, cpu_going_down(cpu));
+	return 0;
+}
+
+static void cycle_done(bool quick)
+{
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	nr_cycles++;
+	nr_quick += quick;
+	spin_unlock_irqrestore(&stats_lock, flags);
+}
+
+static u64 cycles_done(void)
+{
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	u64 n = nr_cycles;
+
+	spin_unlock_irqrestore(&stats_lock, flags);
+	return n;
+}
+
+/* A call that must fail, with the error cpu.h documents. */
+static void probe_one(const char *call, unsigned int cpu, int err, int want, int also)
+{
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	nr_probes++;
+	spin_unlock_irqrestore(&stats_lock, flags);
+	if (err != want && err != also)
+		violation("%s(%u) returned %d (%s), expected %s", call, cpu, err, errname(err),
+			  errname(want));
+}
+
+static void probe(struct prng *r)
+{
+	unsigned int cpu, online_cand = NR_CPUS, offline_cand = NR_CPUS;
+
+	for (unsigned int i = 0; i < nr_cand; i++) {
+		if (cpu_online(cand[i]))
+			online_cand = cand[i];
+		else
+			offline_cand = cand[i];
+	}
+	switch (prng_below(r, 4)) {
+	case 0:
+		/* The boot CPU stays; when it is the last one online either
+		 * reason is right. */
+		probe_one("cpu_down", 0, cpu_down(0), -EPERM, num_online_cpus() == 1 ? -EBUSY : -EPERM);
+		break;
+	case 1:
+		if (online_cand < NR_CPUS)
+			probe_one("cpu_up", online_cand, cpu_up(online_cand), -EALREADY, -EALREADY);
+		probe_one("cpu_up", 0, cpu_up(0), -EALREADY, -EALREADY);
+		break;
+	case 2:
+		if (offline_cand < NR_CPUS)
+			probe_one("cpu_down", offline_cand, cpu_down(offline_cand), -EALREADY, -EALREADY);
+		break;
+	default:
+		probe_one("cpu_down", NR_CPUS + 1, cpu_down(NR_CPUS + 1), -EINVAL, -EINVAL);
+		probe_one("cpu_up", NR_CPUS + 1, cpu_up(NR_CPUS + 1), -EINVAL, -EINVAL);
+		for_each_possible_cpu(cpu) {
+			if (!cpumask_test_cpu(cpu, &cpu_present_mask)) {
+				probe_one("cpu_up", cpu, cpu_up(cpu), -ENODEV, -ENODEV);
+				break;
+			}
+		}
+		break;
+	}
+}
+
+/* Work and a timer for cpu, which is about to go down (or just went):
+ * the trustee must run the work elsewhere, the timer must move. */
+static void doom(struct prng *r, unsigned int cpu, bool before)
+{
+	for (unsigned int i = 0; i < nr_shared; i++) {
+		struct torture_item *it = &items[i];
+
+		if (!(it->flags & TI_DOOM))
+			continue;
+		if (it->flags & TI_DELAYED)
+			item_queue_delayed(it, cpu, random_delay_ns(r, before ? 20 : 3), false);
+		else
+			item_queue(it, cpu);
+	}
+	if (before)	/* only this thread takes CPUs down: cpu stays online until we do */
+		timer_arm(&timers[ONOFF_TIMER], random_delay_ns(r, 100), cpu);
+}
+
+static bool onoff_should_end(void)
+{
+	if (READ_ONCE(stop_requested) || atomic_long_read(&nr_violations) >= VIOLATIONS_ABORT)
+		return true;
+	if (run_params.cycles)
+		return cycles_done() >= run_params.cycles;
+	return run_params.duration_s &&
+	       ktime_get_ns() - start_ns >= (u64)run_params.duration_s * NSEC_PER_SEC;
+}
+
+static void onoff_pause(void)
+{
+	if (run_params.interval_ms)
+		wait_event_timeout(onoff_wait, READ_ONCE(stop_requested),
+				   (u64)run_params.interval_ms * NSEC_PER_MSEC);
+}
+
+static void finish(void);
+
+/* The harness's self-test: faults the torture must catch. */
+static void inject_fault(void)
+{
+	struct torture_slot *s = &slots[ONOFF_SLOT];
+
+	if (run_params.inject == TORTURE_INJECT_LOST) {
+		pr_notice("injecting a fault: a queueing of %s that never happens\n", items[0].name);
+		atomic_long_inc(&items[0].queued);
+	} else if (run_params.inject == TORTURE_INJECT_HANG) {
+		pr_notice("injecting a fault: torture/onoff hangs\n");
+		slot_begin(s, "injected hang", NULL, 0);
+		for (;;)
+			msleep(1000);
+	}
+}
+
+static int onoff_thread(void *arg)
+{
+	struct prng *r = arg;
+	bool injected = false;
+
+	while (!onoff_should_end()) {
+		if (run_params.inject && !injected && cycles_done() >= 10) {
+			inject_fault();
+			injected = true;
+		}
+		check_cpu("thread", "torture/onoff");
+		timer_check_late(&timers[ONOFF_TIMER]);
+		if (prng_below(r, 16) == 0)
+			probe(r);
+		unsigned int cpu = cand[prng_below(r, nr_cand)];
+
+		if (cpu_online(cpu)) {
+			doom(r, cpu, true);
+			if (!timed_down(cpu)) {
+				doom(r, cpu, false);
+				/* Sometimes at once, while the trustee still has work. */
+				if (prng_below(r, 4) == 0 && !timed_up(cpu))
+					cycle_done(true);
+			}
+		} else if (cpumask_test_cpu(cpu, &taken_down)) {
+			if (!timed_up(cpu))
+				cycle_done(false);
+		}
+		onoff_pause();
+	}
+	finish();
+	return 0;
+}
+
+/* ---- the stress threads -------------------------------------------------- */
+
+static struct torture_item *random_shared(struct prng *r)
+{
+	return &items[prng_below(r, nr_shared)];
+}
+
+/* Shared and ordered items: anyone may flush or cancel them. */
+static struct torture_item *random_flushable(struct prng *r)
+{
+	unsigned int i = prng_below(r, nr_shared + NR_ORDERED);
+
+	return &items[i < nr_shared ? i : first_ordered + (i - nr_shared)];
+}
+
+static void do_flush(struct torture_slot *s, struct torture_item *it)
+{
+	if (it->flags & TI_DELAYED) {
+		slot_begin(s, "flush_delayed_work", it->name, 0);
+		flush_delayed_work(&it->dw);
+	} else {
+		slot_begin(s, "flush_work", it->name, 0);
+		flush_work(&it->dw.work);
+	}
+	slot_end(s);
+	atomic_long_inc(&nr_flushes);
+}
+
+static bool do_cancel(struct torture_slot *s, struct torture_item *it, bool sync)
+{
+	bool ret;
+
+	if (it->flags & TI_DELAYED) {
+		slot_begin(s, sync ? "cancel_delayed_work_sync" : "cancel_delayed_work", it->name, 0);
+		ret = sync ? cancel_delayed_work_sync(&it->dw) : cancel_delayed_work(&it->dw);
+	} else {
+		slot_begin(s, sync ? "cancel_work_sync" : "cancel_work", it->name, 0);
+		ret = sync ? cancel_work_sync(&it->dw.work) : cancel_work(&it->dw.work);
+	}
+	slot_end(s);
+	atomic_long_inc(&nr_cancels);
+	if (ret) {
+		atomic_long_inc(&it->cancelled);
+		if (it->flags & TI_ORDERED)
+			ordered_release(it);
+	}
+	return ret;
+}
+
+static void do_flush_workqueue(struct torture_slot *s, enum twq w)
+{
+	slot_begin(s, "flush_workqueue", twq_names[w], 0);
+	flush_workqueue(twq[w]);
+	slot_end(s);
+	atomic_long_inc(&nr_flushes);
+}
+
+/* A private item after a flush or a _sync cancel: nothing in flight, and
+ * every queueing ran or was cancelled. */
+static void private_check(struct torture_item *it, const char *after)
+{
+	long q = atomic_long_read(&it->queued), e = atomic_long_read(&it->executed);
+	long c = atomic_long_read(&it->cancelled);
+	bool pending = work_pending(&it->dw.work) ||
+		       ((it->flags & TI_DELAYED) && timer_pending(&it->dw.timer));
+
+	if (e + c != q || pending)
+		violation("%s returned early: item %s queued %ld, ran %ld, cancelled %ld%s", after,
+			  it->name, q, e, c, pending ? ", still pending" : "");
+}
+
+static void private_queue(struct torture_item *it, struct prng *r)
+{
+	bool ok = it->flags & TI_DELAYED ?
+			  item_queue_delayed(it, random_present_cpu(r), random_delay_ns(r, 3),
+					     prng_below(r, 2)) :
+			  item_queue(it, random_queue_cpu(r));
+
+	/* Idle since its last flush or _sync cancel: a queueing must succeed. */
+	if (!ok)
+		violation("private item %s was still pending when queued again", it->name);
+}
+
+/* Queue one's own items, then flush or cancel them, and check exactly. */
+static void private_op(struct stress *st, struct torture_slot *s)
+{
+	struct prng *r = &st->rng;
+	struct torture_item *it = st->priv[prng_below(r, NR_PRIVATE)];
+
+	switch (prng_below(r, 4)) {
+	case 0:
+		private_queue(it, r);
+		do_flush(s, it);
+		private_check(it, it->flags & TI_DELAYED ? "flush_delayed_work" : "flush_work");
+		break;
+	case 1:
+		private_queue(it, r);
+		if (prng_below(r, 2))
+			msleep(prng_below(r, 3));
+		do_cancel(s, it, true);
+		private_check(it, it->flags & TI_DELAYED ? "cancel_delayed_work_sync" :
+							   "cancel_work_sync");
+		break;
+	case 2: {
+		/* All of one's plain items of one workqueue, then flush it. */
+		enum twq w = it->wq;
+
+		for (unsigned int i = 0; i < NR_PRIVATE; i++)
+			if (st->priv[i]->wq == w && !(st->priv[i]->flags & TI_DELAYED))
+				private_queue(st->priv[i], r);
+		do_flush_workqueue(s, w);
+		for (unsigned int i = 0; i < NR_PRIVATE; i++)
+			if (st->priv[i]->wq == w && !(st->priv[i]->flags & TI_DELAYED))
+				private_check(st->priv[i], "flush_workqueue");
+		break;
+	}
+	default:
+		private_queue(it, r);
+		msleep(prng_below(r, 4));
+		do_flush(s, it);
+		private_check(it, it->flags & TI_DELAYED ? "flush_delayed_work" : "flush_work");
+		break;
+	}
+}
+
+/* Move to a random active CPU, arm this thread's timer there, and mostly
+ * go back to running anywhere (sometimes stay pinned: if that CPU goes
+ * down, the scheduler must move us). */
+static void hop(struct stress *st, struct torture_slot *s)
+{
+	struct prng *r = &st->rng;
+	unsigned int cpu = cpumask_nth(prng_below(r, num_online_cpus()), &cpu_active_mask);
+	struct cpumask m;
+
+	if (cpu >= NR_CPUS)
+		return;
+	cpumask_clear(&m);
+	cpumask_set_cpu(cpu, &m);
+	slot_begin(s, "set_cpus_allowed", NULL, (int)cpu);
+	int err = set_cpus_allowed(current, &m);
+
+	slot_end(s);
+	if (err && err != -EINVAL)	/* -EINVAL: it went down meanwhile */
+		violation("set_cpus_allowed(cpu%u) returned %d", cpu, err);
+	check_cpu("thread", current->name);
+	timer_arm(&timers[st->id], random_delay_ns(r, 50), NR_CPUS);
+	if (prng_below(r, 16))
+		set_cpus_allowed(current, &cpu_possible_mask);
+}
+
+static int stress_thread(void *arg)
+{
+	struct stress *st = arg;
+	struct prng *r = &st->rng;
+	struct torture_slot *s = &slots[st->id];
+
+	while (!READ_ONCE(stopping)) {
+		unsigned int op = prng_below(r, 64);
+		struct torture_item *it;
+
+		if (op < 24) {
+			it = random_shared(r);
+			if (it->flags & TI_DELAYED)
+				item_queue_delayed(it, random_queue_cpu(r), random_delay_ns(r, 4),
+						   prng_below(r, 3) == 0);
+			else
+				item_queue(it, random_queue_cpu(r));
+		} else if (op < 30) {
+			do_flush(s, random_flushable(r));
+		} else if (op < 36) {
+			do_cancel(s, random_flushable(r), prng_below(r, 4) != 0);
+		} else if (op < 38) {
+			do_flush_workqueue(s, (enum twq)prng_below(r, NR_TWQ));
+		} else if (op < 46) {
+			ordered_queue(r);
+		} else if (op < 54) {
+			private_op(st, s);
+		} else if (op < 58) {
+			hop(st, s);
+		} else if (op < 60) {
+			timer_delete(&timers[st->id]);
+		} else {
+			msleep(1 + prng_below(r, 2));
+		}
+		check_cpu("thread", current->name);
+		timer_check_late(&timers[st->id]);
+	}
+	set_cpus_allowed(current, &cpu_possible_mask);
+	complete(&st->done);
+	return 0;
+}
+
+/* ---- the watchdog -------------------------------------------------------- */
+
+static void finalize(bool gave_up);
+
+static void watch_slots(u64 now, u64 *first_stall)
+{
+	for (unsigned int i = 0; i < NR_SLOTS; i++) {
+		struct torture_slot *s = &slots[i];
+		u64 st = READ_ONCE(s->state);
+
+		if (!(st & 1) || st != s->seen_state) {
+			s->seen_state = st;
+			s->seen_since = now;
+			s->reported = false;
+			continue;
+		}
+		if (s->reported || now - s->seen_since < STALL_NS)
+			continue;
+		const char *what = READ_ONCE(s->what), *obj = READ_ONCE(s->obj);
+		int arg = READ_ONCE(s->arg);
+
+		smp_rmb();
+		if (READ_ONCE(s->state) != st)
+			continue;	/* it returned just now */
+		s->reported = true;
+		if (obj)
+			violation("%s: %s(%s) has not returned after %lu s", s->thread, what, obj,
+				  UL((now - s->seen_since) / NSEC_PER_SEC));
+		else
+			violation("%s: %s(%d) has not returned after %lu s", s->thread, what, arg,
+				  UL((now - s->seen_since) / NSEC_PER_SEC));
+		if (!*first_stall) {
+			*first_stall = now;
+			sched_dump_threads();
+			workqueue_show();
+		}
+	}
+}
+
+/* Never more executions and cancels than queueings, at any time. */
+static void watch_counts(void)
+{
+	for (unsigned int i = 0; i < nr_items; i++) {
+		struct torture_item *it = &items[i];
+		long e = atomic_long_read(&it->executed), c = atomic_long_read(&it->cancelled);
+		long q = atomic_long_read(&it->queued);
+
+		if (e + c > q && !it->over_reported) {
+			it->over_reported = true;
+			violation("item %s ran %ld times and was cancelled %ld times, queued only %ld",
+				  it->name, e, c, q);
+		}
+	}
+	for (unsigned int i = 0; i < NR_TIMERS; i++) {
+		struct torture_timer *tt = &timers[i];
+		long f = atomic_long_read(&tt->fired), d = atomic_long_read(&tt->deleted);
+		long a = atomic_long_read(&tt->armed);
+
+		if (f + d > a && !tt->over_reported) {
+			tt->over_reported = true;
+			violation("timer %s fired %ld times and was deleted %ld times, armed only %ld",
+				  tt->name, f, d, a);
+		}
+	}
+}
+
+static void print_progress(u64 now)
+{
+	long run = 0;
+
+	for (unsigned int i = 0; i < nr_items; i++)
+		run += atomic_long_read(&items[i].executed);
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	u64 cycles = nr_cycles, down = nr_offline, up = nr_online;
+
+	spin_unlock_irqrestore(&stats_lock, flags);
+	pr_info("%lu s: %lu cycles (%lu offline, %lu online), %ld works run, %ld violations\n",
+		UL((now - start_ns) / NSEC_PER_SEC), UL(cycles), UL(down), UL(up), run,
+		atomic_long_read(&nr_violations));
+}
+
+static int watch_thread_fn(void *unused)
+{
+	u64 first_stall = 0, next_progress = start_ns + PROGRESS_NS;
+	int offline_fires_seen = 0;
+
+	while (!kthread_should_stop()) {
+		msleep(WATCH_PERIOD_MS);
+		u64 now = ktime_get_ns();
+
+		watch_slots(now, &first_stall);
+		watch_counts();
+		check_kernel_reports();
+		int n = atomic_read(&timer_offline_fires);
+
+		if (n != offline_fires_seen) {
+			violation("a torture timer fired on cpu%u while it was offline (%d such so far)",
+				  READ_ONCE(timer_offline_cpu), n);
+			offline_fires_seen = n;
+		}
+		if (atomic_read(&finalized))
+			continue;
+		if (first_stall && now - first_stall >= GIVE_UP_NS) {
+			pr_err("threads are stuck: ending the run without them\n");
+			finalize(true);
+			continue;
+		}
+		if (now >= next_progress) {
+			print_progress(now);
+			next_progress += PROGRESS_NS;
+		}
+	}
+	return 0;
+}
+
+/* ---- the end ------------------------------------------------------------- */
+
+static bool item_idle(struct torture_item *it)
+{
+	return !work_pending(&it->dw.work) && !(work_busy(&it->dw.work) & WORK_BUSY_RUNNING) &&
+	       !((it->flags & TI_DELAYED) && timer_pending(&it->dw.timer));
+}
+
+/* Flush every item until none is pending or running. Executions that
+ * began before "stopping" may re-queue once more: hence rounds. */
+static bool drain_items(struct torture_slot *s)
+{
+	for (unsigned int round = 0; round < DRAIN_ROUNDS; round++) {
+		bool idle = true;
+
+		for (unsigned int i = 0; i < nr_items; i++)
+			do_flush(s, &items[i]);
+		for (unsigned int w = 0; w < NR_TWQ; w++)
+			do_flush_workqueue(s, (enum twq)w);
+		for (unsigned int i = 0; i < nr_items; i++)
+			idle &= item_idle(&items[i]);
+		if (idle)
+			return true;
+	}
+	for (unsigned int i = 0; i < nr_items; i++)
+		if (!item_idle(&items[i]))
+			violation("item %s still pending or running after %u rounds of flushing",
+				  items[i].name, DRAIN_ROUNDS);
+	return false;
+}
+
+static void final_checks(void)
+{
+	for (unsigned int i = 0; i < nr_items; i++) {
+		struct torture_item *it = &items[i];
+		long q = atomic_long_read(&it->queued), e = atomic_long_read(&it->executed);
+		long c = atomic_long_read(&it->cancelled);
+
+		if (e + c != q)
+			violation("item %s: queued %ld times, ran %ld, cancelled %ld (%s %ld)", it->name,
+				  q, e, c, e + c < q ? "lost" : "extra", e + c < q ? q - e - c : e + c - q);
+		if (atomic_read(&it->inside))
+			violation("item %s: %d executions still inside", it->name,
+				  atomic_read(&it->inside));
+	}
+	for (unsigned int i = 0; i < NR_TIMERS; i++) {
+		struct torture_timer *tt = &timers[i];
+
+		if (del_timer_sync(&tt->timer))
+			atomic_long_inc(&tt->deleted);
+		long a = atomic_long_read(&tt->armed), f = atomic_long_read(&tt->fired);
+		long d = atomic_long_read(&tt->deleted);
+
+		if (f + d != a)
+			violation("timer %s: armed %ld times, fired %ld, deleted %ld", tt->name, a, f, d);
+	}
+	/* Every online CPU's pools are bound again (busy workers rebind after
+	 * their item: give them a moment). */
+	u64 t0 = ktime_get_ns();
+	unsigned int cpu, left;
+
+	do {
+		left = 0;
+		for_each_online_cpu(cpu)
+			left += workqueue_pool_unbound_workers(cpu, false) +
+				workqueue_pool_unbound_workers(cpu, true);
+		if (left)
+			msleep(10);
+	} while (left && ktime_get_ns() - t0 < REBIND_WAIT_NS);
+	for_each_online_cpu(cpu) {
+		unsigned int n = workqueue_pool_unbound_workers(cpu, false),
+			     h = workqueue_pool_unbound_workers(cpu, true);
+
+		if (n + h)
+			violation("cpu%u is online but %u normal and %u highpri workers are still unbound",
+				  cpu, n, h);
+	}
+	if (left) {		/* for whoever debugs it */
+		workqueue_show();
+		sched_dump_threads();
+	}
+	/* cpuhp_get_stats() counted exactly our successful calls. */
+	struct cpuhp_stats now;
+
+	cpuhp_get_stats(&now);
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	u64 down = nr_offline, up = nr_online;
+
+	spin_unlock_irqrestore(&stats_lock, flags);
+	if (now.nr_down - hp_before.nr_down != down || now.nr_up - hp_before.nr_up != up)
+		violation("cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu and %lu",
+			  UL(now.nr_down - hp_before.nr_down), UL(now.nr_up - hp_before.nr_up), UL(down),
+			  UL(up));
+}
+
+/* The onoff thread, once the cycles or the time are done. */
+static void finish(void)
+{
+	struct torture_slot *s = &slots[ONOFF_SLOT];
+	bool stuck = false;
+
+	/* Leave the CPUs as we found them (the stress goes on meanwhile). */
+	for (unsigned int i = 0; i < nr_cand; i++)
+		if (cpumask_test_cpu(cand[i], &initially_online) && !cpu_online(cand[i]))
+			timed_up(cand[i]);
+	WRITE_ONCE(stopping, true);
+	smp_mb();
+	for (unsigned int i = 0; i < NR_STRESS; i++) {
+		slot_begin(s, "waiting for", stress[i].thread->name, 0);
+		u64 left = wait_for_completion_timeout(&stress[i].done, STOP_WAIT_NS);
+
+		slot_end(s);
+		if (!left) {
+			violation("%s did not stop within %lu s", stress[i].thread->name,
+				  UL(STOP_WAIT_NS / NSEC_PER_SEC));
+			stuck = true;
+		}
+	}
+	if (stuck) {
+		finalize(true);
+		return;		/* leave everything as it is: threads still use it */
+	}
+	for (unsigned int i = 0; i < NR_STRESS; i++)
+		kthread_stop(stress[i].thread);
+	timer_delete(&timers[ONOFF_TIMER]);
+	bool idle = drain_items(s);
+
+	if (idle) {
+		for (unsigned int w = 0; w < NR_TWQ; w++) {
+			slot_begin(s, "drain_workqueue", twq_names[w], 0);
+			drain_workqueue(twq[w]);
+			slot_end(s);
+		}
+	}
+	final_checks();
+	check_kernel_reports();
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	u64 cycles = nr_cycles;
+
+	spin_unlock_irqrestore(&stats_lock, flags);
+	long run = 0;
+
+	for (unsigned int i = 0; i < nr_items; i++)
+		run += atomic_long_read(&items[i].executed);
+	if (!cycles)
+		violation("no offline/online cycle was completed");
+	else if (run_params.cycles && cycles < run_params.cycles && !READ_ONCE(stop_requested))
+		violation("only %lu of %u cycles were done", UL(cycles), run_params.cycles);
+	if (!run)
+		violation("no work item ran");
+	if (idle) {
+		for (unsigned int w = 0; w < NR_TWQ; w++) {
+			destroy_workqueue(twq[w]);
+			twq[w] = NULL;
+		}
+	}
+	finalize(false);
+	kthread_stop(watch_thread);
+	/* Items left in flight (a violation) keep the run "active": a new one
+	 * must not re-initialise them under the workqueue. */
+	mutex_lock(&torture_mutex);
+	active = !idle;
+	mutex_unlock(&torture_mutex);
+}
+
+static void print_latency(const char *what, const struct torture_latency *l)
+{
+	pr_notice("%s latency us: min %lu median %lu max %lu (%lu samples)\n", what,
+		  UL(l->min_ns / NSEC_PER_USEC), UL(l->median_ns / NSEC_PER_USEC),
+		  UL(l->max_ns / NSEC_PER_USEC), UL(l->n));
+}
+
+/* Fill the result and print the verdict, once per run. */
+static void finalize(bool gave_up)
+{
+	struct torture_result *res = &result;
+
+	if (atomic_cmpxchg(&finalized, 0, 1) != 0)
+		return;
+	if (gave_up)
+		WRITE_ONCE(stopping, true);	/* the stress threads that can, stop */
+	struct torture_latency down, up;
+	u64 queued = 0, run = 0, cancelled = 0, armed = 0, fired = 0;
+
+	lat_summary(&lat_down, &down);
+	lat_summary(&lat_up, &up);
+	for (unsigned int i = 0; i < nr_items; i++) {
+		queued += atomic_long_read(&items[i].queued);
+		run += atomic_long_read(&items[i].executed);
+		cancelled += atomic_long_read(&items[i].cancelled);
+	}
+	for (unsigned int i = 0; i < NR_TIMERS; i++) {
+		armed += atomic_long_read(&timers[i].armed);
+		fired += atomic_long_read(&timers[i].fired);
+	}
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	res->cycles = nr_cycles;
+	res->nr_offline = nr_offline;
+	res->nr_online = nr_online;
+	res->quick_onlines = nr_quick;
+	res->probes = nr_probes;
+	spin_unlock_irqrestore(&stats_lock, flags);
+	res->seed = run_params.seed;
+	res->elapsed_ns = ktime_get_ns() - start_ns;
+	res->stopped = READ_ONCE(stop_requested);
+	res->gave_up = gave_up;
+	res->offline = down;
+	res->online = up;
+	res->works_queued = queued;
+	res->works_run = run;
+	res->works_cancelled = cancelled;
+	res->ran_elsewhere = atomic_long_read(&ran_elsewhere);
+	res->flushes = atomic_long_read(&nr_flushes);
+	res->cancels = atomic_long_read(&nr_cancels);
+	res->timers_armed = armed;
+	res->timers_fired = fired;
+	flags = spin_lock_irqsave(&report_lock);
+	res->violations = atomic_long_read(&nr_violations);
+	res->passed = res->violations == 0 && !gave_up;
+	spin_unlock_irqrestore(&report_lock, flags);
+
+	pr_notice("%s after %lu s: %lu cycles (%lu offline, %lu online, %lu at once), %lu error probes, seed %lu\n",
+		  res->stopped ? "stopped" : "done", UL(res->elapsed_ns / NSEC_PER_SEC), UL(res->cycles),
+		  UL(res->nr_offline), UL(res->nr_online), UL(res->quick_onlines), UL(res->probes),
+		  UL(res->seed));
+	print_latency("offline", &res->offline);
+	print_latency("online", &res->online);
+	pr_notice("works queued %lu, run %lu, cancelled %lu, %lu ran elsewhere as their CPU went down; "
+		  "%lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
+		  UL(queued), UL(run), UL(cancelled), UL(res->ran_elsewhere), UL(res->flushes),
+		  UL(res->cancels), UL(armed), UL(fired));
+	pr_notice("violations: %lu\n", res->violations);
+	for (unsigned int i = 0; i < res->nr_reports; i++)
+		pr_notice("  %u: %s\n", i + 1, res->reports[i]);
+	if (res->passed)
+		pr_notice("PASS\n");
+	else
+		pr_err("FAIL (%lu violations)\n", res->violations);
+	mutex_lock(&torture_mutex);
+	have_result = true;
+	mutex_unlock(&torture_mutex);
+	complete_all(&finished);
+}
+
+/* ---- starting ------------------------------------------------------------ */
+
+static struct torture_item *item_init(unsigned int idx, const struct item_spec *sp, unsigned int n,
+				      u64 seed)
+{
+	struct torture_item *it = &items[idx];
+
+	*it = (struct torture_item){ .flags = sp->flags, .wq = sp->wq };
+	if (sp->flags & TI_DELAYED)
+		INIT_DELAYED_WORK(&it->dw, item_fn);
+	else
+		INIT_WORK(&it->dw.work, item_fn);
+	snprintf(it->name, sizeof(it->name), "%s/%u", sp->name, n);
+	it->target = NR_CPUS;
+	prng_seed(&it->rng, seed ^ (0x9e3779b97f4a7c15ULL * (idx + 1)));
+	return it;
+}
+
+static void items_init(u64 seed)
+{
+	static const struct item_spec ordered_spec[] = {
+		{ 1, TWQ_ORDERED, TI_ORDERED, "ordered" },
+		{ 1, TWQ_ORDERED, TI_ORDERED | TI_SLEEP, "ordered-sleep" },
+	};
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(shared_specs); i++)
+		for (unsigned int k = 0; k < shared_specs[i].count; k++, n++)
+			item_init(n, &shared_specs[i], k, seed);
+	nr_shared = n;
+	first_ordered = n;
+	for (unsigned int k = 0; k < NR_ORDERED; k++, n++)
+		item_init(n, &ordered_spec[k % 2], k, seed);
+	first_private = n;
+	for (unsigned int t = 0; t < NR_STRESS; t++) {
+		for (unsigned int k = 0; k < NR_PRIVATE; k++, n++) {
+			stress[t].priv[k] = item_init(n, &private_specs[k], t, seed);
+			stress[t].priv[k]->owner = t;
+		}
+	}
+	nr_items = n;
+	ordered_next_seq = 0;
+	ordered_last_run = 0;
+	atomic_set(&ordered_inside, 0);
+}
+
+static void state_init(const struct torture_params *p)
+{
+	run_params = *p;
+	if (!run_params.seed)
+		run_params.seed = ktime_get_ns() | 1;
+	WRITE_ONCE(stop_requested, false);
+	WRITE_ONCE(stopping, false);
+	atomic_set(&finalized, 0);
+	memset(&result, 0, sizeof(result));
+	memset(&lat_down, 0, sizeof(lat_down));
+	memset(&lat_up, 0, sizeof(lat_up));
+	nr_cycles = nr_offline = nr_online = nr_quick = nr_probes = 0;
+	atomic_long_set(&nr_flushes, 0);
+	atomic_long_set(&nr_cancels, 0);
+	atomic_long_set(&ran_elsewhere, 0);
+	atomic_long_set(&nr_violations, 0);
+	atomic_set(&timer_offline_fires, 0);
+	warns_seen = READ_ONCE(warn_count);
+	spin_stuck_seen = READ_ONCE(spin_stuck_reports);
+	cpumask_clear(&taken_down);
+	items_init(run_params.seed);
+	for (unsigned int i = 0; i < NR_TIMERS; i++) {
+		struct torture_timer *tt = &timers[i];
+
+		*tt = (struct torture_timer){ .late_reported = true };
+		timer_setup(&tt->timer, torture_timer_fn);
+		if (i == ONOFF_TIMER)
+			snprintf(tt->name, sizeof(tt->name), "onoff");
+		else
+			snprintf(tt->name, sizeof(tt->name), "stress%u", i);
+	}
+	for (unsigned int i = 0; i < NR_SLOTS; i++)
+		slots[i] = (struct torture_slot){ .thread = i == ONOFF_SLOT ? "torture/onoff" : NULL };
+}
+
+static const unsigned int wq_flags[NR_TWQ] = {
+	[TWQ_BOUND] = 0,
+	[TWQ_HIGHPRI] = WQ_HIGHPRI | WQ_MEM_RECLAIM,
+	[TWQ_INTENSIVE] = WQ_CPU_INTENSIVE,
+	[TWQ_UNBOUND] = WQ_UNBOUND,
+};
+
+static void destroy_wqs(void)
+{
+	for (unsigned int w = 0; w < NR_TWQ; w++) {
+		if (twq[w])
+			destroy_workqueue(twq[w]);
+		twq[w] = NULL;
+	}
+}
+
+void torture_params_from_cmdline(struct torture_params *p)
+{
+	*p = (struct torture_params){ .cycles = torture_cycles, .duration_s = torture_duration_s,
+				      .interval_ms = torture_interval_ms, .seed = torture_seed,
+				      .inject = torture_inject };
+}
+
+int torture_start(const struct torture_params *p)
+{
+	static struct prng onoff_rng;
+	struct thread *onoff = NULL;
+	unsigned int cpu, made = 0;
+	int err = -ENOMEM;
+
+	might_sleep();
+	if (p->inject > TORTURE_INJECT_HANG)
+		return -EINVAL;
+	mutex_lock(&torture_mutex);
+	if (active) {
+		mutex_unlock(&torture_mutex);
+		return -EBUSY;
+	}
+	nr_cand = 0;
+	cpumask_copy(&initially_online, &cpu_online_mask);
+	for_each_present_cpu(cpu)
+		if (cpu != 0 && cpu_online(cpu))
+			cand[nr_cand++] = cpu;
+	if (!nr_cand) {
+		mutex_unlock(&torture_mutex);
+		return -ENODEV;
+	}
+	init_completion(&finished);
+	state_init(p);
+	prng_seed(&onoff_rng, run_params.seed);
+	for (unsigned int w = 0; w < NR_TWQ; w++) {
+		twq[w] = w == TWQ_ORDERED ? alloc_ordered_workqueue(twq_names[w], 0) :
+					   alloc_workqueue(twq_names[w], wq_flags[w], 0);
+		if (!twq[w])
+			goto fail_wq;
+	}
+	for (; made < NR_STRESS; made++) {
+		struct stress *st = &stress[made];
+
+		st->id = made;
+		prng_seed(&st->rng, run_params.seed + made + 1);
+		init_completion(&st->done);
+		st->thread = kthread_create(stress_thread, st, "torture/stress%u", made);
+		if (!st->thread)
+			goto fail_threads;
+		slots[made].thread = st->thread->name;
+	}
+	watch_thread = kthread_create(watch_thread_fn, NULL, "torture/watch");
+	if (!watch_thread)
+		goto fail_threads;
+	onoff = kthread_create(onoff_thread, &onoff_rng, "torture/onoff");
+	if (!onoff) {
+		kthread_stop(watch_thread);
+		goto fail_threads;
+	}
+	cpuhp_get_stats(&hp_before);
+	start_ns = ktime_get_ns();
+	active = true;
+	mutex_unlock(&torture_mutex);
+	pr_notice("starting: %u CPUs to take down, %u%s cycles, %u s, interval %u ms, seed %lu\n",
+		  nr_cand, run_params.cycles, run_params.cycles ? "" : " (time-bound)",
+		  run_params.duration_s, run_params.interval_ms, UL(run_params.seed));
+	wake_up_thread(watch_thread);
+	for (unsigned int i = 0; i < NR_STRESS; i++)
+		wake_up_thread(stress[i].thread);
+	wake_up_thread(onoff);
+	put_thread(onoff);	/* it ends the run and exits by itself */
+	return 0;
+
+fail_threads:
+	WRITE_ONCE(stopping, true);
+	for (unsigned int i = 0; i < made; i++)
+		kthread_stop(stress[i].thread);
+fail_wq:
+	destroy_wqs();
+	mutex_unlock(&torture_mutex);
+	return err;
+}
+
+void torture_stop(void)
+{
+	mutex_lock(&torture_mutex);
+	bool running = active && !atomic_read(&finalized);
+
+	if (running) {
+		WRITE_ONCE(stop_requested, true);
+		wake_up_all(&onoff_wait);
+	}
+	mutex_unlock(&torture_mutex);
+	if (running)
+		wait_for_completion(&finished);
+}
+
+bool torture_running(void)
+{
+	mutex_lock(&torture_mutex);
+	bool running = active && !atomic_read(&finalized);
+
+	mutex_unlock(&torture_mutex);
+	return running;
+}
+
+bool torture_wait(u64 timeout_ns)
+{
+	mutex_lock(&torture_mutex);
+	bool started = active || have_result;
+
+	mutex_unlock(&torture_mutex);
+	if (!started)
+		return false;
+	if (timeout_ns == UINT64_MAX) {
+		wait_for_completion(&finished);
+		return true;
+	}
+	return wait_for_completion_timeout(&finished, timeout_ns) != 0 || completion_done(&finished);
+}
+
+bool torture_get_result(struct torture_result *r)
+{
+	mutex_lock(&torture_mutex);
+	bool have = have_result && atomic_read(&finalized);
+
+	if (have)
+		*r = result;
+	mutex_unlock(&torture_mutex);
+	return have;
+}
+
+size_t torture_status(char *buf, size_t size)
+{
+	mutex_lock(&torture_mutex);
+	bool running = active && !atomic_read(&finalized), have = have_result;
+
+	mutex_unlock(&torture_mutex);
+	if (!running && !have)
+		return scnprintf(buf, size, "torture: not run\n");
+	if (!running) {
+		const struct torture_result *r = &result;
+		size_t n = scnprintf(buf, size,
+				     "torture: %s after %lu s: %lu cycles, offline us %lu/%lu/%lu, "
+				     "online us %lu/%lu/%lu (min/median/max), works run %lu, "
+				     "violations %lu\n",
+				     r->passed ? "PASS" : "FAIL", UL(r->elapsed_ns / NSEC_PER_SEC),
+				     UL(r->cycles), UL(r->offline.min_ns / NSEC_PER_USEC),
+				     UL(r->offline.median_ns / NSEC_PER_USEC),
+				     UL(r->offline.max_ns / NSEC_PER_USEC),
+				     UL(r->online.min_ns / NSEC_PER_USEC),
+				     UL(r->online.median_ns / NSEC_PER_USEC),
+				     UL(r->online.max_ns / NSEC_PER_USEC), UL(r->works_run),
+				     r->violations);
+		for (unsigned int i = 0; i < r->nr_reports; i++)
+			n += scnprintf(buf + n, size - n, "  %u: %s\n", i + 1, r->reports[i]);
+		return n;
+	}
+	long run = 0;
+
+	for (unsigned int i = 0; i < nr_items; i++)
+		run += atomic_long_read(&items[i].executed);
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	u64 cycles = nr_cycles, dmin = lat_down.min, dmax = lat_down.max, umin = lat_up.min,
+	    umax = lat_up.max;
+
+	spin_unlock_irqrestore(&stats_lock, flags);
+	return scnprintf(buf, size,
+			 "torture: running for %lu s: %lu cycles of %u, offline us %lu-%lu, online us "
+			 "%lu-%lu, works run %ld, violations %ld\n",
+			 UL((ktime_get_ns() - start_ns) / NSEC_PER_SEC), UL(cycles), run_params.cycles,
+			 UL(dmin / NSEC_PER_USEC), UL(dmax / NSEC_PER_USEC), UL(umin / NSEC_PER_USEC),
+			 UL(umax / NSEC_PER_USEC), run, atomic_long_read(&nr_violations));
+}

@@ -1,0 +1,124 @@
+/* kernel/torture.h - the CPU-hotplug torture, in the spirit of Linux's
+ * rcutorture "onoff": CPUs go offline and come back, over and over, while
+ * the workqueue, timers and the scheduler are kept busy, and invariants
+ * are checked all along and at the end. It is meant to run for hours
+ * (`make torture DURATION=...`); it must never pass falsely.
+ *
+ *   torture_start(p)     start a run (one at a time); 0, -EBUSY (a run is
+ *                        active, or an earlier one is stuck), -EINVAL (bad
+ *                        parameters), -ENODEV (no CPU can go offline:
+ *                        fewer than 2 present), -ENOMEM
+ *   torture_stop()       end the run early and wait until it is over
+ *   torture_running()    is a run in progress (not yet finished)?
+ *   torture_wait(ns)     wait up to ns (UINT64_MAX: forever) for the run to
+ *                        finish; true if it has
+ *   torture_status(buf, size)  one paragraph: progress or the result
+ *                        (scnprintf-like return)
+ *   torture_get_result(r)      the result of the last finished run; false
+ *                        if none has finished
+ *   torture_params_from_cmdline(p)  the torture_* command-line values
+ *                        (torture_cycles=, torture_duration_s=,
+ *                        torture_interval_ms=, torture_seed=, and
+ *                        torture_inject=none|lost|hang for the harness)
+ *
+ * Threads (all test load, listed in docs/workqueue.md):
+ *   torture/onoff   picks a random online CPU other than 0 and takes it
+ *                   down, or a random offline one it took down and brings
+ *                   it back; sometimes brings a CPU back at once, while
+ *                   the trustee still runs its work; before each offline
+ *                   it queues work and arms a timer on that very CPU.
+ *                   Now and then it makes calls that must fail (cpu_down(0),
+ *                   a CPU already in the asked state, a bad number) and
+ *                   checks the error; any other error is a violation.
+ *                   At the end it restores the CPUs and drains everything.
+ *   torture/stressN queue, re-queue, delay, modify, flush and cancel work
+ *                   on a bound, a high-priority, a CPU-intensive, an
+ *                   unbound and an ordered workqueue, to random CPUs
+ *                   (offline ones too); hop between CPUs; arm timers
+ *   torture/watch   the watchdog: an operation (flush, cancel, hotplug
+ *                   call, ...) that has not returned in 30 s is a
+ *                   violation; if the run then cannot finish within
+ *                   another 30 s it is ended as a FAIL with the threads
+ *                   left where they are stuck. Prints progress every 30 s.
+ *
+ * Invariants (each breach is a "violation", described in the log):
+ *   - every successful queueing runs exactly once: per item, executions +
+ *     successful cancels == successful queue_* calls (mod_delayed_work
+ *     that took a pending item over replaces it); never more at any time;
+ *   - no item runs on two workers at once;
+ *   - the ordered workqueue runs its items one at a time in queueing order;
+ *   - every flush and cancel returns (watchdog), and a flush_work,
+ *     flush_delayed_work or flush_workqueue of an item nobody else touches
+ *     returns only after that item ran;
+ *   - no item, stress loop or timer callback runs on an offline CPU;
+ *   - every armed timer fires once or is deleted, and none is left
+ *     pending 30 s after it expired;
+ *   - cpu_down/cpu_up succeed and leave the masks right; deliberate
+ *     errors are the documented ones; cpuhp_get_stats() counts our calls;
+ *   - after the run every online CPU's worker pools are bound again;
+ *   - the kernel printed no WARN and no "CPU stuck on a spinlock" report.
+ * A run also fails if it completed no offline/online cycle or ran no
+ * work, or (unless stopped by torture_stop) fewer cycles than asked.
+ *
+ * The end of a run prints the cycles, offline and online latency (min,
+ * median, max in microseconds), the work done, the violations, and
+ * exactly one line "torture: PASS" or "torture: FAIL (N violations)".
+ *
+ * The torture assumes it is the only caller of cpu_down/cpu_up meanwhile.
+ */
+#ifndef KERNEL_TORTURE_H
+#define KERNEL_TORTURE_H
+
+#include "lib/types.h"
+
+struct torture_params {
+	unsigned int cycles;		/* offline/online cycles; 0: run for duration_s */
+	unsigned int duration_s;	/* with cycles 0; 0 too: until torture_stop() */
+	unsigned int interval_ms;	/* pause between hotplug operations (0: none) */
+	u64 seed;			/* PRNG seed; 0: taken from the clock */
+	unsigned int inject;		/* TORTURE_INJECT_*: a deliberate fault, so that
+					 * the harness can check the torture fails */
+};
+
+#define TORTURE_INJECT_NONE 0
+#define TORTURE_INJECT_LOST 1		/* count a queueing that never happened */
+#define TORTURE_INJECT_HANG 2		/* the onoff thread hangs in an operation */
+
+#define TORTURE_MAX_REPORTS 8		/* violation descriptions kept */
+#define TORTURE_REPORT_LEN 160
+
+struct torture_latency {
+	u64 n;				/* samples */
+	u64 min_ns, median_ns, max_ns;	/* median exact up to 4096 samples, then
+					 * from a histogram (within 1/64) */
+};
+
+struct torture_result {
+	bool passed;
+	bool stopped;			/* ended by torture_stop() */
+	bool gave_up;			/* threads stuck: ended by the watchdog */
+	u64 seed;
+	u64 elapsed_ns;
+	u64 cycles;			/* offline + online of one CPU, completed */
+	u64 nr_offline, nr_online;	/* successful cpu_down / cpu_up calls */
+	u64 quick_onlines;		/* cpu_up right after its cpu_down */
+	u64 probes;			/* deliberate failing calls made */
+	struct torture_latency offline, online;
+	u64 works_queued, works_run, works_cancelled;
+	u64 ran_elsewhere;		/* items for a CPU going down that ran on another */
+	u64 flushes, cancels;
+	u64 timers_armed, timers_fired;
+	unsigned long violations;
+	unsigned int nr_reports;	/* the first violations, described */
+	char reports[TORTURE_MAX_REPORTS][TORTURE_REPORT_LEN];
+};
+
+void torture_params_from_cmdline(struct torture_params *p);
+int torture_start(const struct torture_params *p);
+void torture_stop(void);
+bool torture_running(void);
+bool torture_wait(u64 timeout_ns);
+size_t torture_status(char *buf, size_t size);
+bool torture_get_result(struct torture_result *r);
+
+#endif

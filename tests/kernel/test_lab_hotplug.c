@@ -1,0 +1,83 @@
+/* tests/kernel/test_lab_hotplug.c - lab 5 (docs/labs.md): a CPU-hotplug
+ * callback. The step below is the lab's reference solution: it counts the
+ * CPUs it has seen come and go, and checks what a step of its phase may
+ * rely on. Explicit: test=lab_hotplug_callback. */
+#include "arch/x86_64/atomic.h"
+#include "kernel/cpu.h"
+#include "kernel/ktest.h"
+#include "kernel/smp.h"
+#include "kernel/workqueue.h"
+#include "lib/errno.h"
+
+static atomic_t ups, downs, bad;
+static volatile bool refuse;
+static volatile unsigned int ran_on;
+
+static void where_fn(struct work_struct *w)
+{
+	ran_on = smp_processor_id();
+}
+
+/* Online phase, up: the CPU is online and active, and its worker pools
+ * are bound again, so a work item queued to it runs there. */
+static int lab_up(unsigned int cpu)
+{
+	struct work_struct w;
+
+	atomic_inc(&ups);
+	if (!cpu_online(cpu) || !cpumask_test_cpu(cpu, &cpu_active_mask))
+		atomic_inc(&bad);
+	INIT_WORK(&w, where_fn);
+	ran_on = NR_CPUS;
+	queue_work_on(cpu, system_wq, &w);
+	flush_work(&w);
+	if (ran_on != cpu)
+		atomic_inc(&bad);
+	return 0;
+}
+
+/* Online phase, down: the CPU still runs but takes no new threads. A
+ * refusal cancels the offline. */
+static int lab_down(unsigned int cpu)
+{
+	if (refuse)
+		return -EBUSY;
+	atomic_inc(&downs);
+	if (!cpu_online(cpu) || cpumask_test_cpu(cpu, &cpu_active_mask))
+		atomic_inc(&bad);
+	return 0;
+}
+
+static struct cpuhp_step lab_step = {
+	.name = "lab:counter", .phase = CPUHP_ONLINE, .up = lab_up, .down = lab_down,
+};
+
+static void a_hotplug_step_sees_the_right_state(struct ktest *t)
+{
+	unsigned int cpu = 0, c;
+
+	for_each_online_cpu(c)
+		cpu = c;
+	if (!cpu) {
+		ktest_skip(t, "needs at least 2 CPUs");
+		return;
+	}
+	atomic_set(&ups, 0);
+	atomic_set(&downs, 0);
+	atomic_set(&bad, 0);
+	cpuhp_add_step(&lab_step);
+	for (int i = 0; i < 3; i++) {
+		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	}
+	refuse = true;
+	KT_EXPECT_EQ(t, cpu_down(cpu), -EBUSY);	/* cancelled by the step */
+	refuse = false;
+	KT_EXPECT_TRUE(t, cpu_online(cpu));
+	cpuhp_remove_step(&lab_step);
+	KT_EXPECT_EQ(t, atomic_read(&downs), 3);
+	KT_EXPECT_EQ(t, atomic_read(&ups), 3);
+	KT_EXPECT_EQ(t, atomic_read(&bad), 0);
+}
+
+KTEST_SUITE_EXPLICIT(lab_hotplug_callback, KTEST_CASE(a_hotplug_step_sees_the_right_state));
