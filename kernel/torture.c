@@ -923,8 +923,8 @@ static void private_op(struct stress *st, struct torture_slot *s)
 }
 
 /* Move to a random active CPU, arm this thread's timer there, and mostly
- * go back to running anywhere (sometimes stay pinned: if that CPU goes
- * down, the scheduler must move us). */
+ * go back to running anywhere (1 time in 64 stay pinned: if that CPU goes
+ * down, the scheduler must move us, and says so in the log). */
 static void hop(struct stress *st, struct torture_slot *s)
 {
 	struct prng *r = &st->rng;
@@ -943,7 +943,7 @@ static void hop(struct stress *st, struct torture_slot *s)
 		violation("set_cpus_allowed(cpu%u) returned %d", cpu, err);
 	check_cpu("thread", current->name);
 	timer_arm(&timers[st->id], random_delay_ns(r, 50), NR_CPUS);
-	if (prng_below(r, 16))
+	if (prng_below(r, 64))
 		set_cpus_allowed(current, &cpu_possible_mask);
 }
 
