@@ -16,6 +16,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/torture.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
@@ -344,6 +345,19 @@ static int cmd_ps(int argc, char **argv)
 	return 0;
 }
 
+static void print_lines(char *buf)
+{
+	for (char *p = buf, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			out("%s\n", p);
+			break;
+		}
+		*nl = '\0';
+		out("%s\n", p);
+	}
+}
+
 static int cmd_wq(int argc, char **argv)
 {
 	size_t size = 64 * 1024;
@@ -355,13 +369,7 @@ static int cmd_wq(int argc, char **argv)
 		return -ENOMEM;
 	}
 	workqueue_dump(buf, size);
-	for (char *p = buf, *nl; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		*nl = '\0';
-		out("%s\n", p);
-	}
+	print_lines(buf);
 	kfree(buf);
 	workqueue_get_counters(&c);
 	out("total: %u pools, %u workers (%u idle); executed %lu, created %lu, destroyed %lu, "
@@ -578,6 +586,50 @@ static int cmd_trace(int argc, char **argv)
 	return -EINVAL;
 }
 
+/* torture start [SECONDS] [INTERVAL_MS] | stop | status */
+static int cmd_torture(int argc, char **argv)
+{
+	char buf[2048];
+
+	if (!strcmp(argv[1], "start")) {
+		struct torture_params p = { .duration_s = 60 };
+
+		if ((argc > 2 && arg_uint("seconds", argv[2], 30 * 24 * 3600, &p.duration_s)) ||
+		    (argc > 3 && arg_uint("interval (ms)", argv[3], 60000, &p.interval_ms)))
+			return -EINVAL;
+		if (num_online_cpus() < 2) {
+			out("torture: needs at least 2 online CPUs\n");
+			return -EINVAL;
+		}
+		int err = torture_start(&p);
+
+		if (err)
+			out("torture: %s (%d)\n", err == -EBUSY ? "already running" : "cannot start", err);
+		else
+			out("torture: running for %u s (interval %u ms); 'torture status' to watch\n",
+			    p.duration_s, p.interval_ms);
+		return err;
+	}
+	if (argc > 2) {
+		out("shell: usage: torture start [SECONDS] [INTERVAL_MS] | stop | status\n");
+		return -EINVAL;
+	}
+	if (!strcmp(argv[1], "stop")) {
+		if (!torture_running()) {
+			out("torture: not running\n");
+			return 0;
+		}
+		torture_stop();
+		torture_wait(UINT64_MAX);
+	} else if (strcmp(argv[1], "status")) {
+		out("shell: torture what? start, stop or status, not '%s'\n", argv[1]);
+		return -EINVAL;
+	}
+	torture_status(buf, sizeof(buf));
+	print_lines(buf);
+	return 0;
+}
+
 static int cmd_poweroff(int argc, char **argv)
 {
 	out("powering off\n");
@@ -603,6 +655,9 @@ static const struct shell_cmd commands[] = {
 	  "compare an ordered workqueue with max_active 1", 2, 4, cmd_demo },
 	{ "trace", "trace start [EVENTS]|stop|dump|status",
 	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2, cmd_trace },
+	{ "torture", "torture start [SECONDS] [INTERVAL_MS]|stop|status",
+	  "the CPU-hotplug torture: CPUs go offline and online under workqueue load", 1, 3,
+	  cmd_torture },
 	{ "test", "test SUITE[,SUITE...]|all", "run kernel test suites (KTAP)", 1, 1, cmd_test },
 	{ "poweroff", "poweroff", "turn the machine off", 0, 0, cmd_poweroff },
 	{ "reboot", "reboot", "restart the machine", 0, 0, cmd_reboot },

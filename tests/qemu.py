@@ -195,17 +195,7 @@ class Machine:
 
     def expect(self, pattern, timeout):
         """Wait until the serial output (from the start) matches pattern."""
-        rx = re.compile(pattern)
-        deadline = time.time() + timeout
-        with self._cond:
-            while True:
-                m = rx.search(self._out.decode("utf-8", "replace"))
-                if m:
-                    return m
-                left = deadline - time.time()
-                if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
-                    return None
-                self._cond.wait(min(left, 0.5))
+        return self.expect_from(0, pattern, timeout)
 
     def mark(self):
         """A position in the serial output, for expect_from()."""

@@ -74,6 +74,10 @@ SESSION = [
     ("trace refuses to dump while on", "trace dump", r"stop tracing first"),
     ("trace stops", "trace stop", r"trace: off; \d+ events recorded"),
     ("trace dumps", "trace dump", r"trace: begin \d+ events(?s:.*)trace: end"),
+    ("torture starts", "torture start 30", r"torture: running for 30 s"),
+    ("a second torture is refused", "torture start 5", r"already running"),
+    ("torture status reports progress", "torture status", r"torture: running .*violations 0"),
+    ("torture stops with a verdict", "torture stop", r"torture: PASS after .*violations 0"),
     ("test runs a suite", "test params", r"# baton-tests: 4 passed, 0 failed(?s:.*)test params: passed"),
     ("test names an unknown suite", "test nosuch", r"no test suite named 'nosuch'"),
 ]
