@@ -307,7 +307,10 @@ static void finish_switch(void)
 {
 	struct rq *rq = this_rq();
 	struct thread *prev = rq->prev;
-	bool migrate = prev->migrate, dead = prev->state == THREAD_DEAD;
+	/* Dead only if it blocked as such: a thread preempted between setting
+	 * THREAD_DEAD and calling schedule() (thread_exit) is still queued and
+	 * will run again; reaping it now would free a queued thread. */
+	bool migrate = prev->migrate, dead = prev->state == THREAD_DEAD && !prev->on_rq && !migrate;
 
 	prev->migrate = false;
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
@@ -376,10 +379,6 @@ static void __schedule(bool preempt)
 		if (preempt && prev != rq->idle)
 			prev->stats.nivcsw++;
 		rq->nr_switches++;
-		if (unlikely(next->state == THREAD_DEAD || (next != rq->idle && next->policy == SCHED_CLASS_IDLE)))
-			panic("cpu%u switches from %s to a dead or freed thread %p (%s; freed as '%s')",
-			      rq->cpu, prev->name, next, next->state == THREAD_DEAD ? "dead" : "idle class",
-			      kthread_freed_name(next) ?: "?");
 		next->on_cpu = true;
 		next->exec_start = now;
 		next->slice_start_exec = next->stats.sum_exec_ns;

@@ -93,7 +93,6 @@ struct torture_item {
 	char name[24];			/* I */
 	unsigned int flags;		/* I: TI_* */
 	enum twq wq;			/* I */
-	unsigned int owner;		/* I: private items' stress thread */
 	atomic_long_t queued;		/* A: see the accounting above */
 	atomic_long_t executed;		/* A */
 	atomic_long_t cancelled;	/* A */
@@ -145,8 +144,8 @@ static const struct item_spec private_specs[] = {
 static struct torture_item items[MAX_ITEMS];	/* I (layout); fields as above */
 static unsigned int nr_items;			/* I */
 static unsigned int nr_shared;			/* I: items[0..nr_shared) */
-static unsigned int first_ordered;		/* I: then NR_ORDERED ordered ones */
-static unsigned int first_private;		/* I: then NR_PRIVATE per stress thread */
+static unsigned int first_ordered;		/* I: then NR_ORDERED ordered ones, then
+						 * NR_PRIVATE per stress thread */
 
 static DEFINE_SPINLOCK(ordered_lock);
 static u64 ordered_next_seq;			/* OL */
@@ -1382,11 +1381,9 @@ static void items_init(u64 seed)
 	first_ordered = n;
 	for (unsigned int k = 0; k < NR_ORDERED; k++, n++)
 		item_init(n, &ordered_spec[k % 2], k, seed);
-	first_private = n;
 	for (unsigned int t = 0; t < NR_STRESS; t++) {
 		for (unsigned int k = 0; k < NR_PRIVATE; k++, n++) {
 			stress[t].priv[k] = item_init(n, &private_specs[k], t, seed);
-			stress[t].priv[k]->owner = t;
 		}
 	}
 	nr_items = n;
