@@ -582,6 +582,14 @@ static struct thread *idle_balance(struct rq *rq)
 static void migrate_away(struct thread *t)
 {
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+
+	/* A thread preempted right after set_current_state(BLOCKED) comes
+	 * here with that state; a wake-up may have activated it since the run
+	 * queue was unlocked. Activating it again would run it twice. */
+	if (READ_ONCE(t->on_rq)) {
+		spin_unlock_irqrestore(&t->pi_lock, flags);
+		return;
+	}
 	unsigned int cpu = select_cpu(t);
 	struct rq *old = cpu_rq(t->cpu), *rq = cpu_rq(cpu);
 	u64 rel = t->vruntime - min(t->vruntime, READ_ONCE(old->min_vruntime));

@@ -242,9 +242,13 @@ static u64 nr_cycles, nr_offline, nr_online, nr_quick, nr_probes;	/* S; written 
 static u64 lat_scratch[LAT_SAMPLES];	/* the finaliser only (once per run) */
 
 static atomic_long_t nr_flushes, nr_cancels, ran_elsewhere;	/* A */
-/* Kernel WARNs and spinlock "stuck" reports during the run are violations
- * too: counts already reported (A: compare-and-swap). */
-static unsigned long warns_seen, spin_stuck_seen;
+/* Kernel WARNs during the run are violations too: the count already
+ * reported (A: compare-and-swap). Spinlock "stuck" reports are only
+ * counted: on a busy host a vCPU holding a lock can be descheduled for
+ * seconds, and a real deadlock hangs an operation, which the watchdog
+ * reports. */
+static unsigned long warns_seen;
+static unsigned long spin_stuck_at_start;	/* I */
 static atomic_long_t nr_violations;	/* A */
 static DEFINE_SPINLOCK(report_lock);
 static struct torture_result result;	/* R: final once finalized */
@@ -288,7 +292,6 @@ static void check_reports(const unsigned long *counter, unsigned long *seen, con
 static void check_kernel_reports(void)
 {
 	check_reports(&warn_count, &warns_seen, "kernel warning(s) (WARN)");
-	check_reports(&spin_stuck_reports, &spin_stuck_seen, "report(s) of a CPU stuck on a spinlock");
 }
 
 /* No thread may run on an offline CPU: check where we are, preemption off
@@ -1320,6 +1323,7 @@ static void finalize(bool gave_up)
 	res->cancels = atomic_long_read(&nr_cancels);
 	res->timers_armed = armed;
 	res->timers_fired = fired;
+	res->spin_stuck = READ_ONCE(spin_stuck_reports) - spin_stuck_at_start;
 	flags = spin_lock_irqsave(&report_lock);
 	res->violations = atomic_long_read(&nr_violations);
 	res->passed = res->violations == 0 && !gave_up;
@@ -1335,6 +1339,9 @@ static void finalize(bool gave_up)
 		  "%lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
 		  UL(queued), UL(run), UL(cancelled), UL(res->ran_elsewhere), UL(res->flushes),
 		  UL(res->cancels), UL(armed), UL(fired));
+	if (res->spin_stuck)
+		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a busy host "
+			  "can cause them)\n", UL(res->spin_stuck));
 	pr_notice("violations: %lu\n", res->violations);
 	for (unsigned int i = 0; i < res->nr_reports; i++)
 		pr_notice("  %u: %s\n", i + 1, res->reports[i]);
@@ -1410,7 +1417,7 @@ static void state_init(const struct torture_params *p)
 	atomic_long_set(&nr_violations, 0);
 	atomic_set(&timer_offline_fires, 0);
 	warns_seen = READ_ONCE(warn_count);
-	spin_stuck_seen = READ_ONCE(spin_stuck_reports);
+	spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
 	cpumask_clear(&taken_down);
 	items_init(run_params.seed);
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {

@@ -18,19 +18,19 @@ struct sleepy {
 
 static atomic_t asleep, max_asleep;
 
-static void sleep_10ms(struct work_struct *w)
+static void sleep_40ms(struct work_struct *w)
 {
 	struct sleepy *s = container_of(w, struct sleepy, work);
 	int n = atomic_inc_return(&asleep), m;
 
 	while ((m = atomic_read(&max_asleep)) < n && atomic_cmpxchg(&max_asleep, m, n) != m)
 		;
-	msleep(10);
+	msleep(40);
 	atomic_dec(&asleep);
 	atomic_inc(s->done);
 }
 
-/* 64 items that each sleep 10 ms, all on one CPU: another worker takes
+/* 64 items that each sleep 40 ms, all on one CPU: another worker takes
  * over each time one blocks, so they overlap and finish in a few sleeps. */
 static void blocked_items_overlap(struct ktest *t)
 {
@@ -45,7 +45,7 @@ static void blocked_items_overlap(struct ktest *t)
 	atomic_set(&max_asleep, 0);
 	workqueue_pool_stats(cpu, false, &before);
 	for (int i = 0; i < 64; i++) {
-		INIT_WORK(&items[i].work, sleep_10ms);
+		INIT_WORK(&items[i].work, sleep_40ms);
 		items[i].done = &done;
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &items[i].work));
 	}
@@ -53,8 +53,9 @@ static void blocked_items_overlap(struct ktest *t)
 		flush_work(&items[i].work);
 	workqueue_pool_stats(cpu, false, &after);
 	KT_EXPECT_EQ(t, atomic_read(&done), 64);
-	/* Serially at most one would sleep at a time; overlapped, many do. */
-	KT_EXPECT_LE(t, 16, atomic_read(&max_asleep));
+	/* Serially at most one would sleep at a time; overlapped, many do
+	 * (how many depends on how fast the host lets us create workers). */
+	KT_EXPECT_LE(t, 8, atomic_read(&max_asleep));
 	/* Workers were created only for items that blocked: at most one each. */
 	KT_EXPECT_LE(t, after.nr_created - before.nr_created, 64);
 	KT_EXPECT_LE(t, 64, after.nr_executed - before.nr_executed);
