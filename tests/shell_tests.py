@@ -65,7 +65,9 @@ SESSION = [
     ("ps lists the workers", "ps", r"NAME +CPU +STATE(?s:.*)kworker/0:0"),
     ("demo queues sleeping items", "demo sleep 12 1 200", r"queued 12 items that sleep 200 ms on cpu1"),
     ("ps shows a worker in a work item", "ps", r"kworker/1:\d+ .*demo_fn"),
-    ("wq shows the pool with its workers", "wq", r"pool cpu1 +workers (1[2-9]|[2-9]\d)"),
+    # At least a second worker: the first blocked (how many more depends
+    # on how fast this host lets the guest create them).
+    ("wq shows the pool with its workers", "wq", r"pool cpu1 +workers ([2-9]|\d\d+) "),
     ("demo to an offline CPU goes to its trustee", "offline 2", r"cpu2 is offline"),
     ("", "demo spin 3 2 20", r"offline: its trustee runs them"),
     ("", "online 2", r"cpu2 is online"),
