@@ -614,6 +614,13 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
 	struct rq *rq = lock_thread_rq(t);
 
+	/* Again under the locks: a CPU may have gone inactive meanwhile. */
+	if (!cpumask_and(&m, mask, &cpu_active_mask)) {
+		spin_unlock_no_resched(&rq->lock);
+		spin_unlock_irqrestore(&t->pi_lock, flags);
+		return -EINVAL;
+	}
+
 	cpumask_copy(&t->cpus_allowed, mask);
 	t->affinity_broken = false;
 	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
@@ -640,7 +647,8 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	/* Current on a CPU it may not use: move it before returning. Test the
 	 * mask in force, not ours: another set_cpus_allowed (CPU hotplug) may
 	 * have replaced it meanwhile, and we would wait for a CPU forever. */
-	while (t == current && !cpumask_test_cpu(smp_processor_id(), &t->cpus_allowed))
+	while (t == current && !cpumask_test_cpu(smp_processor_id(), &t->cpus_allowed) &&
+	       cpumask_intersects(&t->cpus_allowed, &cpu_active_mask))
 		schedule();
 	return 0;
 }

@@ -107,6 +107,15 @@ void add_timer_on(struct timer_list *t, u64 expires, unsigned int cpu)
 		detach(t);
 	unsigned long flags = spin_lock_irqsave(&b->lock);
 
+	/* Checked under the base lock that timers_migrate() takes once the CPU
+	 * is out of cpu_online_mask: a timer never lands on a dead wheel. */
+	while (!cpu_online(cpu) && cpumask_first(&cpu_online_mask) < NR_CPUS) {
+		spin_unlock_irqrestore(&b->lock, flags);
+		cpu = cpumask_first(&cpu_online_mask);	/* (before SMP: none yet) */
+		b = &bases[cpu];
+		flags = spin_lock_irqsave(&b->lock);
+	}
+
 	t->expires = expires;
 	enqueue_timer(b, cpu, t);
 	spin_unlock_irqrestore(&b->lock, flags);

@@ -39,9 +39,9 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-static void __wake_up(struct wait_queue_head *wq, bool all)
+/* wq->lock held. */
+static void __wake_up_locked(struct wait_queue_head *wq, bool all)
 {
-	unsigned long flags = spin_lock_irqsave(&wq->lock);
 	struct wait_queue_entry *e;
 
 	list_for_each_entry(e, &wq->head, link) {
@@ -49,6 +49,13 @@ static void __wake_up(struct wait_queue_head *wq, bool all)
 		if (e->exclusive && !all)
 			break;
 	}
+}
+
+static void __wake_up(struct wait_queue_head *wq, bool all)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+
+	__wake_up_locked(wq, all);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -147,8 +154,11 @@ void complete(struct completion *c)
 
 	if (c->done != COMPLETION_ALL)
 		c->done++;
+	/* Wake under the lock: a waiter sees done only after our unlock, our
+	 * last touch, so it may free the completion (often on its stack) as
+	 * soon as it returns. */
+	__wake_up_locked(&c->wait, false);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
-	wake_up(&c->wait);
 }
 
 void complete_all(struct completion *c)
@@ -156,8 +166,8 @@ void complete_all(struct completion *c)
 	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
 
 	c->done = COMPLETION_ALL;
+	__wake_up_locked(&c->wait, true);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
-	wake_up_all(&c->wait);
 }
 
 bool completion_done(struct completion *c)
