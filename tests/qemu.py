@@ -104,6 +104,9 @@ class QMP:
         self.buf = b""
         self.events = []
         greeting = self._read()
+        while "event" in greeting:      # seen: a RESUME event before the greeting
+            self.events.append(greeting)
+            greeting = self._read()
         if "QMP" not in greeting:
             raise QemuError("unexpected QMP greeting %r" % greeting)
         self.execute("qmp_capabilities")
