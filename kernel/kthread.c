@@ -1,7 +1,6 @@
 /* kernel/kthread.c - kernel threads; see kthread.h. */
 #define pr_fmt(fmt) "kthread: " fmt
 #include "kernel/kthread.h"
-#include "lib/string.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
@@ -26,26 +25,8 @@ void kthread_fail_next(unsigned int n)
 	WRITE_ONCE(fail_next, n);
 }
 
-/* The last threads freed, for reports of a freed thread used again. */
-#define FREED_RING 16
-static struct { const struct thread *t; char name[THREAD_NAME_LEN]; } freed_ring[FREED_RING];
-static unsigned int freed_next;		/* atomic */
-
-const char *kthread_freed_name(const struct thread *t)
-{
-	for (unsigned int i = 0; i < FREED_RING; i++)
-		if (READ_ONCE(freed_ring[i].t) == t)
-			return freed_ring[i].name;
-	return NULL;
-}
-
 static void free_thread(struct thread *t)
 {
-	unsigned int i = __atomic_fetch_add(&freed_next, 1, __ATOMIC_RELAXED) % FREED_RING;
-
-	strscpy(freed_ring[i].name, t->name, THREAD_NAME_LEN);
-	WRITE_ONCE(freed_ring[i].t, t);
-	t->state = THREAD_DEAD;
 	kstack_free(t->stack);
 	kfree(t);
 }

@@ -55,8 +55,6 @@ void put_thread(struct thread *t);
 void kthread_fail_next(unsigned int n);
 /* Called by the scheduler when a dead thread has left its CPU for good. */
 void sched_reap_dead(struct thread *t);
-/* The name of a recently freed thread at t, or NULL (crash reports). */
-const char *kthread_freed_name(const struct thread *t);
 
 /* Every thread, for ps-style listings: call fn on each under threads_lock
  * (fn must not sleep). */
