@@ -248,7 +248,10 @@ bool wake_up_state(struct thread *t, int state)
 	if (t->state == state) {
 		t->state = THREAD_RUNNING;
 		woke = true;
-		if (!t->on_rq) {
+		/* A thread switched out for migration is requeued by
+		 * migrate_away(), whatever its state; activating it here too
+		 * would queue it twice. */
+		if (!t->on_rq && !t->migrate) {
 			/* Fully switched out (we hold its CPU's lock): free to move. */
 			unsigned int cpu = select_cpu(t);
 
@@ -287,7 +290,7 @@ static void wake_up_local(struct rq *rq, struct thread *t)
 	if (t->state != THREAD_BLOCKED)
 		return;
 	t->state = THREAD_RUNNING;
-	if (!t->on_rq)
+	if (!t->on_rq && !t->migrate)	/* see wake_up_state() */
 		activate(rq, t);
 }
 
@@ -312,7 +315,6 @@ static void finish_switch(void)
 	 * will run again; reaping it now would free a queued thread. */
 	bool migrate = prev->migrate, dead = prev->state == THREAD_DEAD && !prev->on_rq && !migrate;
 
-	prev->migrate = false;
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	spin_unlock_no_resched(&rq->lock);
 	if (migrate)
@@ -578,26 +580,38 @@ static struct thread *idle_balance(struct rq *rq)
 	return NULL;
 }
 
-/* t was switched out on a CPU it may no longer use: requeue it elsewhere. */
+/*
+ * t was switched out on a CPU it may no longer use: requeue it elsewhere.
+ * Until this runs, t is on no run queue with t->migrate set, and wake-ups
+ * only set its state (wake_up_state()). Checking on_rq instead is not
+ * enough: a wake-up could activate it, it could run and block again on
+ * another CPU, and still be switching out there (its context not saved)
+ * when we looked.
+ */
 static void migrate_away(struct thread *t)
 {
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	struct rq *rq = lock_thread_rq(t);
 
-	/* A thread preempted right after set_current_state(BLOCKED) comes
-	 * here with that state; a wake-up may have activated it since the run
-	 * queue was unlocked. Activating it again would run it twice. */
-	if (READ_ONCE(t->on_rq)) {
+	if (WARN_ONCE(!t->migrate || t->on_rq, "migrate_away(%s): not waiting for migration",
+		      t->name)) {
+		spin_unlock_no_resched(&rq->lock);
 		spin_unlock_irqrestore(&t->pi_lock, flags);
 		return;
 	}
+	t->migrate = false;
 	unsigned int cpu = select_cpu(t);
-	struct rq *old = cpu_rq(t->cpu), *rq = cpu_rq(cpu);
-	u64 rel = t->vruntime - min(t->vruntime, READ_ONCE(old->min_vruntime));
 
-	spin_lock(&rq->lock);
-	t->vruntime = rq->min_vruntime + rel;
-	t->cpu = cpu;
-	t->stats.nr_migrations++;
+	if (cpu != rq->cpu) {
+		u64 rel = t->vruntime - min(t->vruntime, rq->min_vruntime);
+
+		t->cpu = cpu;	/* under both P and the old R */
+		t->stats.nr_migrations++;
+		spin_unlock_no_resched(&rq->lock);
+		rq = cpu_rq(cpu);
+		spin_lock(&rq->lock);
+		t->vruntime = rq->min_vruntime + rel;
+	}
 	activate(rq, t);
 	spin_unlock_no_resched(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);

@@ -102,7 +102,8 @@ struct thread {
 	unsigned int cpu;		/* R (changes need P or both run-queue locks) */
 	bool on_rq;			/* R: queued, or current, on t->cpu */
 	volatile bool on_cpu;		/* R: executing or being switched out */
-	bool migrate;			/* R: move it off this CPU once switched out */
+	bool migrate;			/* R (cleared with P too): switched out off its
+				 * mask, on no run queue; migrate_away() requeues it */
 	bool affinity_broken;		/* P: runs outside its mask (CPUs offline) */
 	enum sched_class policy;	/* R */
 	int nice;			/* R */

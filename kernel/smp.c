@@ -156,9 +156,18 @@ int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void 
 	struct call_request *reqs = NULL;
 	int err = 0;
 
-	/* One allocation for all the waited-for requests. */
-	if (wait && !(reqs = kcalloc(nr_cpu_ids, sizeof(*reqs))))
-		return -ENOMEM;
+	/* One allocation for all the waited-for requests; without memory,
+	 * one CPU at a time with a request on our stack (callers such as the
+	 * TLB shootdown in kstack_free() must not fail for want of memory). */
+	if (wait && !(reqs = kcalloc(nr_cpu_ids, sizeof(*reqs)))) {
+		for_each_cpu_and(cpu, mask, &cpu_online_mask) {
+			int e = cpu == self ? 0 : smp_call_function_single(cpu, fn, info, true);
+
+			if (e && !err)
+				err = e;
+		}
+		return err;
+	}
 	for_each_cpu_and(cpu, mask, &cpu_online_mask) {
 		if (cpu == self)
 			continue;
