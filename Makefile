@@ -4,6 +4,7 @@
 #   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=)
 #   make test       host unit tests, then kernel test boots; ends "N passed, N failed"
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0)
+#   make bench      benchmarks under -icount, checked against targets (SMP=4, BENCH=all)
 #   make debug      QEMU waiting for GDB, and GDB attached, stopped at kmain
 #   make clean
 #
@@ -45,7 +46,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c \
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all iso run test test-matrix torture debug clean deps host-tests kernel-tests compile_commands.json
+.PHONY: all iso run test test-matrix torture bench debug clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso
 
@@ -117,6 +118,13 @@ torture: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) torture \
 		--duration $(DURATION) --interval $(INTERVAL) --seed $(SEED) --smp '$(SMP)' \
 		--mem $(MEM) --machine $(MACHINE)
+
+# Hot-path figures under QEMU's -icount (tests/bench.py): fails if a
+# target is missed; the figures go to build/bench.json.
+BENCH ?= all
+bench: deps iso
+	$(Q)$(PYTHON) tests/bench.py --iso $(BUILD)/baton.iso --build $(BUILD) --smp '$(SMP)' \
+		--only '$(BENCH)'
 
 compile_commands.json:
 	$(Q)$(MAKE) -B -n V=1 all | $(PYTHON) scripts/compile_commands.py > compile_commands.json

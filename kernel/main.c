@@ -10,6 +10,7 @@
 #include "drivers/uart16550.h"
 #include "kernel/bootinfo.h"
 #include "kernel/cpu.h"
+#include "kernel/bench.h"
 #include "kernel/ktest.h"
 #include "kernel/shell.h"
 #include "kernel/kthread.h"
@@ -33,6 +34,8 @@ static int kernel_init(void *unused)
 {
 	if (ktest_requested())
 		ktest_run_selected();	// KTAP on the serial port, then exit
+	if (bench_requested())
+		bench_run_selected();	// figures on the serial port, then exit
 	printk(KERN_NOTICE "baton: boot complete (quit QEMU with Ctrl-A X)\n");
 	shell_init();			// the prompt; input comes through a work item
 	return 0;

@@ -6,6 +6,7 @@
 #include "kernel/shell.h"
 #include "arch/x86_64/atomic.h"
 #include "drivers/uart16550.h"
+#include "kernel/bench.h"
 #include "kernel/cpu.h"
 #include "kernel/kthread.h"
 #include "kernel/ktest.h"
@@ -506,37 +507,82 @@ static int cmd_demo(int argc, char **argv)
 	return 0;
 }
 
-struct test_run {
+/* Tests and benchmarks run in a thread of their own: they expect not to
+ * run inside a work item (they flush system_wq, pin themselves to CPUs). */
+struct side_run {
 	const char *list;
-	unsigned int failed;
+	unsigned int n;		/* bench: runs per benchmark */
+	int result;		/* test: failed cases; bench: 0 or -errno */
 	struct completion done;
 };
 
 static int test_thread(void *arg)
 {
-	struct test_run *r = arg;
+	struct side_run *r = arg;
 
-	r->failed = ktest_run(r->list);
+	r->result = (int)ktest_run(r->list);
 	complete(&r->done);
+	return 0;
+}
+
+static int bench_thread(void *arg)
+{
+	struct side_run *r = arg;
+
+	r->result = bench_run(r->list, r->n);
+	complete(&r->done);
+	return 0;
+}
+
+/* t: the side thread just started on r (NULL if it could not be). */
+static int wait_side(struct thread *t, struct side_run *r, const char *what)
+{
+	if (!t) {
+		out("shell: cannot create the %s thread\n", what);
+		return -ENOMEM;
+	}
+	put_thread(t);
+	wait_for_completion(&r->done);
 	return 0;
 }
 
 static int cmd_test(int argc, char **argv)
 {
-	struct test_run r = { .list = argv[1] };
+	struct side_run r = { .list = argv[1] };
 
 	init_completion(&r.done);
-	/* In a thread of its own: tests expect not to run inside a work item. */
-	struct thread *t = kthread_run(test_thread, &r, "ktest");
+	int err = wait_side(kthread_run(test_thread, &r, "ktest"), &r, "test");
 
-	if (!t) {
-		out("shell: cannot create the test thread\n");
-		return -ENOMEM;
+	if (err)
+		return err;
+	out("test %s: %s\n", argv[1], r.result ? "FAILED" : "passed");
+	return r.result ? -EIO : 0;
+}
+
+static void list_bench(const char *name, const char *what, void *arg)
+{
+	out("  %-14s %s\n", name, what);
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	struct side_run r = { .list = argc > 1 ? argv[1] : "" };
+
+	if (argc == 1) {
+		out("benchmarks (bench NAME[,NAME...]|all [RUNS]; make bench checks targets):\n");
+		bench_list(list_bench, NULL);
+		return 0;
 	}
-	put_thread(t);
-	wait_for_completion(&r.done);
-	out("test %s: %s\n", argv[1], r.failed ? "FAILED" : "passed");
-	return r.failed ? -EIO : 0;
+	if (argc > 2 && arg_uint("runs", argv[2], BENCH_MAX_N, &r.n))
+		return -EINVAL;
+	if (argc > 2 && !r.n) {
+		out("shell: runs must be at least 1\n");
+		return -EINVAL;
+	}
+	init_completion(&r.done);
+	int err = wait_side(kthread_run(bench_thread, &r, "bench"), &r, "bench");
+
+	return err ? err : r.result;
 }
 
 #define TRACE_DFL_EVENTS 4096
@@ -659,6 +705,8 @@ static const struct shell_cmd commands[] = {
 	  "the CPU-hotplug torture: CPUs go offline and online under workqueue load", 1, 3,
 	  cmd_torture },
 	{ "test", "test SUITE[,SUITE...]|all", "run kernel test suites (KTAP)", 1, 1, cmd_test },
+	{ "bench", "bench [NAME[,NAME...]|all [RUNS]]",
+	  "measure wake-ups, queueing, hotplug, memory (no argument: list them)", 0, 2, cmd_bench },
 	{ "poweroff", "poweroff", "turn the machine off", 0, 0, cmd_poweroff },
 	{ "reboot", "reboot", "restart the machine", 0, 0, cmd_reboot },
 	{ NULL, NULL, NULL, 0, 0, NULL },

@@ -1,0 +1,465 @@
+/* kernel/bench.c - measurements of the hot paths; see bench.h. */
+#define pr_fmt(fmt) "bench: " fmt
+#include "kernel/bench.h"
+#include "arch/x86_64/atomic.h"
+#include "drivers/qemu_exit.h"
+#include "kernel/completion.h"
+#include "kernel/cpu.h"
+#include "kernel/kthread.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/torture.h"
+#include "kernel/wait.h"
+#include "kernel/workqueue.h"
+#include "lib/errno.h"
+#include "lib/sort.h"
+#include "lib/string.h"
+
+/* One run of one benchmark: fill samples[0..n) (in the benchmark's unit). */
+struct bench_ctx {
+	unsigned int a, b;	/* the first and the last online CPU */
+	unsigned int n;
+	u64 *samples;
+};
+
+struct bench {
+	const char *name;
+	const char *what;
+	const char *unit;	/* "ns" or "us" */
+	unsigned int dfl_n;
+	bool two_cpus;		/* needs a ≠ b */
+	int (*run)(struct bench_ctx *c);
+};
+
+/* ---- wake-ups ------------------------------------------------------------ */
+
+struct pingpong {
+	struct completion go, done;
+	u64 t0;
+	struct bench_ctx *c;
+};
+
+static int wakee_fn(void *arg)
+{
+	struct pingpong *p = arg;
+
+	for (unsigned int i = 0; i < p->c->n; i++) {
+		wait_for_completion(&p->go);
+		p->c->samples[i] = ktime_get_ns() - READ_ONCE(p->t0);
+		complete(&p->done);
+	}
+	return 0;
+}
+
+/* The waker (this thread, moved to A) and a woken thread on cpu. */
+static int bench_wake(struct bench_ctx *c, unsigned int cpu)
+{
+	struct pingpong p = { .c = c };
+	struct thread *t;
+
+	init_completion(&p.go);
+	init_completion(&p.done);
+	t = kthread_create_on_cpu(wakee_fn, &p, cpu, "bench/wakee");
+	if (!t)
+		return -ENOMEM;
+	wake_up_thread(t);
+	for (unsigned int i = 0; i < c->n; i++) {
+		msleep(1);	/* the woken thread is asleep, its CPU idle */
+		WRITE_ONCE(p.t0, ktime_get_ns());
+		complete(&p.go);
+		wait_for_completion(&p.done);
+	}
+	kthread_stop(t);
+	return 0;
+}
+
+static int bench_wake_same(struct bench_ctx *c) { return bench_wake(c, c->a); }
+static int bench_wake_cross(struct bench_ctx *c) { return bench_wake(c, c->b); }
+
+/* ---- queueing ------------------------------------------------------------ */
+
+struct qitem {
+	struct work_struct work;
+	struct completion started;
+	u64 t0, latency;
+};
+
+static void qitem_fn(struct work_struct *w)
+{
+	struct qitem *q = container_of(w, struct qitem, work);
+
+	q->latency = ktime_get_ns() - READ_ONCE(q->t0);
+	complete(&q->started);
+}
+
+/* Queue to cpu (or unbound if cpu == NR_CPUS) from A. */
+static int bench_queue(struct bench_ctx *c, unsigned int cpu)
+{
+	struct qitem q;
+
+	INIT_WORK(&q.work, qitem_fn);
+	init_completion(&q.started);
+	for (unsigned int i = 0; i < c->n; i++) {
+		msleep(1);	/* the worker is idle again, asleep */
+		reinit_completion(&q.started);
+		WRITE_ONCE(q.t0, ktime_get_ns());
+		if (cpu == NR_CPUS)
+			queue_work(system_unbound_wq, &q.work);
+		else
+			queue_work_on(cpu, system_wq, &q.work);
+		wait_for_completion(&q.started);
+		flush_work(&q.work);	/* q is on our stack: let it go first */
+		c->samples[i] = q.latency;
+	}
+	return 0;
+}
+
+static int bench_queue_same(struct bench_ctx *c) { return bench_queue(c, c->a); }
+static int bench_queue_cross(struct bench_ctx *c) { return bench_queue(c, c->b); }
+static int bench_queue_unbound(struct bench_ctx *c) { return bench_queue(c, NR_CPUS); }
+
+/* ---- concurrency of sleeping items --------------------------------------- */
+
+#define SLEEPERS 8
+#define SLEEPER_MS 10
+
+struct sleepers {
+	struct sleeper {
+		struct work_struct work;
+		struct sleepers *all;
+	} item[SLEEPERS];
+	atomic_t left;
+	struct completion all_done;
+};
+
+static void sleeper_fn(struct work_struct *w)
+{
+	struct sleepers *s = container_of(w, struct sleeper, work)->all;
+
+	msleep(SLEEPER_MS);
+	if (atomic_dec_and_test(&s->left))
+		complete(&s->all_done);
+}
+
+static int bench_sleepers(struct bench_ctx *c)
+{
+	struct sleepers *s = kzalloc(sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	init_completion(&s->all_done);
+	for (unsigned int k = 0; k < SLEEPERS; k++) {
+		INIT_WORK(&s->item[k].work, sleeper_fn);
+		s->item[k].all = s;
+	}
+	for (unsigned int i = 0; i < c->n; i++) {
+		msleep(1);
+		reinit_completion(&s->all_done);
+		atomic_set(&s->left, SLEEPERS);
+		u64 t0 = ktime_get_ns();
+
+		for (unsigned int k = 0; k < SLEEPERS; k++)
+			queue_work_on(c->a, system_wq, &s->item[k].work);
+		wait_for_completion(&s->all_done);
+		c->samples[i] = (ktime_get_ns() - t0) / NSEC_PER_USEC;
+		for (unsigned int k = 0; k < SLEEPERS; k++)
+			flush_work(&s->item[k].work);
+	}
+	kfree(s);
+	return 0;
+}
+
+/* ---- CPU hotplug ----------------------------------------------------------- */
+
+#define BUSY_ITEMS 1000
+#define BUSY_ITEM_MS 1
+#define BUSY_MAX_ACTIVE 8
+
+static void busy_item(struct work_struct *w)
+{
+	msleep(BUSY_ITEM_MS);
+}
+
+#define MEM_ITEM_MS 200
+
+static void mem_item(struct work_struct *w)
+{
+	msleep(MEM_ITEM_MS);
+}
+
+/* cpu_down(B) (measured unless up_only), then cpu_up(B) (measured if
+ * up_only); with busy, BUSY_ITEMS items are pending on B each time. */
+static int bench_hotplug(struct bench_ctx *c, bool busy, bool up_only)
+{
+	struct workqueue_struct *wq = NULL;
+	struct work_struct *items = NULL;
+	int err = 0;
+
+	if (busy) {
+		wq = alloc_workqueue("bench_busy", 0, BUSY_MAX_ACTIVE);
+		items = kcalloc(BUSY_ITEMS, sizeof(*items));
+		if (!wq || !items) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (unsigned int k = 0; k < BUSY_ITEMS; k++)
+			INIT_WORK(&items[k], busy_item);
+	}
+	for (unsigned int i = 0; i < c->n && !err; i++) {
+		msleep(1);
+		if (busy)
+			for (unsigned int k = 0; k < BUSY_ITEMS; k++)
+				queue_work_on(c->b, wq, &items[k]);
+		u64 t0 = ktime_get_ns();
+
+		err = cpu_down(c->b);
+		u64 t1 = ktime_get_ns();
+
+		if (err) {
+			pr_err("cpu_down(%u): error %d\n", c->b, err);
+			break;
+		}
+		if (busy)
+			flush_workqueue(wq);	/* the trustee's work, not measured */
+		msleep(1);
+		u64 t2 = ktime_get_ns();
+
+		err = cpu_up(c->b);
+		if (err)
+			pr_err("cpu_up(%u): error %d; it stays offline\n", c->b, err);
+		c->samples[i] = ((up_only ? ktime_get_ns() - t2 : t1 - t0)) / NSEC_PER_USEC;
+	}
+out:
+	if (wq)
+		destroy_workqueue(wq);
+	kfree(items);
+	return err;
+}
+
+static int bench_offline_idle(struct bench_ctx *c) { return bench_hotplug(c, false, false); }
+static int bench_offline_busy(struct bench_ctx *c) { return bench_hotplug(c, true, false); }
+static int bench_online(struct bench_ctx *c) { return bench_hotplug(c, false, true); }
+
+/* ---- memory ------------------------------------------------------------- */
+
+static u64 pages_in_use(void)
+{
+	struct pmm_stats st;
+
+	pmm_get_stats(&st);
+	return st.total_pages - st.free_pages;
+}
+
+static int bench_mem_boot(struct bench_ctx *c)
+{
+	for (unsigned int i = 0; i < c->n; i++)
+		c->samples[i] = pages_in_use() * PAGE_SIZE / 1024;
+	return 0;
+}
+
+#define MEM_WORKERS 32
+#define MEM_MAX_ITEMS 512
+
+/* What one more worker costs: items that all sleep at once on A, as many
+ * as the pool has idle workers plus MEM_WORKERS, make the pool create
+ * workers (each item blocks, the next worker starts); pages in use while
+ * they sleep, over the workers added. */
+static int bench_mem_worker(struct bench_ctx *c)
+{
+	struct workqueue_struct *wq = alloc_workqueue("bench_mem", 0, MEM_MAX_ITEMS);
+	struct work_struct *items = kcalloc(MEM_MAX_ITEMS, sizeof(*items));
+	int err = 0;
+
+	if (!wq || !items) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (unsigned int k = 0; k < MEM_MAX_ITEMS; k++)
+		INIT_WORK(&items[k], mem_item);
+	for (unsigned int i = 0; i < c->n && !err; i++) {
+		struct wq_pool_stats before, peak;
+
+		msleep(1);
+		workqueue_pool_stats(c->a, false, &before);
+		unsigned int nr = min(before.nr_idle + MEM_WORKERS, MEM_MAX_ITEMS);
+		u64 used = pages_in_use();
+
+		for (unsigned int k = 0; k < nr; k++)
+			queue_work_on(c->a, wq, &items[k]);
+		msleep(MEM_ITEM_MS / 2);	/* all of them asleep in their items */
+		workqueue_pool_stats(c->a, false, &peak);
+		u64 now = pages_in_use();
+
+		flush_workqueue(wq);
+		if (peak.nr_workers <= before.nr_workers || now < used) {
+			pr_err("mem_worker: the pool did not grow (%u workers, then %u)\n",
+			       before.nr_workers, peak.nr_workers);
+			err = -EAGAIN;
+			break;
+		}
+		c->samples[i] = (now - used) * PAGE_SIZE / 1024 / (peak.nr_workers - before.nr_workers);
+	}
+out:
+	if (wq)
+		destroy_workqueue(wq);
+	kfree(items);
+	return err;
+}
+
+/* ---- the table and the runner -------------------------------------------- */
+
+static const struct bench benches[] = {
+	{ "mem_boot", "memory in use (pages handed out), measured first", "KiB", 1, false, bench_mem_boot },
+	{ "wake_same", "complete() to the woken thread running, one CPU", "ns", 200, false,
+	  bench_wake_same },
+	{ "wake_cross", "complete() to the woken thread running on another CPU", "ns", 200, true,
+	  bench_wake_cross },
+	{ "queue_same", "queue_work_on() this CPU to the item starting", "ns", 200, false,
+	  bench_queue_same },
+	{ "queue_cross", "queue_work_on() another CPU to the item starting", "ns", 200, true,
+	  bench_queue_cross },
+	{ "queue_unbound", "queue_work() on system_unbound_wq to the item starting", "ns", 200,
+	  false, bench_queue_unbound },
+	{ "sleepers", "8 items sleeping 10 ms on one CPU: queued to all done", "us", 20, false,
+	  bench_sleepers },
+	{ "offline_idle", "cpu_down() with no work pending", "us", 20, true, bench_offline_idle },
+	{ "offline_busy", "cpu_down() with 1000 sleeping items pending", "us", 10, true,
+	  bench_offline_busy },
+	{ "online", "cpu_up()", "us", 20, true, bench_online },
+	{ "mem_worker", "memory one more worker costs (stack, thread, struct)", "KiB", 5, false,
+	  bench_mem_worker },
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strcmp(list, "all"))
+		return true;
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+
+		if (l == len && !strncmp(p, name, len))
+			return true;
+		p += l + (end ? 1 : 0);
+	}
+	return false;
+}
+
+/* Every name in list must be a benchmark: say which is not. */
+static int check_list(const char *list)
+{
+	if (!strcmp(list, "all"))
+		return 0;
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		bool known = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
+			known |= strlen(benches[i].name) == l && !strncmp(p, benches[i].name, l);
+		if (!known) {
+			pr_err("no benchmark '%.*s' (try 'help bench')\n", (int)l, p);
+			return -EINVAL;
+		}
+		p += l + (end ? 1 : 0);
+	}
+	return 0;
+}
+
+static int run_one(const struct bench *bm, unsigned int a, unsigned int b, unsigned int n)
+{
+	struct bench_ctx c = { .a = a, .b = b, .n = n ? n : bm->dfl_n };
+	int err;
+
+	if (bm->two_cpus && a == b) {
+		pr_notice("%s: skipped (needs two online CPUs)\n", bm->name);
+		return 0;
+	}
+	c.samples = kcalloc(c.n, sizeof(u64));
+	if (!c.samples)
+		return -ENOMEM;
+	err = bm->run(&c);
+	if (!err) {
+		sort(c.samples, c.n, sizeof(u64), cmp_u64);
+		pr_notice("%s: n %u min %lu median %lu max %lu %s\n", bm->name, c.n, c.samples[0],
+			  c.samples[(c.n - 1) / 2], c.samples[c.n - 1], bm->unit);
+	} else {
+		pr_err("%s: failed (error %d)\n", bm->name, err);
+	}
+	kfree(c.samples);
+	return err;
+}
+
+int bench_run(const char *list, unsigned int n)
+{
+	struct cpumask old;
+	int err = check_list(list);
+
+	if (err)
+		return err;
+	if (n > BENCH_MAX_N) {
+		pr_err("at most %u runs, not %u\n", BENCH_MAX_N, n);
+		return -EINVAL;
+	}
+	if (torture_running()) {
+		pr_err("the hotplug torture is running; stop it first\n");
+		return -EBUSY;
+	}
+	unsigned int a = cpumask_first(&cpu_online_mask), b = a;
+
+	for (unsigned int cpu = a; cpu < nr_cpu_ids; cpu = cpumask_next(cpu, &cpu_online_mask))
+		b = cpu;
+	/* Measure from A: the wakers and queuers run there. */
+	cpumask_copy(&old, &current->cpus_allowed);
+	struct cpumask only_a = {};
+
+	cpumask_set_cpu(a, &only_a);
+	err = set_cpus_allowed(current, &only_a);
+	if (err)
+		return err;
+	pr_notice("cpus %u and %u, %u online\n", a, b, num_online_cpus());
+	for (size_t i = 0; i < ARRAY_SIZE(benches) && !err; i++)
+		if (listed(list, benches[i].name))
+			err = run_one(&benches[i], a, b, n);
+	set_cpus_allowed(current, &old);
+	return err;
+}
+
+void bench_list(void (*fn)(const char *name, const char *what, void *arg), void *arg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
+		fn(benches[i].name, benches[i].what, arg);
+}
+
+static char bench_param[256];
+PARAM_STRING(bench, bench_param,
+	     "run benchmarks and power off: all, or a comma-separated list (kernel/bench.h)");
+static unsigned int bench_n;
+PARAM_UINT(bench_n, bench_n, 0, BENCH_MAX_N, "runs per benchmark for bench= (0: each one's default)");
+
+bool bench_requested(void)
+{
+	return bench_param[0] != '\0';
+}
+
+void bench_run_selected(void)
+{
+	int err = bench_run(bench_param, bench_n);
+
+	pr_notice("%s\n", err ? "FAILED" : "done");
+	qemu_exit(err ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+}

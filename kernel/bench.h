@@ -1,0 +1,60 @@
+/* kernel/bench.h - measurements of the hot paths, for `make bench` and the
+ * shell's `bench` command.
+ *
+ *   bench_run(list, n)   run the benchmarks named in list ("all", or names
+ *                        separated by commas), each n times (0: its own
+ *                        default), and print one line per benchmark:
+ *
+ *       bench: NAME: n N min A median B max C UNIT
+ *
+ *                        0, -EINVAL for an unknown name or a bad n (said
+ *                        on the console), -EBUSY while the hotplug torture
+ *                        runs (it would move the CPUs under the figures),
+ *                        or the -errno that stopped a benchmark.
+ *   bench_list(fn, arg)  call fn(name, what, arg) for every benchmark
+ *
+ * `bench=LIST` on the kernel command line runs them at boot and powers off
+ * (`make bench` boots that way, under QEMU's -icount so that the figures
+ * are counted in instructions, not the host's mood).
+ *
+ * The benchmarks (the CPUs are the first online one, A, and the last, B;
+ * the boot CPU never goes offline, so the hotplug ones use B):
+ *   wake_same      complete() to the woken thread running, both on A
+ *   wake_cross     the same with the waker on A and the woken thread on B
+ *   queue_same     queue_work_on(A) from A to the item starting
+ *   queue_cross    queue_work_on(B) from A to the item starting
+ *   queue_unbound  queue_work() on system_unbound_wq to the item starting
+ *   sleepers       8 items that sleep 10 ms, queued to A: first queued to
+ *                  last finished (concurrency management: about 10 ms;
+ *                  one worker per CPU, the model before cmwq, takes 80)
+ *   offline_idle   cpu_down(B) with no work pending
+ *   offline_busy   cpu_down(B) with 1000 pending items that sleep 1 ms on
+ *                  a workqueue allowing 8 at once (they need 125 ms): the
+ *                  trustee takes them, cpu_down does not wait
+ *   online         cpu_up(B)
+ *   mem_boot       memory in use: pages handed out by the page allocator
+ *   mem_worker     what one more worker costs: items sleeping at once on
+ *                  A (32 more than the pool has idle workers) make the
+ *                  pool add workers; pages in use over the workers added
+ *                  (stack, thread and worker structs)
+ * Every wait between samples sleeps, so each sample starts from idle
+ * CPUs and sleeping workers.
+ *
+ * Sleeps; call from a thread that is not a work item of system_wq (the
+ * queue benchmarks flush it), not inside a hotplug callback.
+ */
+#ifndef KERNEL_BENCH_H
+#define KERNEL_BENCH_H
+
+#include "lib/types.h"
+
+#define BENCH_MAX_N 100000
+
+int bench_run(const char *list, unsigned int n);
+void bench_list(void (*fn)(const char *name, const char *what, void *arg), void *arg);
+/* The boot path: run what bench= asked for and power off; false if
+ * nothing was asked. */
+bool bench_requested(void);
+void bench_run_selected(void);
+
+#endif /* KERNEL_BENCH_H */
