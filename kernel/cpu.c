@@ -190,10 +190,16 @@ static int _cpu_down(unsigned int cpu, bool online_steps)
 	wake_up_thread(stopper);
 	put_thread(stopper);
 	wait_for_completion(&cpu_died[cpu]);
-	u64 t0 = ktime_get_ns();
-
-	while (!READ_ONCE(dead_ack[cpu]) && ktime_get_ns() - t0 < DEAD_ACK_TIMEOUT_NS)
-		cpu_relax();
+	/* complete() above still holds locks on that CPU until dead_ack: an
+	 * INIT before it would leave them held for good. So wait, however
+	 * long (a host may stall a virtual CPU), and say so meanwhile. */
+	for (u64 t0 = ktime_get_ns(); !READ_ONCE(dead_ack[cpu]); cpu_relax()) {
+		if (ktime_get_ns() - t0 > DEAD_ACK_TIMEOUT_NS) {
+			pr_warn("cpu%u: %u s since it signalled its death, and not yet halted\n", cpu,
+				(unsigned int)(DEAD_ACK_TIMEOUT_NS / NSEC_PER_SEC));
+			t0 = ktime_get_ns();
+		}
+	}
 	/* Halted with interrupts off; INIT puts it in wait-for-SIPI, as at
 	 * power-on, so cpu_up() starts it exactly like the boot did. */
 	lapic_send_init(cpu_apic_ids[cpu]);

@@ -102,6 +102,11 @@ static void enqueue(struct rq *rq, struct thread *t, bool head)
 	struct thread *pos;
 
 	assert_spin_locked(&rq->lock);
+	/* Queued twice, or on a run queue that is not its CPU's: either way
+	 * two CPUs could pick it and run it at once. Stop here, by name. */
+	if (unlikely(!list_empty(&t->run_link) || t->cpu != rq->cpu))
+		panic("thread %s enqueued on cpu%u: already queued %d, its cpu %u", t->name, rq->cpu,
+		      !list_empty(&t->run_link), t->cpu);
 	if (t->policy == SCHED_CLASS_FIFO) {
 		list_for_each_entry(pos, &rq->fifo, run_link) {
 			if (head ? pos->fifo_prio <= t->fifo_prio : pos->fifo_prio < t->fifo_prio) {
@@ -381,6 +386,11 @@ static void __schedule(bool preempt)
 		if (preempt && prev != rq->idle)
 			prev->stats.nivcsw++;
 		rq->nr_switches++;
+		/* Still executing (or being switched out) elsewhere: its saved
+		 * context is stale, and running it here would run it twice. */
+		if (unlikely(READ_ONCE(next->on_cpu)))
+			panic("thread %s picked on cpu%u while still on a CPU (its cpu %u)", next->name,
+			      rq->cpu, next->cpu);
 		next->on_cpu = true;
 		next->exec_start = now;
 		next->slice_start_exec = next->stats.sum_exec_ns;
@@ -894,18 +904,31 @@ void sched_cpu_dying(unsigned int cpu)
 
 		if (!t)
 			t = list_first_entry_or_null(&rq->fair, struct thread, run_link);
-		spin_unlock_no_resched(&rq->lock);
-		if (!t)
+		if (!t) {
+			spin_unlock_no_resched(&rq->lock);
 			break;
-		spin_lock(&t->pi_lock);
-		unsigned int dst_cpu = select_cpu(t);
-		struct rq *dst = cpu_rq(dst_cpu);
+		}
+		/* Hold rq->lock throughout, so t stays queued here (and alive);
+		 * the locks that go before it in the order are only tried. */
+		if (!spin_trylock(&t->pi_lock)) {
+			spin_unlock_no_resched(&rq->lock);
+			cpu_relax();
+			continue;
+		}
+		struct rq *dst = cpu_rq(select_cpu(t));
 
-		double_rq_lock(rq, dst);
-		if (t->cpu == cpu && !list_empty(&t->run_link))
-			move_queued(rq, dst, t);
-		double_rq_unlock(rq, dst);
+		if (dst->cpu > cpu)
+			spin_lock(&dst->lock);
+		else if (!spin_trylock(&dst->lock)) {
+			spin_unlock_no_resched(&t->pi_lock);
+			spin_unlock_no_resched(&rq->lock);
+			cpu_relax();
+			continue;
+		}
+		move_queued(rq, dst, t);
+		spin_unlock_no_resched(&dst->lock);
 		spin_unlock_no_resched(&t->pi_lock);
+		spin_unlock_no_resched(&rq->lock);
 	}
 }
 

@@ -188,8 +188,13 @@ void run_timers(void)
 		struct timer_list *t = list_first_entry(&expired, struct timer_list, entry);
 
 		list_del_init(&t->entry);
-		WRITE_ONCE(t->cpu, -1);
+		/* running first: del_timer_sync() reads t->cpu without our
+		 * lock, and once it sees -1 it must also see the callback as
+		 * running (stores are seen in order on x86; both are volatile,
+		 * so the compiler keeps the order). The other way round, a
+		 * sleeper's on-stack timer could fire after its owner left. */
 		b->running = t;
+		WRITE_ONCE(t->cpu, -1);
 		spin_unlock(&b->lock);
 		t->fn(t);
 		spin_lock(&b->lock);
