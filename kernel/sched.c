@@ -320,6 +320,9 @@ static void finish_switch(void)
 	 * will run again; reaping it now would free a queued thread. */
 	bool migrate = prev->migrate, dead = prev->state == THREAD_DEAD && !prev->on_rq && !migrate;
 
+	/* Seal its saved frame (switch.S: rbp at +40, return address at +48). */
+	prev->ctx_seal[0] = ((u64 *)prev->ctx_rsp)[5];
+	prev->ctx_seal[1] = ((u64 *)prev->ctx_rsp)[6];
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	spin_unlock_no_resched(&rq->lock);
 	if (migrate)
@@ -391,6 +394,13 @@ static void __schedule(bool preempt)
 		if (unlikely(READ_ONCE(next->on_cpu)))
 			panic("thread %s picked on cpu%u while still on a CPU (its cpu %u)", next->name,
 			      rq->cpu, next->cpu);
+		const u64 *frame = (const u64 *)next->ctx_rsp;
+
+		if (unlikely(next->ctx_seal[1] &&
+			     (frame[5] != next->ctx_seal[0] || frame[6] != next->ctx_seal[1])))
+			panic("thread %s: its stack was written while it was switched out: saved rbp %lx "
+			      "return %pS at %p, sealed as %lx %pS", next->name, frame[5], (void *)frame[6],
+			      frame, next->ctx_seal[0], (void *)next->ctx_seal[1]);
 		next->on_cpu = true;
 		next->exec_start = now;
 		next->slice_start_exec = next->stats.sum_exec_ns;
@@ -800,6 +810,8 @@ void sched_thread_stack_init(struct thread *t)
 	for (int i = 0; i < 6; i++)
 		*--sp = 0;		/* rbp, rbx, r12, r13, r14, r15 */
 	t->ctx_rsp = (u64)sp;
+	t->ctx_seal[0] = 0;
+	t->ctx_seal[1] = (u64)thread_start;
 }
 
 static void init_this_cpu(void)

@@ -98,6 +98,8 @@ struct thread_stats {
  */
 struct thread {
 	u64 ctx_rsp;			/* R: saved stack pointer (switch.S; keep first) */
+	u64 ctx_seal[2];		/* R: the saved rbp and return address, checked at
+				 * switch-in: a stack written while switched out */
 	volatile int state;		/* R for others; the thread itself sets BLOCKED */
 	unsigned int cpu;		/* R (changes need P or both run-queue locks) */
 	bool on_rq;			/* R: queued, or current, on t->cpu */

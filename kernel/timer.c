@@ -42,24 +42,23 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t))
 {
 	INIT_LIST_HEAD(&t->entry);
 	t->fn = fn;
-	t->cpu = -1;
+	t->cpu = 0;	/* its home base until it is first armed */
 	t->expires = 0;
 }
 
-/* Lock the base t is on (or, if on none, return NULL with nothing locked). */
-static struct timer_base *lock_timer_base(struct timer_list *t, unsigned long *flags)
+/* Lock t's home base (the one it is queued on, or was last). Its lock
+ * guards t whether pending or not, so two CPUs arming t are serialised.
+ * Interrupts off. */
+static struct timer_base *lock_timer_base(struct timer_list *t)
 {
 	for (;;) {
 		int cpu = READ_ONCE(t->cpu);
-
-		if (cpu < 0)
-			return NULL;
 		struct timer_base *b = &bases[cpu];
 
-		*flags = spin_lock_irqsave(&b->lock);
+		spin_lock(&b->lock);
 		if (READ_ONCE(t->cpu) == cpu)
 			return b;
-		spin_unlock_irqrestore(&b->lock, *flags);
+		spin_unlock_no_resched(&b->lock);
 	}
 }
 
@@ -88,37 +87,64 @@ static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_l
 
 static bool detach(struct timer_list *t)
 {
-	unsigned long flags;
-	struct timer_base *b = lock_timer_base(t, &flags);
+	unsigned long flags = local_irq_save();
+	struct timer_base *b = lock_timer_base(t);
+	bool was = !list_empty(&t->entry);
 
-	if (!b)
-		return false;
 	list_del_init(&t->entry);
-	WRITE_ONCE(t->cpu, -1);
-	spin_unlock_irqrestore(&b->lock, flags);
-	return true;
+	spin_unlock_no_resched(&b->lock);
+	local_irq_restore(flags);
+	return was;
+}
+
+/*
+ * (Re)arm t on cpu's wheel, or the first online CPU's if cpu is offline;
+ * returns whether t was pending. Done under the lock of t's home base
+ * and the target's, taken in CPU order: two CPUs arming the same timer
+ * at once (a callback re-arming itself while someone calls mod_timer)
+ * must not link it into two lists.
+ */
+static bool arm_timer(struct timer_list *t, u64 expires, unsigned int cpu)
+{
+	unsigned long flags = local_irq_save();
+
+	for (;;) {
+		int home = READ_ONCE(t->cpu);
+		struct timer_base *hb = &bases[home], *b = &bases[cpu];
+		struct timer_base *first = hb < b ? hb : b, *second = hb < b ? b : hb;
+
+		spin_lock(&first->lock);
+		if (second != first)
+			spin_lock(&second->lock);
+		/* cpu_online is checked under the lock that timers_migrate()
+		 * takes once a CPU is out of cpu_online_mask: a timer never
+		 * lands on a dead wheel. */
+		bool moved = READ_ONCE(t->cpu) != home;
+		bool dead = !cpu_online(cpu) && cpumask_first(&cpu_online_mask) < NR_CPUS;
+		bool was = !list_empty(&t->entry);
+
+		if (!moved && !dead) {
+			list_del_init(&t->entry);
+			t->expires = expires;
+			enqueue_timer(b, cpu, t);	/* its new home: both locks held */
+		}
+		if (second != first)
+			spin_unlock_no_resched(&second->lock);
+		spin_unlock_no_resched(&first->lock);
+		if (!moved && !dead) {
+			local_irq_restore(flags);
+			return was;
+		}
+		if (dead)
+			cpu = cpumask_first(&cpu_online_mask);	/* (before SMP: none yet) */
+		cpu_relax();
+	}
 }
 
 void add_timer_on(struct timer_list *t, u64 expires, unsigned int cpu)
 {
-	struct timer_base *b = &bases[cpu];
-
-	if (WARN_ONCE(timer_pending(t), "add_timer of a pending timer (%pS)", t->fn))
-		detach(t);
-	unsigned long flags = spin_lock_irqsave(&b->lock);
-
-	/* Checked under the base lock that timers_migrate() takes once the CPU
-	 * is out of cpu_online_mask: a timer never lands on a dead wheel. */
-	while (!cpu_online(cpu) && cpumask_first(&cpu_online_mask) < NR_CPUS) {
-		spin_unlock_irqrestore(&b->lock, flags);
-		cpu = cpumask_first(&cpu_online_mask);	/* (before SMP: none yet) */
-		b = &bases[cpu];
-		flags = spin_lock_irqsave(&b->lock);
-	}
-
-	t->expires = expires;
-	enqueue_timer(b, cpu, t);
-	spin_unlock_irqrestore(&b->lock, flags);
+	if (arm_timer(t, expires, cpu))
+		WARN_ONCE(1, "add_timer of a pending timer (%pS): re-armed", t->fn);
 }
 
 void add_timer(struct timer_list *t, u64 expires)
@@ -131,9 +157,10 @@ void add_timer(struct timer_list *t, u64 expires)
 
 bool mod_timer(struct timer_list *t, u64 expires)
 {
-	bool was = detach(t);
+	unsigned long flags = local_irq_save();
+	bool was = arm_timer(t, expires, smp_processor_id());
 
-	add_timer(t, expires);
+	local_irq_restore(flags);
 	return was;
 }
 
@@ -159,7 +186,7 @@ bool del_timer_sync(struct timer_list *t)
 
 bool timer_pending(const struct timer_list *t)
 {
-	return READ_ONCE(t->cpu) >= 0;
+	return READ_ONCE(t->entry.next) != &t->entry;	/* a glance without the lock */
 }
 
 void run_timers(void)
@@ -187,14 +214,13 @@ void run_timers(void)
 	while (!list_empty(&expired)) {
 		struct timer_list *t = list_first_entry(&expired, struct timer_list, entry);
 
-		list_del_init(&t->entry);
-		/* running first: del_timer_sync() reads t->cpu without our
-		 * lock, and once it sees -1 it must also see the callback as
-		 * running (stores are seen in order on x86; both are volatile,
-		 * so the compiler keeps the order). The other way round, a
-		 * sleeper's on-stack timer could fire after its owner left. */
+		/* Running before it stops being pending: del_timer_sync() may
+		 * look at the two without our lock, and must then see the
+		 * callback as running (or a sleeper's on-stack timer could fire
+		 * after its owner left). */
 		b->running = t;
-		WRITE_ONCE(t->cpu, -1);
+		barrier();
+		list_del_init(&t->entry);
 		spin_unlock(&b->lock);
 		t->fn(t);
 		spin_lock(&b->lock);
@@ -225,3 +251,33 @@ void timers_migrate(unsigned int from, unsigned int to)
 	local_irq_restore(flags);
 	(void)moved;
 }
+
+unsigned int timers_check(void)
+{
+	unsigned int bad = 0;
+
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct timer_base *b = &bases[cpu];
+		unsigned long flags = spin_lock_irqsave(&b->lock);
+
+		for (unsigned int s = 0; s < WHEEL_SLOTS; s++) {
+			struct list_head *head = &b->slots[s], *pos = head;
+			unsigned int n = 0;
+
+			do {
+				struct list_head *next = pos->next;
+
+				if (next->prev != pos) {
+					bad++;
+					break;
+				}
+				if (next != head && container_of(next, struct timer_list, entry)->cpu != (int)cpu)
+					bad++;
+				pos = next;
+			} while (pos != head && ++n < 100000);
+		}
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+	return bad;
+}
+

@@ -15,6 +15,9 @@
  *   timer_pending(t)
  *   timers_migrate(from, to)          move every timer of CPU from to CPU
  *                                     to (CPU hotplug: from is dying)
+ *   timers_check()                    tests: walk every wheel, count links
+ *                                     that do not point back and timers
+ *                                     on a wheel that is not theirs
  */
 #ifndef KERNEL_TIMER_H
 #define KERNEL_TIMER_H
@@ -40,5 +43,6 @@ bool timer_pending(const struct timer_list *t);
 void run_timers(void);
 void timers_init(void);
 void timers_migrate(unsigned int from, unsigned int to);
+unsigned int timers_check(void);
 
 #endif

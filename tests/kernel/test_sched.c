@@ -584,9 +584,66 @@ static void park_and_unpark(struct ktest *t)
 	kthread_stop(p);
 }
 
+/* One timer armed and disarmed from every CPU at once while its callback
+ * re-arms it: a timer linked into two wheels at once (arming is check,
+ * then act) corrupts both. */
+static struct timer_list contested;
+static atomic_t contested_fired;
+static volatile bool contest_stop;
+
+static void contested_fn(struct timer_list *tl)
+{
+	if (atomic_inc_return(&contested_fired) % 2 && !READ_ONCE(contest_stop))
+		mod_timer(tl, ktime_get_ns() + NSEC_PER_SEC / HZ);
+}
+
+static int contester(void *arg)
+{
+	struct prng r;
+
+	prng_seed(&r, (u64)(unsigned long)arg);
+	while (!kthread_should_stop()) {
+		switch (prng_below(&r, 4)) {
+		case 0:
+			del_timer(&contested);
+			break;
+		default:
+			mod_timer(&contested, ktime_get_ns() + prng_below(&r, 3) * (NSEC_PER_SEC / HZ));
+		}
+		if (prng_below(&r, 16) == 0)
+			yield();
+	}
+	return 0;
+}
+
+static void timers_survive_concurrent_arming(struct ktest *t)
+{
+	struct thread *th[NR_CPUS];
+	unsigned int cpu, n = 0;
+
+	timer_setup(&contested, contested_fn);
+	atomic_set(&contested_fired, 0);
+	contest_stop = false;
+	for_each_online_cpu(cpu) {
+		th[n] = kthread_create_on_cpu(contester, (void *)(unsigned long)(cpu + 1), cpu, "contest%u",
+					      cpu);
+		KT_ASSERT_NOT_NULL(t, th[n]);
+		wake_up_thread(th[n++]);
+	}
+	msleep(500);
+	for (unsigned int i = 0; i < n; i++)
+		kthread_stop(th[i]);
+	WRITE_ONCE(contest_stop, true);
+	del_timer_sync(&contested);
+	KT_EXPECT_FALSE(t, timer_pending(&contested));
+	KT_EXPECT_EQ(t, timers_check(), 0);
+	KT_EXPECT_LE(t, 1, atomic_read(&contested_fired));
+}
+
 KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(park_and_unpark),
 	    KTEST_CASE(equal_nice_shares_equally), KTEST_CASE(nice_weights_the_shares),
 	    KTEST_CASE(fifo_preempts_fair), KTEST_CASE(affinity_is_never_violated),
 	    KTEST_CASE(cross_cpu_wakeups_are_never_lost), KTEST_CASE(timers_fire_in_order_never_early),
+	    KTEST_CASE(timers_survive_concurrent_arming),
 	    KTEST_CASE(hooks_count_every_block), KTEST_CASE(hooks_silent_on_preemption),
 	    KTEST_CASE(sleeping_hook_wakes_a_local_thread), KTEST_CASE(balancing_spreads_threads));
