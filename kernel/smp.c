@@ -10,6 +10,7 @@
 #include "drivers/acpi.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
@@ -133,28 +134,46 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, b
 	atomic_t pending = ATOMIC_INIT(0);
 	struct call_request req;
 	unsigned long flags;
-	int err;
+	int err = 0;
 
 	if (cpu >= NR_CPUS)
 		return -EINVAL;
+	preempt_disable();	/* "this CPU" must stay this CPU throughout */
 	if (cpu == smp_processor_id()) {
 		flags = local_irq_save();
 		fn(info);
 		local_irq_restore(flags);
-		return 0;
+	} else {
+		err = queue_call(cpu, fn, info, wait ? &req : NULL, wait ? &pending : NULL);
+		if (!err && wait)
+			wait_for_calls(&pending);
 	}
-	err = queue_call(cpu, fn, info, wait ? &req : NULL, wait ? &pending : NULL);
-	if (!err && wait)
-		wait_for_calls(&pending);
+	preempt_enable();
 	return err;
 }
 
+static int __smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info,
+				    bool wait);
+
 int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info, bool wait)
+{
+	preempt_disable();	/* self stays self: the caller's CPU is skipped */
+	int err = __smp_call_function_many(mask, fn, info, wait);
+
+	preempt_enable();
+	return err;
+}
+
+/* Preemption disabled. */
+static int __smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info,
+				    bool wait)
 {
 	atomic_t pending = ATOMIC_INIT(0);
 	unsigned int self = smp_processor_id(), cpu, n = 0;
 	struct call_request *reqs = NULL;
 	int err = 0;
+
+	WARN_ON_ONCE(!preempt_count() && !irqs_disabled());
 
 	/* One allocation for all the waited-for requests; without memory,
 	 * one CPU at a time with a request on our stack (callers such as the
@@ -185,11 +204,13 @@ int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void 
 
 int on_each_cpu(smp_call_func_t fn, void *info, bool wait)
 {
-	int err = smp_call_function_many(&cpu_online_mask, fn, info, wait);
+	preempt_disable();	/* "the others" and "here" must not overlap */
+	int err = __smp_call_function_many(&cpu_online_mask, fn, info, wait);
 	unsigned long flags = local_irq_save();
 
 	fn(info);
 	local_irq_restore(flags);
+	preempt_enable();
 	return err;
 }
 

@@ -5,6 +5,7 @@
 #include "arch/x86_64/spinlock.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/bitmap.h"
@@ -77,12 +78,18 @@ void kstack_free(void *base)
 	/* Read the frames' physical address before the mapping goes. */
 	u64 pte_pa = virt_to_phys_mapped(b);
 
+	/* On one CPU throughout: unmap_kernel_page() flushes this CPU's TLB,
+	 * the calls below every other's. Migrating in between would leave the
+	 * CPU we moved to with the old translations, and a new stack in this
+	 * slot would then write through them into frames reused elsewhere. */
+	preempt_disable();
 	for (u64 off = 0; off < KSTACK_SIZE; off += PAGE_SIZE)
 		unmap_kernel_page(b + off);
 	/* Other CPUs may still cache these translations (the thread may have
 	 * run anywhere); the frames and the slot must not be reused until
 	 * every CPU has forgotten them. */
 	smp_call_function_many(&cpu_online_mask, flush_stack_tlb, (void *)b, true);
+	preempt_enable();
 	pmm_free_pages(pte_pa);
 	unsigned long flags = spin_lock_irqsave(&kstack_lock);
 
