@@ -29,7 +29,9 @@ struct timer_list {
 	struct list_head entry;		/* base lock */
 	u64 expires;			/* base lock */
 	void (*fn)(struct timer_list *t);
-	int cpu;			/* base lock: the base it is on, or -1 */
+	int cpu;			/* base lock: its home base, the one it is queued
+				 * on or was last (its lock guards it, pending or
+				 * not); changed with both bases' locks held */
 };
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t));
