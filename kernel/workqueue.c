@@ -321,6 +321,13 @@ static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 
 	if (worker->flags & WORKER_NOT_RUNNING)
 		return NULL;
+	/* A bound worker away from its CPU: woken while the CPU was already
+	 * out of cpu_online_mask but before workqueue_cpu_dying() unbound the
+	 * pool (the scheduler then runs it elsewhere). Its pool is about to
+	 * lose concurrency management (nr_running is zeroed there), and its
+	 * idle list may only be read on its own CPU: leave both alone. */
+	if (pool_is_bound(pool) && pool->cpu != smp_processor_id())
+		return NULL;
 	worker->sleeping = true;
 	if (atomic_dec_return(&pool->nr_running) == 0 && !list_empty(&pool->worklist)) {
 		struct worker *idle = first_idle_worker(pool);
@@ -689,7 +696,9 @@ static __noreturn void worker_die(struct worker *worker)
 }
 
 /* The pool's CPU is back (WORKER_REBIND): move there and rejoin
- * concurrency management. pool->lock held; returns true if it dropped it. */
+ * concurrency management. pool->lock held (dropped and retaken inside);
+ * returns true if the caller should look at the pool afresh, false if
+ * there was nothing to do or the move must wait for a later try. */
 static bool worker_maybe_rebind(struct worker *worker)
 {
 	struct worker_pool *pool = worker->pool;
@@ -706,8 +715,17 @@ static bool worker_maybe_rebind(struct worker *worker)
 	int err = set_cpus_allowed(current, &m);
 
 	spin_lock_irq(&pool->lock);
-	if (!err && !pool->disassociated && smp_processor_id() == pool->cpu)
+	if (!err && !pool->disassociated && smp_processor_id() == pool->cpu) {
 		worker_clr_flags(worker, WORKER_UNBOUND);
+		return true;
+	}
+	if (!pool->disassociated) {
+		/* The CPU is on its way down again, or that was cancelled: try
+		 * again after the next item (not at once: that would spin).
+		 * A worker still unbound when it would idle leaves instead. */
+		worker->flags |= WORKER_REBIND;
+		return false;
+	}
 	return true;
 }
 
