@@ -335,47 +335,28 @@ static const struct bench benches[] = {
 	  bench_mem_worker },
 };
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static bool listed(const char *list, const char *name)
 {
-	size_t len = strlen(name);
-
-	if (!strcmp(list, "all"))
-		return true;
-	for (const char *p = list; *p;) {
-		const char *end = strchr(p, ',');
-		size_t l = end ? (size_t)(end - p) : strlen(p);
-
-		if (l == len && !strncmp(p, name, len))
-			return true;
-		p += l + (end ? 1 : 0);
-	}
-	return false;
+	return !strcmp(list, "all") || strlist_has(list, name, strlen(name));
 }
 
 /* Every name in list must be a benchmark: say which is not. */
 static int check_list(const char *list)
 {
+	const char *item;
+	size_t len;
+
 	if (!strcmp(list, "all"))
 		return 0;
-	for (const char *p = list; *p;) {
-		const char *end = strchr(p, ',');
-		size_t l = end ? (size_t)(end - p) : strlen(p);
+	while ((item = strlist_next(&list, &len))) {
 		bool known = false;
 
 		for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
-			known |= strlen(benches[i].name) == l && !strncmp(p, benches[i].name, l);
+			known |= strlen(benches[i].name) == len && !strncmp(item, benches[i].name, len);
 		if (!known) {
-			pr_err("no benchmark '%.*s' (try 'help bench')\n", (int)l, p);
+			pr_err("no benchmark '%.*s' (the shell's 'bench' lists them)\n", (int)len, item);
 			return -EINVAL;
 		}
-		p += l + (end ? 1 : 0);
 	}
 	return 0;
 }
@@ -408,6 +389,8 @@ int bench_run(const char *list, unsigned int n)
 {
 	struct cpumask old;
 	int err = check_list(list);
+
+	might_sleep();
 
 	if (err)
 		return err;

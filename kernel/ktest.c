@@ -68,40 +68,27 @@ void ktest_skip(struct ktest *t, const char *reason)
 /* Is suite s named in the comma-separated list? */
 static bool selected(const struct ktest_suite *s, const char *list)
 {
-	size_t n = strlen(s->name);
-
-	if (strcmp(list, "all") == 0)
-		return !s->explicit_only;
-	for (const char *p = list; *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && strncmp(p, s->name, n) == 0)
-			return true;
-		if ((len == 3 && strncmp(p, "all", 3) == 0) && !s->explicit_only)
-			return true;
-		p += len + (comma ? 1 : 0);
-	}
-	return false;
+	if (!s->explicit_only && strlist_has(list, "all", 3))
+		return true;
+	return strlist_has(list, s->name, strlen(s->name));
 }
 
 /* Warn about names in test= that match no suite: a typo must not pass. */
 static unsigned int check_names(const char *list)
 {
 	unsigned int unknown = 0;
+	const char *item;
+	size_t len;
 
-	for (const char *p = list; *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		bool found = len == 3 && strncmp(p, "all", 3) == 0;
+	while ((item = strlist_next(&list, &len))) {
+		bool found = len == 3 && strncmp(item, "all", 3) == 0;
 
 		for (const struct ktest_suite *s = __ktest_start; s < __ktest_end && !found; s++)
-			found = strlen(s->name) == len && strncmp(p, s->name, len) == 0;
+			found = strlen(s->name) == len && strncmp(item, s->name, len) == 0;
 		if (!found && len) {
-			pr_err("ktest: no test suite named '%.*s'\n", (int)len, p);
+			pr_err("ktest: no test suite named '%.*s'\n", (int)len, item);
 			unknown++;
 		}
-		p += len + (comma ? 1 : 0);
 	}
 	return unknown;
 }

@@ -51,6 +51,7 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t))
  * Interrupts off. */
 static struct timer_base *lock_timer_base(struct timer_list *t)
 {
+	WARN_ON_ONCE(!irqs_disabled());
 	for (;;) {
 		int cpu = READ_ONCE(t->cpu);
 		struct timer_base *b = &bases[cpu];

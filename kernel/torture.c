@@ -534,13 +534,6 @@ static void lat_add(struct lat_stats *l, u64 ns)
 	spin_unlock_irqrestore(&stats_lock, flags);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The finaliser only (lat_scratch). */
 static void lat_summary(struct lat_stats *l, struct torture_latency *out)
 {
@@ -588,58 +581,38 @@ static const char *errname(int err)
 	}
 }
 
-static int timed_down(unsigned int cpu)
+/* cpu_down (up = false) or cpu_up, timed and checked. The onoff thread. */
+static int timed_hotplug(unsigned int cpu, bool up)
 {
 	struct torture_slot *s = &slots[ONOFF_SLOT];
+	const char *op = up ? "cpu_up" : "cpu_down";
 
-	slot_begin(s, "cpu_down", NULL, (int)cpu);
+	slot_begin(s, op, NULL, (int)cpu);
 	u64 t0 = ktime_get_ns();
-	int err = cpu_down(cpu);
+	int err = up ? cpu_up(cpu) : cpu_down(cpu);
 	u64 dt = ktime_get_ns() - t0;
 
 	slot_end(s);
 	if (err) {
-		violation("cpu_down(%u) returned %d (%s)", cpu, err, errname(err));
+		violation("%s(%u) returned %d (%s)", op, cpu, err, errname(err));
 		return err;
 	}
-	lat_add(&lat_down, dt);
+	lat_add(up ? &lat_up : &lat_down, dt);
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
 
-	nr_offline++;
+	if (up)
+		nr_online++;
+	else
+		nr_offline++;
 	spin_unlock_irqrestore(&stats_lock, flags);
-	cpumask_set_cpu(cpu, &taken_down);
+	if (up)
+		cpumask_clear_cpu(cpu, &taken_down);
+	else
+		cpumask_set_cpu(cpu, &taken_down);
 	bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
 
-	if (online || act || cpu_going_down(cpu))
-		violation("after cpu_down(%u) returned 0: online %d, active %d, going down %d", cpu,
-			  online, act, cpu_going_down(cpu));
-	return 0;
-}
-
-static int timed_up(unsigned int cpu)
-{
-	struct torture_slot *s = &slots[ONOFF_SLOT];
-
-	slot_begin(s, "cpu_up", NULL, (int)cpu);
-	u64 t0 = ktime_get_ns();
-	int err = cpu_up(cpu);
-	u64 dt = ktime_get_ns() - t0;
-
-	slot_end(s);
-	if (err) {
-		violation("cpu_up(%u) returned %d (%s)", cpu, err, errname(err));
-		return err;
-	}
-	lat_add(&lat_up, dt);
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
-
-	nr_online++;
-	spin_unlock_irqrestore(&stats_lock, flags);
-	cpumask_clear_cpu(cpu, &taken_down);
-	bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
-
-	if (!online || !act || cpu_going_down(cpu))
-		violation("after cpu_up(%u) returned 0: online %d, active %d, going down %d", cpu,
+	if (online != up || act != up || cpu_going_down(cpu))
+		violation("after %s(%u) returned 0: online %d, active %d, going down %d", op, cpu,
 			  online, act, cpu_going_down(cpu));
 	return 0;
 }
@@ -783,14 +756,14 @@ static int onoff_thread(void *arg)
 
 		if (cpu_online(cpu)) {
 			doom(r, cpu, true);
-			if (!timed_down(cpu)) {
+			if (!timed_hotplug(cpu, false)) {
 				doom(r, cpu, false);
 				/* Sometimes at once, while the trustee still has work. */
-				if (prng_below(r, 4) == 0 && !timed_up(cpu))
+				if (prng_below(r, 4) == 0 && !timed_hotplug(cpu, true))
 					cycle_done(true);
 			}
 		} else if (cpumask_test_cpu(cpu, &taken_down)) {
-			if (!timed_up(cpu))
+			if (!timed_hotplug(cpu, true))
 				cycle_done(false);
 		}
 		onoff_pause();
@@ -1210,7 +1183,7 @@ static void finish(void)
 	/* Leave the CPUs as we found them (the stress goes on meanwhile). */
 	for (unsigned int i = 0; i < nr_cand; i++)
 		if (cpumask_test_cpu(cand[i], &initially_online) && !cpu_online(cand[i]))
-			timed_up(cand[i]);
+			timed_hotplug(cand[i], true);
 	WRITE_ONCE(stopping, true);
 	smp_mb();
 	for (unsigned int i = 0; i < NR_STRESS; i++) {

@@ -89,3 +89,11 @@ void *bsearch(const void *key, const void *base, size_t num, size_t size,
 	}
 	return NULL;
 }
+
+int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return (x > y) - (x < y);
+}
+

@@ -412,3 +412,27 @@ int kstrtobool(const char *s, bool *res)
 	}
 	return -EINVAL;
 }
+
+const char *strlist_next(const char **pos, size_t *len)
+{
+	const char *item = *pos, *comma;
+
+	if (!*item)
+		return NULL;
+	comma = strchr(item, ',');
+	*len = comma ? (size_t)(comma - item) : strlen(item);
+	*pos = item + *len + (comma ? 1 : 0);
+	return item;
+}
+
+bool strlist_has(const char *list, const char *word, size_t len)
+{
+	const char *item;
+	size_t n;
+
+	while ((item = strlist_next(&list, &n)))
+		if (n == len && !strncmp(item, word, len))
+			return true;
+	return false;
+}
+

@@ -8,6 +8,10 @@
  *             length copied or -E2BIG when src did not fit (or size == 0).
  * strim():    cuts trailing whitespace in place, returns a pointer past the
  *             leading whitespace.
+ * strlist_next(): walks a comma-separated list ("a,b,c"): returns the item
+ *             at *pos and its length in *len (an empty item has length 0),
+ *             and moves *pos past it; NULL once the list is used up.
+ * strlist_has(): is word[0..len) one of the list's items?
  * kstrto*():  parse a whole string as a number. base 0 means auto-detect
  *             ("0x" hex, leading "0" octal, else decimal); base 16 also
  *             accepts an optional "0x" prefix. A leading '+' is accepted,
@@ -40,6 +44,8 @@ char *strstr(const char *haystack, const char *needle);
 
 ssize_t strscpy(char *dst, const char *src, size_t size);
 char *strim(char *s);
+const char *strlist_next(const char **pos, size_t *len);
+bool strlist_has(const char *list, const char *word, size_t len);
 
 int kstrtou64(const char *s, unsigned int base, u64 *res);
 int kstrtos64(const char *s, unsigned int base, s64 *res);

@@ -192,7 +192,22 @@ static void bsearch_odd_size(struct ktest *t)
 	}
 }
 
+/* cmp_u64 orders the whole u64 range, where a subtraction would wrap. */
+static void cmp_u64_full_range(struct ktest *t)
+{
+	u64 v[] = { ~0ull, 0, 1ull << 63, 42, (1ull << 63) - 1, 42 };
+	u64 want[] = { 0, 42, 42, (1ull << 63) - 1, 1ull << 63, ~0ull };
+	u64 a = 1, b = ~0ull;
+
+	KT_EXPECT(t, cmp_u64(&a, &b) < 0);
+	KT_EXPECT(t, cmp_u64(&b, &a) > 0);
+	KT_EXPECT_EQ(t, cmp_u64(&a, &a), 0);
+	sort(v, 6, sizeof(u64), cmp_u64);
+	KT_EXPECT_MEMEQ(t, v, want, sizeof(want));
+}
+
 static const struct ktest_case sort_cases[] = {
+	KTEST_CASE(cmp_u64_full_range),
 	KTEST_CASE(sort_tiny_inputs),
 	KTEST_CASE(sort_random_ints_vs_qsort),
 	KTEST_CASE(sort_patterns),

@@ -453,7 +453,32 @@ static void kstrtou64_random_roundtrip(struct ktest *t)
 	}
 }
 
+static void strlist_items(struct ktest *t)
+{
+	const char *pos = "ab,,c", *item;
+	size_t len = 99;
+
+	item = strlist_next(&pos, &len);
+	KT_EXPECT(t, item && len == 2 && !strncmp(item, "ab", 2));
+	item = strlist_next(&pos, &len);
+	KT_EXPECT(t, item && len == 0);
+	item = strlist_next(&pos, &len);
+	KT_EXPECT(t, item && len == 1 && *item == 'c');
+	KT_EXPECT(t, strlist_next(&pos, &len) == NULL);
+	pos = "";
+	KT_EXPECT(t, strlist_next(&pos, &len) == NULL);
+
+	KT_EXPECT(t, strlist_has("sched,smp,all", "smp", 3));
+	KT_EXPECT(t, strlist_has("sched,smp,all", "all", 3));
+	KT_EXPECT(t, strlist_has("sched", "sched", 5));
+	KT_EXPECT(t, !strlist_has("sched,smp", "sm", 2));	/* whole items only */
+	KT_EXPECT(t, !strlist_has("sched,smp", "smpx", 4));
+	KT_EXPECT(t, !strlist_has("", "a", 1));
+	KT_EXPECT(t, strlist_has("a,,b", "", 0));		/* the empty item */
+}
+
 static const struct ktest_case string_cases[] = {
+	KTEST_CASE(strlist_items),
 	KTEST_CASE(memcpy_basic),
 	KTEST_CASE(memmove_overlap),
 	KTEST_CASE(memset_basic),
