@@ -9,6 +9,7 @@
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
 #include "kernel/smp.h"
+#include "lib/list.h"
 #include "lib/printf.h"
 
 #define BACKTRACE_MAX_FRAMES 32
@@ -220,4 +221,20 @@ void clear_warn_once(void)
 {
 	for (bool *b = __start_data_once; b < __stop_data_once; b++)
 		WRITE_ONCE(*b, false);
+}
+
+/* lib/list.h's checks failed: say which nodes disagree, and stop. */
+static const char *where_is(const void *p)
+{
+	const char *owner = kstack_owner((u64)p);
+
+	return owner ? owner : "not on a stack";
+}
+
+__noreturn void list_corruption(const char *op, const struct list_head *node,
+				const struct list_head *prev, const struct list_head *next)
+{
+	panic("%s corruption: node %p (%s), prev %p (%s) whose next is %p, next %p (%s) whose "
+	      "prev is %p", op, node, where_is(node), prev, where_is(prev), prev->next, next,
+	      where_is(next), next->prev);
 }

@@ -67,7 +67,7 @@ static struct thread idle_threads[NR_CPUS];
 bool sched_ready;
 
 extern void __switch_to(u64 *prev_rsp, u64 next_rsp);
-extern char thread_start[];
+extern char thread_start[], boot_stack[];
 
 static struct rq *cpu_rq(unsigned int cpu) { return &runqueues[cpu]; }
 static struct rq *this_rq(void) { return &runqueues[smp_processor_id()]; }
@@ -309,6 +309,34 @@ void set_current_state(int state)
 static struct thread *idle_balance(struct rq *rq);
 static void migrate_away(struct thread *t);
 
+static u64 current_sp(void)
+{
+	u64 sp;
+
+	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+	return sp;
+}
+
+/* Is sp on t's own stack (an idle thread's is its CPU's boot stack)? */
+static bool on_own_stack(const struct thread *t, u64 sp)
+{
+	return sp - (u64)t->stack < KSTACK_SIZE;
+}
+
+/* The CPU runs the thread its run queue names, on that thread's stack:
+ * otherwise switching out would save this context as another thread's.
+ * rq->lock held. */
+static void check_curr(struct rq *rq, const char *where)
+{
+	struct thread *c = rq->curr;
+	u64 sp = current_sp();
+
+	if (unlikely(c != current || !on_own_stack(c, sp)))
+		panic("cpu%u %s: its run queue says %s runs (stack %p), current is %s, rsp %lx is on "
+		      "the stack of %s", rq->cpu, where, c->name, c->stack, current->name, sp,
+		      kstack_owner(sp) ?: "no stack");
+}
+
 /* Run by the thread just switched to, on its new stack: release the lock
  * __schedule() took, and finish with the thread switched out. */
 static void finish_switch(void)
@@ -319,6 +347,8 @@ static void finish_switch(void)
 	 * THREAD_DEAD and calling schedule() (thread_exit) is still queued and
 	 * will run again; reaping it now would free a queued thread. */
 	bool migrate = prev->migrate, dead = prev->state == THREAD_DEAD && !prev->on_rq && !migrate;
+
+	check_curr(rq, "switching in");
 
 	/* Seal its saved frame (switch.S: rbp at +40, return address at +48). */
 	prev->ctx_seal[0] = ((u64 *)prev->ctx_rsp)[5];
@@ -343,6 +373,7 @@ static void __schedule(bool preempt)
 		this_cpu_write(preempt_count, 0);
 	}
 	spin_lock(&rq->lock);
+	check_curr(rq, "switching out");
 	update_curr(rq);
 	this_cpu_write(need_resched, false);
 
@@ -396,6 +427,12 @@ static void __schedule(bool preempt)
 			      rq->cpu, next->cpu);
 		const u64 *frame = (const u64 *)next->ctx_rsp;
 
+		if (unlikely(!on_own_stack(next, next->ctx_rsp)))
+			panic("thread %s picked on cpu%u: its saved rsp %lx is not on its stack %p but on "
+			      "the stack of %s; it last switched out on cpu%u at %lu ns", next->name,
+			      rq->cpu, next->ctx_rsp, next->stack,
+			      kstack_owner(next->ctx_rsp) ?: "no stack",
+			      next->out_cpu, next->out_ns);
 		if (unlikely(next->ctx_seal[1] &&
 			     (frame[5] != next->ctx_seal[0] || frame[6] != next->ctx_seal[1])))
 			panic("thread %s: its stack was written while it was switched out: saved rbp %lx "
@@ -407,6 +444,8 @@ static void __schedule(bool preempt)
 		rq->curr = next;
 		rq->prev = prev;
 		this_cpu_write(curr_thread, next);
+		prev->out_cpu = rq->cpu;
+		prev->out_ns = now;
 		trace_event(TR_SWITCH, next, prev->tid, 0);
 		__switch_to(&prev->ctx_rsp, next->ctx_rsp);
 		/* Back in prev, possibly much later and on another CPU. */
@@ -831,6 +870,7 @@ static void init_this_cpu(void)
 		idle->name[4] = '/';
 		scnprintf(idle->name + 5, sizeof(idle->name) - 5, "%u", cpu);
 		idle->policy = SCHED_CLASS_IDLE;	/* runs on the CPU's boot stack */
+		idle->stack = this_cpu_ptr()->boot_stack ? this_cpu_ptr()->boot_stack : (u8 *)boot_stack;
 	}
 	idle->state = THREAD_RUNNING;
 	idle->cpu = cpu;

@@ -138,6 +138,8 @@ struct thread {
 	int refcount;			/* atomic: creator's ref + the thread's own */
 	struct list_head all_link;	/* threads_lock */
 	struct thread_stats stats;
+	unsigned int out_cpu;		/* R: where it last switched out, and when: */
+	u64 out_ns;			/* R  for reports */
 };
 
 /* The running thread on this CPU. */

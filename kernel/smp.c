@@ -222,6 +222,13 @@ void smp_send_reschedule(unsigned int cpu)
 		lapic_send_ipi(pc->apic_id, RESCHEDULE_VECTOR);
 }
 
+void smp_show_backtraces(void)
+{
+	/* traps.c's NMI handler prints what the CPU was running, and where. */
+	if (num_online_cpus() > 1)
+		lapic_send_nmi_allbutself();
+}
+
 void smp_send_stop(void)
 {
 	/* NMIs get through even to CPUs spinning with interrupts off. */

@@ -23,6 +23,8 @@
  *   on_each_cpu(fn, info, wait)   every online CPU, the caller included
  *   smp_send_reschedule(cpu)      poke cpu's scheduler
  *   smp_send_stop()               NMI every other CPU to a halt (panic)
+ *   smp_show_backtraces()         NMI every other CPU: each prints what it
+ *                                 runs, with a backtrace (debugging)
  */
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
@@ -67,5 +69,6 @@ int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void 
 int on_each_cpu(smp_call_func_t fn, void *info, bool wait);
 void smp_send_reschedule(unsigned int cpu);
 void smp_send_stop(void);
+void smp_show_backtraces(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/spinlock.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
@@ -63,12 +64,32 @@ static struct timer_base *lock_timer_base(struct timer_list *t)
 	}
 }
 
-/* Insert t into list, keeping it sorted by expiry. */
-static void insert_sorted(struct list_head *list, struct timer_list *t)
+extern char __text_start[], __text_end[];
+
+/* A node met on base b's lists must be a timer of b: a stale node (a
+ * timer whose memory was reused while linked, say an on-stack one) shows
+ * up here as a node with no callback or the wrong home. b->lock held. */
+static void check_node(const struct timer_base *b, const struct timer_list *t)
+{
+	u64 fn = (u64)t->fn;
+
+	if (unlikely(fn < (u64)__text_start || fn >= (u64)__text_end || t->cpu != b - bases)) {
+		const char *owner = kstack_owner((u64)t);
+
+		panic("timer base of cpu%ld: node %p (%s%s) is not one of its timers: callback %lx, "
+		      "home cpu %d", (long)(b - bases), t, owner ? "on the stack of " : "heap or static",
+		      owner ? owner : "", fn, t->cpu);
+	}
+}
+
+/* Insert t into list (a slot of b, or b's expired list), keeping it sorted
+ * by expiry. b->lock held. */
+static void insert_sorted(const struct timer_base *b, struct list_head *list, struct timer_list *t)
 {
 	struct timer_list *pos;
 
 	list_for_each_entry(pos, list, entry) {
+		check_node(b, pos);
 		if (pos->expires > t->expires) {
 			list_add_tail(&t->entry, &pos->entry);
 			return;
@@ -83,7 +104,7 @@ static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_l
 	u64 tick = max(DIV_ROUND_UP(t->expires, TICK_NS), b->next_tick);
 
 	t->cpu = (int)cpu;
-	insert_sorted(&b->slots[tick % WHEEL_SLOTS], t);
+	insert_sorted(b, &b->slots[tick % WHEEL_SLOTS], t);
 }
 
 static bool detach(struct timer_list *t)
@@ -204,10 +225,11 @@ void run_timers(void)
 		struct timer_list *t, *n;
 
 		list_for_each_entry_safe(t, n, &b->slots[tick % WHEEL_SLOTS], entry) {
+			check_node(b, t);
 			if (t->expires > now)
 				break;	/* sorted: the rest of the slot is later */
 			list_del(&t->entry);
-			insert_sorted(&expired, t);
+			insert_sorted(b, &expired, t);
 		}
 	}
 	b->next_tick = now_tick + 1;
@@ -219,11 +241,15 @@ void run_timers(void)
 		 * look at the two without our lock, and must then see the
 		 * callback as running (or a sleeper's on-stack timer could fire
 		 * after its owner left). */
+		void (*fn)(struct timer_list *) = t->fn;	/* t may be gone after it */
+
 		b->running = t;
 		barrier();
 		list_del_init(&t->entry);
 		spin_unlock(&b->lock);
-		t->fn(t);
+		fn(t);
+		if (WARN_ONCE(!irqs_disabled(), "timer callback %pS returned with interrupts on", fn))
+			local_irq_disable();
 		spin_lock(&b->lock);
 		b->running = NULL;
 	}

@@ -1156,9 +1156,11 @@ static void final_checks(void)
 			violation("cpu%u is online but %u normal and %u highpri workers are still unbound",
 				  cpu, n, h);
 	}
-	if (left) {		/* for whoever debugs it */
+	if (left) {		/* for whoever debugs it: the busy ones too */
 		workqueue_show();
 		sched_dump_threads();
+		smp_show_backtraces();
+		msleep(200);
 	}
 	/* cpuhp_get_stats() counted exactly our successful calls. */
 	struct cpuhp_stats now;

@@ -759,9 +759,12 @@ recheck:
 			else
 				process_one_work(worker, w);
 			process_scheduled_works(worker);
-		} while (keep_working(pool));
+			/* Rebind after this item, not after the worklist drains:
+			 * an item that requeues itself (idle_cull_fn, sent back
+			 * to its CPU) would keep an unbound worker away forever. */
+		} while (keep_working(pool) && !(worker->flags & WORKER_REBIND));
 		worker_set_flags(worker, WORKER_PREP);
-		if (worker_maybe_rebind(worker))
+		if (worker_maybe_rebind(worker) || !list_empty(&pool->worklist))
 			goto recheck;
 sleep:
 		if (pool_is_bound(pool) && !pool->disassociated && (worker->flags & WORKER_UNBOUND)) {

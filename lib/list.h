@@ -16,6 +16,13 @@
  *           list_for_each_entry_safe, list_for_each_entry_reverse
  *
  * The _safe walkers allow deleting the current node. Nothing here locks.
+ *
+ * Checked, like Linux's CONFIG_DEBUG_LIST: before linking or unlinking,
+ * each insertion and deletion checks that the neighbours point at each
+ * other (and at the node). A list that fails is corrupt: an object freed
+ * or re-initialised while linked, a node added twice, an update without
+ * the lock. list_corruption() (the kernel's panics, naming the nodes)
+ * stops there, at the first bad operation, not at some later victim.
  */
 #ifndef LIB_LIST_H
 #define LIB_LIST_H
@@ -43,10 +50,15 @@ static inline void INIT_LIST_HEAD(struct list_head *head)
 	head->prev = head;
 }
 
+__noreturn void list_corruption(const char *op, const struct list_head *node,
+				const struct list_head *prev, const struct list_head *next);
+
 /* Link node between two known-consecutive nodes. */
 static inline void __list_add(struct list_head *node, struct list_head *prev,
 			      struct list_head *next)
 {
+	if (unlikely(next->prev != prev || prev->next != next || node == prev || node == next))
+		list_corruption("list_add", node, prev, next);
 	next->prev = node;
 	node->next = next;
 	node->prev = prev;
@@ -75,7 +87,11 @@ static inline void __list_del(struct list_head *prev, struct list_head *next)
 
 static inline void __list_del_entry(struct list_head *node)
 {
-	__list_del(node->prev, node->next);
+	struct list_head *prev = node->prev, *next = node->next;
+
+	if (unlikely(prev->next != node || next->prev != node))
+		list_corruption("list_del", node, prev, next);
+	__list_del(prev, next);
 }
 
 static inline void list_del(struct list_head *node)

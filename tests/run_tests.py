@@ -196,6 +196,10 @@ KERNEL_BOOTS = [
          must_contain=[r"spinlock recursion: cpu0 takes lock 'twice' at "
                        r"crash_spinlock_recursion_case\+0x.*already holding it since "
                        r"crash_spinlock_recursion_case\+0x"]),
+    Boot("report-list-corruption", "crash_list_corruption", expect="panic",
+         must_contain=[r"list_add corruption: node 0x[0-9a-f]+ \(not on a stack\), prev 0x[0-9a-f]+ "
+                       r"\(not on a stack\) whose next is 0x[0-9a-f]+, next 0x[0-9a-f]+ ",
+                       r"\] crash_list_corruption_case\+0x"]),
     Boot("report-mutex-recursion", "crash_mutex_recursion", expect="panic",
          must_contain=[r"mutex 'again': recursive mutex_lock by init at "
                        r"crash_mutex_recursion_case\+0x.*it took it at crash_mutex_recursion_case\+0x"]),

@@ -18,7 +18,7 @@ extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
 
 static DEFINE_SPINLOCK(kstack_lock);
 static DECLARE_BITMAP(kstack_used, KSTACK_MAX_SLOTS);	/* kstack_lock */
-static const char *kstack_owner[KSTACK_MAX_SLOTS];	/* kstack_lock */
+static const char *kstack_owner_names[KSTACK_MAX_SLOTS];	/* kstack_lock */
 
 static u64 slot_stack_base(unsigned int slot)
 {
@@ -40,7 +40,7 @@ void *kstack_alloc(const char *owner)
 		return NULL;
 	}
 	__set_bit(slot, kstack_used);
-	kstack_owner[slot] = owner;
+	kstack_owner_names[slot] = owner;
 	spin_unlock_irqrestore(&kstack_lock, flags);
 
 	u64 base = slot_stack_base(slot);
@@ -94,7 +94,7 @@ void kstack_free(void *base)
 	unsigned long flags = spin_lock_irqsave(&kstack_lock);
 
 	__clear_bit(slot, kstack_used);
-	kstack_owner[slot] = NULL;
+	kstack_owner_names[slot] = NULL;
 	spin_unlock_irqrestore(&kstack_lock, flags);
 }
 
@@ -156,6 +156,20 @@ bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size)
 		return false;
 	*lo = base;
 	*hi = base + KSTACK_SIZE;
-	scnprintf(what, size, "the stack of %s", kstack_owner[slot] ? kstack_owner[slot] : "?");
+	scnprintf(what, size, "the stack of %s", kstack_owner_names[slot] ? kstack_owner_names[slot] : "?");
 	return true;
+}
+
+/* Who owns the stack addr is on, or NULL if none (reports: no lock). */
+const char *kstack_owner(u64 addr)
+{
+	u64 lo, hi;
+
+	if (fixed_stack(addr, &lo, &hi, false, NULL, 0))
+		return "a fixed stack (boot or IST)";
+	if (!kstack_bounds(addr, &lo, &hi))
+		return NULL;
+	const char *who = kstack_owner_names[(addr - KSTACK_BASE) / KSTACK_SLOT_SIZE];
+
+	return who ? who : "?";
 }

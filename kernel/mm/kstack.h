@@ -12,6 +12,7 @@
  *   kstack_bounds(addr, &lo, &hi)  the stack containing addr (any kind:
  *                            boot stack, IST stacks, allocated stacks)
  *   kstack_guard_hit(addr, ...)    is addr in some stack's guard? which?
+ *   kstack_owner(addr)             whose stack is addr on (reports)
  */
 #ifndef KERNEL_MM_KSTACK_H
 #define KERNEL_MM_KSTACK_H
@@ -29,7 +30,11 @@ void *kstack_alloc(const char *owner);
 void kstack_free(void *base);
 bool kstack_bounds(u64 addr, u64 *lo, u64 *hi);
 bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size);
-/* Run fn(arg) on the stack [base, base + KSTACK_SIZE); returns when fn does. */
+/* The name the stack addr is on was allocated under (reports), or NULL. */
+const char *kstack_owner(u64 addr);
+/* Run fn(arg) on the stack [base, base + KSTACK_SIZE); returns when fn does.
+ * Preemption disabled: the scheduler panics when a thread is switched out
+ * on a stack not its own (kernel/sched.c, check_curr). */
 void call_on_stack(void *base, void (*fn)(void *), void *arg);
 
 #endif

@@ -5,6 +5,7 @@
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/ioapic.h"
 #include "drivers/uart16550.h"
+#include "kernel/completion.h"
 #include "kernel/cpu.h"
 #include "kernel/kthread.h"
 #include "kernel/ktest.h"
@@ -296,6 +297,59 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 	destroy_workqueue(wq);
 }
 
+/* An item that sends itself back to its CPU until it runs there (as
+ * idle_cull_fn does) must not keep an unbound worker busy forever: a
+ * worker marked to rebind does so after its current item, even with more
+ * items waiting. */
+#define CHASE_MAX 100000
+static struct completion chase_go, chase_done;
+static atomic_t chase_requeues;
+static volatile bool chase_started;
+static volatile unsigned int chase_cpu, chase_ran_on;
+static struct workqueue_struct *chase_wq;
+
+static void chase_fn(struct work_struct *w)
+{
+	if (!chase_started) {
+		chase_started = true;
+		wait_for_completion(&chase_go);	/* its CPU goes and comes back */
+	}
+	if (smp_processor_id() != chase_cpu && atomic_read(&chase_requeues) < CHASE_MAX) {
+		atomic_inc(&chase_requeues);
+		queue_work_on(chase_cpu, chase_wq, w);
+		return;
+	}
+	chase_ran_on = smp_processor_id();
+	complete(&chase_done);
+}
+
+static void a_worker_rebinds_between_requeued_items(struct ktest *t)
+{
+	static struct work_struct chase;
+
+	if (!need_two(t))
+		return;
+	chase_cpu = last_cpu();
+	chase_ran_on = NR_CPUS;
+	chase_started = false;
+	atomic_set(&chase_requeues, 0);
+	init_completion(&chase_go);
+	init_completion(&chase_done);
+	chase_wq = alloc_workqueue("test_hp_chase", 0, 1);
+	KT_ASSERT_NOT_NULL(t, chase_wq);
+	INIT_WORK(&chase, chase_fn);
+	queue_work_on(chase_cpu, chase_wq, &chase);
+	KT_EXPECT_TRUE(t, wait_until(chase_started));
+	KT_EXPECT_EQ(t, cpu_down(chase_cpu), 0);	/* its worker: unbound, busy */
+	KT_EXPECT_EQ(t, cpu_up(chase_cpu), 0);		/* ... and marked to rebind */
+	complete(&chase_go);
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&chase_done, WAIT_NS), 0);
+	KT_EXPECT_EQ(t, chase_ran_on, chase_cpu);
+	KT_EXPECT_LE(t, atomic_read(&chase_requeues), 2);
+	flush_work(&chase);
+	destroy_workqueue(chase_wq);
+}
+
 static int refuse_down(unsigned int cpu)
 {
 	return -EBUSY;
@@ -462,5 +516,6 @@ KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(er
 	    KTEST_CASE(timers_and_interrupts_move_to_a_live_cpu),
 	    KTEST_CASE(offline_with_pending_work_returns_at_once),
 	    KTEST_CASE(reonline_while_the_trustee_is_in_charge),
+	    KTEST_CASE(a_worker_rebinds_between_requeued_items),
 	    KTEST_CASE(cancelled_offline_leaves_no_trace), KTEST_CASE(the_last_cpu_is_refused),
 	    KTEST_CASE(hotplug_while_workers_block_and_wake));

@@ -8,7 +8,9 @@
 #include "kernel/ktest.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
 #include "kernel/mutex.h"
+#include "lib/list.h"
 #include "arch/x86_64/spinlock.h"
 
 static void passes_on_purpose(struct ktest *t)
@@ -80,6 +82,7 @@ static void crash_stack_overflow_case(struct ktest *t)
 	unsigned long r = 0;
 
 	KT_ASSERT_NOT_NULL(t, stack);
+	preempt_disable();	/* a thread switches out only on its own stack */
 	call_on_stack(stack, crash_recurse_entry, &r);
 	KT_EXPECT_TRUE(t, false);	/* not reached */
 }
@@ -109,3 +112,20 @@ static void crash_mutex_recursion_case(struct ktest *t)
 }
 
 KTEST_SUITE_EXPLICIT(crash_mutex_recursion, KTEST_CASE(crash_mutex_recursion_case));
+
+/* A node re-initialised while still linked (a timer set up again while
+ * pending, say): the next insertion beside it must stop the kernel, naming
+ * the nodes, instead of forking the list. */
+static void crash_list_corruption_case(struct ktest *t)
+{
+	static LIST_HEAD(head);
+	static struct list_head a, b, c;
+
+	list_add_tail(&a, &head);
+	list_add_tail(&b, &head);
+	INIT_LIST_HEAD(&b);		/* the bug: b is still head's last node */
+	list_add_tail(&c, &head);	/* head->prev is b, whose next is not head */
+	KT_EXPECT_TRUE(t, false);	/* not reached */
+}
+
+KTEST_SUITE_EXPLICIT(crash_list_corruption, KTEST_CASE(crash_list_corruption_case));
