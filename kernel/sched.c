@@ -207,10 +207,10 @@ static unsigned int select_cpu(struct thread *t)
 		 * active one meanwhile; its affinity stays, so it goes back
 		 * when one of its CPUs returns. */
 		fallback = cpumask_first(&cpu_active_mask);
-		if (!t->affinity_broken)
+		if (!t->fallback_said)
 			pr_info("thread %s: none of its CPUs is online; it runs on cpu%u meanwhile\n",
 				t->name, fallback);
-		t->affinity_broken = true;	/* said once per affinity setting */
+		t->fallback_said = true;	/* once per thread: hotplug makes it routine */
 	}
 	return fallback;
 }
@@ -695,7 +695,6 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	}
 
 	cpumask_copy(&t->cpus_allowed, mask);
-	t->affinity_broken = false;
 	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
 		/* Queued on a CPU it may not use: move it now. */
 		unsigned int cpu = cpumask_first(&m);

@@ -106,7 +106,7 @@ struct thread {
 	volatile bool on_cpu;		/* R: executing or being switched out */
 	bool migrate;			/* R (cleared with P too): switched out off its
 				 * mask, on no run queue; migrate_away() requeues it */
-	bool affinity_broken;		/* P: runs outside its mask (CPUs offline) */
+	bool fallback_said;		/* P: told once that it ran outside its mask */
 	enum sched_class policy;	/* R */
 	int nice;			/* R */
 	unsigned int weight;		/* R: from nice */
@@ -124,6 +124,8 @@ struct thread {
 	bool hooks_slept;		/* S: sleeping() ran; running() is due */
 	bool in_hook;			/* S: inside a hook callback (must not block) */
 	int biglock_depth;		/* S: kernel/biglock.c */
+	const void *sleeper;		/* S: its schedule_timeout() timer while armed
+				 * (kernel/wait.c; the timer wheel checks it) */
 
 	char name[THREAD_NAME_LEN];	/* I */
 	u32 tid;			/* I: unique id (tracing) */

@@ -14,6 +14,7 @@
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/wait.h"
 
 #define WHEEL_SLOTS 256
 #define TICK_NS (NSEC_PER_SEC / HZ)
@@ -80,6 +81,7 @@ static void check_node(const struct timer_base *b, const struct timer_list *t)
 		      "home cpu %d", (long)(b - bases), t, owner ? "on the stack of " : "heap or static",
 		      owner ? owner : "", fn, t->cpu);
 	}
+	timer_check_sleeper(t);
 }
 
 /* Insert t into list (a slot of b, or b's expired list), keeping it sorted

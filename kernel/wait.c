@@ -84,6 +84,23 @@ static void sleeper_wake(struct timer_list *t)
 	wake_up_thread(container_of(t, struct sleeper, timer)->thread);
 }
 
+/* For the timer wheel's checks: a sleeper's timer lives in the frame of
+ * its thread's schedule_timeout(), which takes it off every wheel before
+ * returning. One met on a wheel after that is stale, and the frame it
+ * sits in already belongs to later calls. */
+void timer_check_sleeper(const struct timer_list *t)
+{
+	if (t->fn != sleeper_wake)
+		return;
+	const struct sleeper *s = container_of(t, struct sleeper, timer);
+	const struct thread *th = s->thread;
+
+	if (unlikely(th->sleeper != s))
+		panic("timer %p: sleeper of %s, which left schedule_timeout() (sleeping now on %p); "
+		      "it is %s on cpu%u, saved rsp %lx", t, th->name, th->sleeper,
+		      th->on_cpu ? "running" : "switched out", th->cpu, th->ctx_rsp);
+}
+
 u64 schedule_timeout(u64 ns)
 {
 	struct sleeper s = { .thread = current };
@@ -94,9 +111,11 @@ u64 schedule_timeout(u64 ns)
 		return UINT64_MAX;
 	}
 	timer_setup(&s.timer, sleeper_wake);
+	current->sleeper = &s;
 	add_timer(&s.timer, start + ns);
 	schedule();
 	del_timer_sync(&s.timer);
+	current->sleeper = NULL;
 	u64 spent = ktime_get_ns() - start;
 
 	return spent >= ns ? 0 : ns - spent;

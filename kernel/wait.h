@@ -49,6 +49,8 @@ void wake_up_all(struct wait_queue_head *wq);
 bool waitqueue_active(struct wait_queue_head *wq);
 /* Sleep until woken or ns pass (UINT64_MAX: forever); returns ns left, 0 on timeout. */
 u64 schedule_timeout(u64 ns);
+struct timer_list;
+void timer_check_sleeper(const struct timer_list *t);	/* kernel/timer.c's checks */
 void msleep(unsigned int ms);
 
 #define wait_event(wq, cond)                                                  \

@@ -64,7 +64,8 @@ SESSION = [
     ("too many arguments shows the usage", "cpus a b c", r"usage: cpus"),
     ("an unknown command is named", "frobnicate now", r"unknown command 'frobnicate'"),
     ("ps lists the workers", "ps", r"NAME +CPU +STATE(?s:.*)kworker/0:0"),
-    ("demo queues sleeping items", "demo sleep 12 1 200", r"queued 12 items that sleep 200 ms on cpu1"),
+    # Long enough that the next command finds them asleep on a loaded host.
+    ("demo queues sleeping items", "demo sleep 12 1 3000", r"queued 12 items that sleep 3000 ms on cpu1"),
     ("ps shows a worker in a work item", "ps", r"kworker/1:\d+ .*demo_fn"),
     # At least a second worker: the first blocked (how many more depends
     # on how fast this host lets the guest create them).

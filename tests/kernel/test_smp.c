@@ -95,7 +95,8 @@ static void calls_without_waiting(struct ktest *t)
 	unsigned int want = rounds * (num_online_cpus() - 1);
 	u64 t0 = ktime_get_ns();
 
-	while ((unsigned int)atomic_read(&async_done) < want && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC)
+	/* A liveness bound, not a speed target: a loaded host may starve vCPUs. */
+	while ((unsigned int)atomic_read(&async_done) < want && ktime_get_ns() - t0 < 60 * NSEC_PER_SEC)
 		cpu_relax();
 	KT_EXPECT_EQ(t, atomic_read(&async_done), want);
 }
