@@ -119,10 +119,14 @@ int arch_cpu_boot(struct percpu *pc)
 		       smp_boot_timeout_ms);
 		return -ETIMEDOUT;
 	}
+	/* Started, it runs kernel code and may hold locks: INIT now could
+	 * leave one held for good, and giving up would let it come online
+	 * behind our back. So wait, however long, and say so meanwhile. */
 	while (!cpu_online(pc->cpu_id)) {
 		if (ktime_get_ns() - t0 >= (u64)smp_boot_timeout_ms * NSEC_PER_MSEC) {
-			pr_err("cpu%u started but did not come online\n", pc->cpu_id);
-			return -ETIMEDOUT;
+			pr_warn("cpu%u started but is not online after %u ms; still waiting\n",
+				pc->cpu_id, smp_boot_timeout_ms);
+			t0 = ktime_get_ns();
 		}
 		cpu_relax();
 	}
