@@ -17,7 +17,9 @@
 #include "kernel/timer.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
+#include "kernel/printk.h"
 #include "lib/errno.h"
+#include "lib/random.h"
 
 #define WAIT_NS (60 * NSEC_PER_SEC)
 
@@ -519,3 +521,94 @@ KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(er
 	    KTEST_CASE(a_worker_rebinds_between_requeued_items),
 	    KTEST_CASE(cancelled_offline_leaves_no_trace), KTEST_CASE(the_last_cpu_is_refused),
 	    KTEST_CASE(hotplug_while_workers_block_and_wake));
+
+/*
+ * timer_hotplug_stress (run only when named): sleepers in short msleep()s
+ * and early wake-ups, threads hopping between CPUs, and a CPU going down
+ * and up as fast as it can, for a minute; every wheel is checked after
+ * each cycle. The wheel's own checks (kernel/timer.c) stop the kernel at
+ * the first stale or foreign node. A focused soak for what the torture
+ * hits once an hour.
+ */
+#define THS_THREADS 8
+#define THS_SECONDS 60
+static volatile bool ths_stop;
+static struct thread *ths_threads[THS_THREADS];
+static atomic_t ths_sleeps;
+
+static int ths_sleeper(void *arg)
+{
+	struct prng r;
+
+	prng_seed(&r, (u64)(unsigned long)arg + 1);
+	while (!ths_stop) {
+		if (prng_below(&r, 8) == 0) {
+			unsigned int cpu = (unsigned int)prng_below(&r, nr_cpu_ids);
+			struct cpumask m;
+
+			cpumask_clear(&m);
+			cpumask_set_cpu(cpu, &m);
+			if (prng_below(&r, 2))
+				cpumask_copy(&m, &cpu_possible_mask);
+			set_cpus_allowed(current, &m);	/* -EINVAL if offline: fine */
+		}
+		set_current_state(THREAD_BLOCKED);
+		schedule_timeout(prng_below(&r, 3 * NSEC_PER_MSEC));
+		__set_current_state(THREAD_RUNNING);
+		atomic_inc(&ths_sleeps);
+	}
+	return 0;
+}
+
+static int ths_waker(void *arg)
+{
+	struct prng r;
+
+	prng_seed(&r, 99);
+	while (!ths_stop) {
+		wake_up_thread(ths_threads[prng_below(&r, THS_THREADS)]);	/* early */
+		if (prng_below(&r, 4) == 0)
+			msleep(1);
+	}
+	return 0;
+}
+
+static void sleepers_survive_cpus_coming_and_going(struct ktest *t)
+{
+	struct thread *waker;
+	struct prng r;
+	unsigned int cycles = 0, bad = 0;
+
+	if (!need_two(t))
+		return;
+	ths_stop = false;
+	atomic_set(&ths_sleeps, 0);
+	for (unsigned long i = 0; i < THS_THREADS; i++) {
+		ths_threads[i] = kthread_create(ths_sleeper, (void *)i, "ths/%lu", i);
+		KT_ASSERT_NOT_NULL(t, ths_threads[i]);
+	}
+	waker = kthread_create(ths_waker, NULL, "ths/waker");
+	KT_ASSERT_NOT_NULL(t, waker);
+	for (unsigned int i = 0; i < THS_THREADS; i++)
+		wake_up_thread(ths_threads[i]);
+	wake_up_thread(waker);
+	prng_seed(&r, ktime_get_ns());
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < THS_SECONDS * NSEC_PER_SEC; cycles++) {
+		unsigned int cpu = 1 + (unsigned int)prng_below(&r, nr_cpu_ids - 1);
+
+		if (cpu_down(cpu) == 0) {
+			msleep((unsigned int)prng_below(&r, 3));
+			KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+		}
+		bad += timers_check();
+	}
+	ths_stop = true;
+	kthread_stop(waker);
+	for (unsigned int i = 0; i < THS_THREADS; i++)
+		kthread_stop(ths_threads[i]);
+	pr_info("timer_hotplug_stress: %u cycles, %d sleeps\n", cycles, atomic_read(&ths_sleeps));
+	KT_EXPECT_EQ(t, bad, 0);
+	KT_EXPECT_LE(t, 1, atomic_read(&ths_sleeps));
+}
+
+KTEST_SUITE_EXPLICIT(timer_hotplug_stress, KTEST_CASE(sleepers_survive_cpus_coming_and_going));
