@@ -331,6 +331,7 @@ static void check_curr(struct rq *rq, const char *where)
 	struct thread *c = rq->curr;
 	u64 sp = current_sp();
 
+	assert_spin_locked(&rq->lock);
 	if (unlikely(c != current || !on_own_stack(c, sp)))
 		panic("cpu%u %s: its run queue says %s runs (stack %p), current is %s, rsp %lx is on "
 		      "the stack of %s", rq->cpu, where, c->name, c->stack, current->name, sp,

@@ -90,6 +90,7 @@ static void insert_sorted(const struct timer_base *b, struct list_head *list, st
 {
 	struct timer_list *pos;
 
+	assert_spin_locked(&b->lock);
 	list_for_each_entry(pos, list, entry) {
 		check_node(b, pos);
 		if (pos->expires > t->expires) {
