@@ -7,9 +7,11 @@
 #include "kernel/cpu.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/atomic.h"
 #include "arch/x86_64/ioapic.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
@@ -148,6 +150,9 @@ __noreturn void cpu_play_dead(void)
 	lapic_timer_stop();
 	should_die[cpu] = false;
 	complete(&cpu_died[cpu]);
+	/* The last touch of anything but this CPU's own state: from here
+	 * on it reads no memory a TLB shootdown could have changed. */
+	clear_bit(cpu, cpumask_bits(&cpu_live_mask));
 	WRITE_ONCE(dead_ack[cpu], true);	/* after this, no lock is held here */
 	for (;;)
 		__asm__ volatile("cli; hlt" ::: "memory");	/* until INIT */
@@ -330,12 +335,22 @@ static int irqs_dying(unsigned int cpu)
 	return 0;
 }
 
+/* Stacks freed while the CPU was dying or starting were held back
+ * (kernel/mm/kstack.c); it has halted, or is online and flushed. */
+static int kstacks_reclaim(unsigned int cpu)
+{
+	kstack_reclaim();
+	return 0;
+}
+
 static struct cpuhp_step builtin_steps[] = {
+	{ .name = "kstacks:dead", .phase = CPUHP_PREPARE, .down = kstacks_reclaim },
 	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .down = sched_dead },
 	{ .name = "sched:dying", .phase = CPUHP_STARTING, .down = sched_dying },
 	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
 	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .down = irqs_dying },
 	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .down = workqueue_cpu_dying },
+	{ .name = "kstacks:online", .phase = CPUHP_ONLINE, .up = kstacks_reclaim },
 	{ .name = "workqueue:online", .phase = CPUHP_ONLINE, .up = workqueue_cpu_online },
 };
 

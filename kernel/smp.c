@@ -9,6 +9,7 @@
 #include "arch/x86_64/traps.h"
 #include "drivers/acpi.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
@@ -21,6 +22,7 @@ struct cpumask cpu_possible_mask;
 struct cpumask cpu_present_mask;
 struct cpumask cpu_online_mask;
 struct cpumask cpu_active_mask;
+struct cpumask cpu_live_mask;
 u32 cpu_apic_ids[NR_CPUS];
 unsigned int nr_cpu_ids = 1;
 bool smp_booted;			/* smp_init() is done */
@@ -240,7 +242,12 @@ void smp_cpu_starting(void)
 {
 	unsigned int cpu = smp_processor_id();
 
+	set_bit(cpu, cpumask_bits(&cpu_live_mask));	/* (the boot CPU's first) */
 	set_bit(cpu, cpumask_bits(&cpu_online_mask));
+	/* Online, it takes TLB shootdowns from now on; one sent before went
+	 * past it. Forget whatever it cached while starting, before touching
+	 * anything else. */
+	local_flush_tlb_all();
 	/* At boot a CPU is active at once; later, CPU hotplug activates it
 	 * after its online callbacks. */
 	if (!smp_booted)
@@ -269,7 +276,14 @@ int smp_bringup_cpu(unsigned int cpu)
 
 	if (!pc)
 		return -ENOMEM;
-	return arch_cpu_boot(pc);
+	/* Live from before it runs its first instruction: stacks freed from
+	 * now until it is online wait (kernel/mm/kstack.c). */
+	set_bit(cpu, cpumask_bits(&cpu_live_mask));
+	int err = arch_cpu_boot(pc);
+
+	if (err)
+		clear_bit(cpu, cpumask_bits(&cpu_live_mask));	/* never started, or parked by INIT */
+	return err;
 }
 
 static struct acpi_madt_info madt;	/* I: filled once on the boot CPU */
@@ -336,6 +350,7 @@ void smp_init(void)
 			pr_err("cpu%u (APIC id %u) did not come up (error %d); continuing without it\n",
 			       cpu, cpu_apic_ids[cpu], err);
 	}
+	kstack_reclaim();	/* stacks freed while a CPU was starting */
 	pr_info("%u CPUs possible, %u present, %u online\n", cpumask_weight(&cpu_possible_mask),
 		cpumask_weight(&cpu_present_mask), num_online_cpus());
 	smp_booted = true;

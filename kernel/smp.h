@@ -8,6 +8,12 @@
  *   cpu_online_mask    CPUs running the kernel and taking interrupts
  *   cpu_active_mask    online CPUs that take new work (CPU hotplug clears
  *                      a dying CPU's bit here first)
+ *   cpu_live_mask      CPUs executing kernel code: the online ones, plus one
+ *                      being started (set before its INIT-SIPI-SIPI) or
+ *                      dying (out of online, not yet halted). Only online
+ *                      CPUs take cross-CPU calls, so a TLB shootdown does
+ *                      not reach a live CPU that is not online: see
+ *                      cpus_in_transit() and kernel/mm/kstack.c.
  * possible and present are written on the boot CPU before any other runs.
  * online and active change with atomic bit operations; a reader that must
  * see a stable set holds the CPU hotplug lock (once there is one).
@@ -36,6 +42,7 @@ extern struct cpumask cpu_possible_mask;
 extern struct cpumask cpu_present_mask;
 extern struct cpumask cpu_online_mask;
 extern struct cpumask cpu_active_mask;
+extern struct cpumask cpu_live_mask;
 extern u32 cpu_apic_ids[NR_CPUS];	/* I: APIC id of each possible CPU */
 extern unsigned int nr_cpu_ids;		/* I: highest possible CPU id + 1 */
 
@@ -46,6 +53,13 @@ extern unsigned int nr_cpu_ids;		/* I: highest possible CPU id + 1 */
 static inline bool cpu_online(unsigned int cpu)
 {
 	return cpumask_test_cpu(cpu, &cpu_online_mask);
+}
+
+/* Is some CPU running kernel code without being online (starting up, or
+ * dying)? Such a CPU may cache translations a shootdown cannot reach. */
+static inline bool cpus_in_transit(void)
+{
+	return !cpumask_subset(&cpu_live_mask, &cpu_online_mask);
 }
 
 static inline unsigned int num_online_cpus(void)
@@ -60,7 +74,8 @@ void smp_init(void);
 /* Bring one CPU online; 0, or -errno (-ETIMEDOUT if it did not answer). */
 int smp_bringup_cpu(unsigned int cpu);
 /* The CPU itself, going online (from ap_start) / offline (its stopper,
- * interrupts off): set / clear its online bit; dying runs queued calls. */
+ * interrupts off): set / clear its online bit; starting then forgets
+ * every translation it cached meanwhile, dying runs queued calls. */
 void smp_cpu_starting(void);
 void smp_cpu_dying(void);
 extern bool smp_booted;

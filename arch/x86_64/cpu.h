@@ -76,6 +76,8 @@ static inline u64 rdtsc(void)
 
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 static inline void invlpg(u64 va) { __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory"); }
+/* Every translation this CPU caches (no page is global: CR4.PGE is off). */
+static inline void local_flush_tlb_all(void) { write_cr3(read_cr3()); }
 
 /* Interrupt flag. The irq_save/restore pair nests; plain enable/disable does not. */
 static inline void local_irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }

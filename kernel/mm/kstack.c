@@ -18,7 +18,24 @@ extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
 
 static DEFINE_SPINLOCK(kstack_lock);
 static DECLARE_BITMAP(kstack_used, KSTACK_MAX_SLOTS);	/* kstack_lock */
+static DECLARE_BITMAP(kstack_held, KSTACK_MAX_SLOTS);	/* kstack_lock: freed, not reusable yet */
 static const char *kstack_owner_names[KSTACK_MAX_SLOTS];	/* kstack_lock */
+
+/*
+ * Stacks freed while a CPU was in transit (kernel/smp.h: starting, or
+ * dying) are held back: that CPU missed the shootdown and may still
+ * translate the slot to the old frames, and a dying CPU does reach into
+ * threads' stacks (moving timers, some of them sleepers' on-stack ones).
+ * Were slot and frames reused, it would read and write the new stack's
+ * contents in memory now someone else's. The frames themselves keep the
+ * list: a held stack's first bytes, through the direct map.
+ */
+struct held_stack {
+	phys_addr_t next;	/* the next held stack's frames, or 0 */
+	unsigned int slot;
+};
+static phys_addr_t held_first;	/* kstack_lock */
+static unsigned int nr_held;	/* kstack_lock */
 
 static u64 slot_stack_base(unsigned int slot)
 {
@@ -90,12 +107,61 @@ void kstack_free(void *base)
 	 * every CPU has forgotten them. */
 	smp_call_function_many(&cpu_online_mask, flush_stack_tlb, (void *)b, true);
 	preempt_enable();
-	pmm_free_pages(pte_pa);
 	unsigned long flags = spin_lock_irqsave(&kstack_lock);
 
+	/* Asked after the shootdown: a CPU that left cpu_online_mask before
+	 * it (and so missed it) is in transit until it halts. */
+	if (cpus_in_transit()) {
+		struct held_stack *h = phys_to_virt(pte_pa);
+
+		h->next = held_first;
+		h->slot = slot;
+		held_first = pte_pa;
+		nr_held++;
+		__set_bit(slot, kstack_held);
+		spin_unlock_irqrestore(&kstack_lock, flags);
+		return;
+	}
 	__clear_bit(slot, kstack_used);
 	kstack_owner_names[slot] = NULL;
 	spin_unlock_irqrestore(&kstack_lock, flags);
+	pmm_free_pages(pte_pa);
+	kstack_reclaim();
+}
+
+void kstack_reclaim(void)
+{
+	for (;;) {
+		unsigned long flags = spin_lock_irqsave(&kstack_lock);
+
+		/* With no CPU in transit, every one that was when these were
+		 * held has halted (INIT will flush it) or come online (and
+		 * flushed everything, smp_cpu_starting()). */
+		if (!held_first || cpus_in_transit()) {
+			spin_unlock_irqrestore(&kstack_lock, flags);
+			return;
+		}
+		phys_addr_t pa = held_first;
+		const struct held_stack *h = phys_to_virt(pa);
+		unsigned int slot = h->slot;
+
+		held_first = h->next;
+		nr_held--;
+		__clear_bit(slot, kstack_held);
+		__clear_bit(slot, kstack_used);
+		kstack_owner_names[slot] = NULL;
+		spin_unlock_irqrestore(&kstack_lock, flags);
+		pmm_free_pages(pa);
+	}
+}
+
+unsigned int kstack_nr_held(void)
+{
+	unsigned long flags = spin_lock_irqsave(&kstack_lock);
+	unsigned int n = nr_held;
+
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	return n;
 }
 
 /* Fixed stacks: the boot stack and every CPU's IST stacks. */
@@ -136,7 +202,7 @@ bool kstack_bounds(u64 addr, u64 *lo, u64 *hi)
 	u64 base = slot_stack_base(slot);
 
 	/* Read without the lock: this runs inside fault reports. */
-	if (addr < base || !test_bit(slot, kstack_used))
+	if (addr < base || !test_bit(slot, kstack_used) || test_bit(slot, kstack_held))
 		return false;
 	*lo = base;
 	*hi = base + KSTACK_SIZE;

@@ -9,6 +9,10 @@
  * Interface:
  *   kstack_alloc(owner) / kstack_free(base)   may not be called with
  *                            interrupts off (TLB shootdown on SMP)
+ *   kstack_reclaim()         let stacks freed while a CPU was starting or
+ *                            dying be reused, once none is (CPU hotplug
+ *                            calls it; kstack_free() tries too)
+ *   kstack_nr_held()         how many freed stacks wait for that
  *   kstack_bounds(addr, &lo, &hi)  the stack containing addr (any kind:
  *                            boot stack, IST stacks, allocated stacks)
  *   kstack_guard_hit(addr, ...)    is addr in some stack's guard? which?
@@ -28,6 +32,8 @@
  * or NULL when out of memory or slots. owner names it in reports. */
 void *kstack_alloc(const char *owner);
 void kstack_free(void *base);
+void kstack_reclaim(void);
+unsigned int kstack_nr_held(void);
 bool kstack_bounds(u64 addr, u64 *lo, u64 *hi);
 bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size);
 /* The name the stack addr is on was allocated under (reports), or NULL. */

@@ -10,6 +10,8 @@
 #include "kernel/kthread.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -514,13 +516,135 @@ static void work_for_a_never_online_cpu_runs(struct ktest *t)
 	KT_EXPECT_TRUE(t, work_ran_on < NR_CPUS && cpu_online(work_ran_on));
 }
 
+/* ---- stacks freed while a CPU dies ---------------------------------------- */
+
+/*
+ * A dying CPU has left cpu_online_mask, so kstack_free()'s TLB shootdown
+ * passes it by, yet it still runs kernel code that reaches into threads'
+ * stacks: its dying callbacks move timers, and a sleeper's timer sits in
+ * its thread's frame. A stack freed meanwhile must not be handed out again
+ * in its slot before that CPU is dead: the dying CPU would read and write
+ * it through its old translation, into the frames it used to have. Here
+ * the dying CPU first caches a stack's translation, then, in a dying
+ * callback, waits while another CPU frees that stack and allocates new
+ * ones, and reads what was written in them.
+ */
+#define TLB_OFF 512	/* a word in a stack's first page */
+#define TLB_ALLOCS 64
+static void *tlb_old, *tlb_got[TLB_ALLOCS];
+static volatile unsigned int tlb_cpu = NR_CPUS, tlb_n, tlb_pick;
+static volatile bool tlb_dying, tlb_freed;
+static volatile u64 tlb_seen;
+
+static u64 tlb_marker(unsigned int i)
+{
+	return 0x57ac000000ull + i;
+}
+
+static void tlb_touch_fn(struct work_struct *w)
+{
+	*(volatile u64 *)((char *)tlb_old + TLB_OFF) = 0xdead;
+}
+
+/* On the dying CPU, interrupts off. */
+static int tlb_dying_fn(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	if (cpu != tlb_cpu)
+		return 0;
+	tlb_dying = true;
+	while (!READ_ONCE(tlb_freed) && ktime_get_ns() - t0 < 20 * NSEC_PER_SEC)
+		cpu_relax();
+	if (tlb_freed && tlb_n)
+		tlb_seen = *(volatile u64 *)((char *)tlb_got[tlb_pick] + TLB_OFF);
+	return 0;
+}
+
+static struct cpuhp_step tlb_step = {
+	.name = "test:tlb", .phase = CPUHP_STARTING, .down = tlb_dying_fn,
+};
+
+/* Another CPU: free the stack the dying CPU knows, hold on to the frames
+ * it had (should the allocator hand them out first), then allocate until
+ * the old slot comes back (or TLB_ALLOCS stacks), marking each. */
+static int tlb_helper(void *arg)
+{
+	phys_addr_t *grab = arg;
+
+	wait_until(tlb_dying);
+	if (!tlb_dying)
+		return 0;
+	kstack_free(tlb_old);
+	*grab = pmm_alloc_pages((unsigned int)__builtin_ctzl(KSTACK_SIZE / PAGE_SIZE));
+	for (unsigned int i = 0; i < TLB_ALLOCS; i++) {
+		void *s = kstack_alloc("test:tlb");
+
+		if (!s)
+			break;
+		*(volatile u64 *)((char *)s + TLB_OFF) = tlb_marker(i);
+		tlb_got[i] = s;
+		tlb_n = i + 1;
+		if (s == tlb_old) {
+			tlb_pick = i;
+			break;
+		}
+	}
+	tlb_freed = true;
+	return 0;
+}
+
+static void stacks_freed_while_a_cpu_dies(struct ktest *t)
+{
+	unsigned int cpu = last_cpu(), other = 0;
+	phys_addr_t grab = 0;
+	struct work_struct w;
+	struct cpumask m;
+
+	if (!need_two(t))
+		return;
+	tlb_old = kstack_alloc("test:tlb-old");
+	KT_ASSERT_TRUE(t, tlb_old != NULL);
+	INIT_WORK(&w, tlb_touch_fn);
+	queue_work_on(cpu, system_wq, &w);	/* the dying CPU caches the mapping */
+	flush_work(&w);
+	tlb_cpu = cpu;
+	tlb_dying = tlb_freed = false;
+	tlb_n = tlb_pick = 0;
+	tlb_seen = 0;
+	struct thread *helper = kthread_create(tlb_helper, &grab, "tlb/helper");
+
+	KT_ASSERT_TRUE(t, helper != NULL);
+	cpumask_clear(&m);
+	cpumask_set_cpu(other, &m);
+	set_cpus_allowed(helper, &m);
+	wake_up_thread(helper);
+	cpuhp_add_step(&tlb_step);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	cpuhp_remove_step(&tlb_step);
+	kthread_stop(helper);
+	KT_ASSERT_TRUE(t, tlb_freed && tlb_n > 0);
+	/* The old slot stayed out of reach while the CPU was dying, and what
+	 * the dying CPU read is what was written. */
+	KT_EXPECT_TRUE(t, tlb_got[tlb_pick] != tlb_old);
+	KT_EXPECT_EQ(t, tlb_seen, tlb_marker(tlb_pick));
+	/* Dead, it holds nothing back any more: the slot is free again. */
+	KT_EXPECT_EQ(t, kstack_nr_held(), 0);
+	for (unsigned int i = 0; i < tlb_n; i++)
+		kstack_free(tlb_got[i]);
+	if (grab)
+		pmm_free_pages(grab);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
+
 KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(errors_are_clear), KTEST_CASE(every_cpu_goes_offline_and_comes_back),
 	    KTEST_CASE(timers_and_interrupts_move_to_a_live_cpu),
 	    KTEST_CASE(offline_with_pending_work_returns_at_once),
 	    KTEST_CASE(reonline_while_the_trustee_is_in_charge),
 	    KTEST_CASE(a_worker_rebinds_between_requeued_items),
 	    KTEST_CASE(cancelled_offline_leaves_no_trace), KTEST_CASE(the_last_cpu_is_refused),
-	    KTEST_CASE(hotplug_while_workers_block_and_wake));
+	    KTEST_CASE(hotplug_while_workers_block_and_wake),
+	    KTEST_CASE(stacks_freed_while_a_cpu_dies));
 
 /*
  * timer_hotplug_stress (run only when named): sleepers in short msleep()s
