@@ -651,8 +651,9 @@ KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(er
  * and early wake-ups, threads hopping between CPUs, and a CPU going down
  * and up as fast as it can, for a minute; every wheel is checked after
  * each cycle. The wheel's own checks (kernel/timer.c) stop the kernel at
- * the first stale or foreign node. A focused soak for what the torture
- * hits once an hour.
+ * the first stale or foreign node. A focused soak of what a dying CPU's
+ * stale TLB used to break about once in 2.5 hours of torture
+ * (stacks_freed_while_a_cpu_dies above; docs/hotplug.md).
  */
 #define THS_THREADS 8
 #define THS_SECONDS 60
