@@ -208,6 +208,9 @@ static int _cpu_down(unsigned int cpu, bool online_steps)
 	/* Halted with interrupts off; INIT puts it in wait-for-SIPI, as at
 	 * power-on, so cpu_up() starts it exactly like the boot did. */
 	lapic_send_init(cpu_apic_ids[cpu]);
+	/* Stacks freed while it was dying were held back (kernel/mm/kstack.c):
+	 * it has halted, and INIT flushes it before it runs again. */
+	kstack_reclaim();
 	trace_event(TR_CPU, current, cpu, TRC_DEAD);
 	if (phase_down(CPUHP_PREPARE, cpu))
 		pr_err("cpu%u: a dead step failed after the CPU stopped\n", cpu);
@@ -256,6 +259,7 @@ static int _cpu_up(unsigned int cpu)
 	if (err)
 		return err;
 	err = smp_bringup_cpu(cpu);	/* ap_start runs the starting steps */
+	kstack_reclaim();	/* online and flushed, or not started: none held for it */
 	if (err) {
 		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
 		phase_down(CPUHP_PREPARE, cpu);
@@ -335,22 +339,12 @@ static int irqs_dying(unsigned int cpu)
 	return 0;
 }
 
-/* Stacks freed while the CPU was dying or starting were held back
- * (kernel/mm/kstack.c); it has halted, or is online and flushed. */
-static int kstacks_reclaim(unsigned int cpu)
-{
-	kstack_reclaim();
-	return 0;
-}
-
 static struct cpuhp_step builtin_steps[] = {
-	{ .name = "kstacks:dead", .phase = CPUHP_PREPARE, .down = kstacks_reclaim },
 	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .down = sched_dead },
 	{ .name = "sched:dying", .phase = CPUHP_STARTING, .down = sched_dying },
 	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
 	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .down = irqs_dying },
 	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .down = workqueue_cpu_dying },
-	{ .name = "kstacks:online", .phase = CPUHP_ONLINE, .up = kstacks_reclaim },
 	{ .name = "workqueue:online", .phase = CPUHP_ONLINE, .up = workqueue_cpu_online },
 };
 

@@ -20,6 +20,7 @@
 #include "kernel/completion.h"
 #include "kernel/cpu.h"
 #include "kernel/kthread.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
@@ -249,6 +250,7 @@ static atomic_long_t nr_flushes, nr_cancels, ran_elsewhere;	/* A */
  * reports. */
 static unsigned long warns_seen;
 static unsigned long spin_stuck_at_start;	/* I */
+static u64 stacks_held_at_start;		/* I */
 static atomic_long_t nr_violations;	/* A */
 static DEFINE_SPINLOCK(report_lock);
 static struct torture_result result;	/* R: final once finalized */
@@ -1299,6 +1301,8 @@ static void finalize(bool gave_up)
 	res->timers_armed = armed;
 	res->timers_fired = fired;
 	res->spin_stuck = READ_ONCE(spin_stuck_reports) - spin_stuck_at_start;
+	kstack_nr_held(&res->stacks_held);
+	res->stacks_held -= stacks_held_at_start;
 	flags = spin_lock_irqsave(&report_lock);
 	res->violations = atomic_long_read(&nr_violations);
 	res->passed = res->violations == 0 && !gave_up;
@@ -1314,6 +1318,8 @@ static void finalize(bool gave_up)
 		  "%lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
 		  UL(queued), UL(run), UL(cancelled), UL(res->ran_elsewhere), UL(res->flushes),
 		  UL(res->cancels), UL(armed), UL(fired));
+	pr_notice("%lu kernel stack(s) freed while a CPU was starting or dying, held back until "
+		  "none was\n", UL(res->stacks_held));
 	if (res->spin_stuck)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a busy host "
 			  "can cause them)\n", UL(res->spin_stuck));
@@ -1393,6 +1399,7 @@ static void state_init(const struct torture_params *p)
 	atomic_set(&timer_offline_fires, 0);
 	warns_seen = READ_ONCE(warn_count);
 	spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
+	kstack_nr_held(&stacks_held_at_start);
 	cpumask_clear(&taken_down);
 	items_init(run_params.seed);
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {

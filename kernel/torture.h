@@ -111,6 +111,7 @@ struct torture_result {
 	u64 flushes, cancels;
 	u64 timers_armed, timers_fired;
 	u64 spin_stuck;			/* spinlock waits over spin_stuck_ms (not violations) */
+	u64 stacks_held;		/* kernel stacks freed while a CPU was in transit */
 	unsigned long violations;
 	unsigned int nr_reports;	/* the first violations, described */
 	char reports[TORTURE_MAX_REPORTS][TORTURE_REPORT_LEN];

@@ -44,7 +44,7 @@ struct percpu {
 	struct tss tss;			/* I: IST stack pointers */
 	u8 *ist_stack[NR_IST_STACKS];	/* I: base (lowest address) of each */
 	u8 *boot_stack;			/* I: the stack the CPU started on */
-	volatile int started;		/* set by the CPU once it runs C code */
+	volatile int started;		/* 0 -> 1 by the CPU in C code; 0 -> -1: given up on */
 
 	struct spinlock call_lock;
 	struct list_head call_queue;	/* C: smp_call_function requests */

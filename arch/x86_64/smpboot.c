@@ -113,7 +113,13 @@ int arch_cpu_boot(struct percpu *pc)
 	}
 	u64 t0 = ktime_get_ns();
 
-	if (!wait_started(pc, (u64)smp_boot_timeout_ms * 1000)) {
+	/* Given up on, it must not run on: started goes 0 -> -1 here or
+	 * 0 -> 1 in ap_start(), never both, and ap_start() halts on -1. */
+	int zero = 0;
+
+	if (!wait_started(pc, (u64)smp_boot_timeout_ms * 1000) &&
+	    __atomic_compare_exchange_n(&pc->started, &zero, -1, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_SEQ_CST)) {
 		lapic_send_init(pc->apic_id);	/* park it for good */
 		pr_err("cpu%u (APIC id %u) did not start within %u ms\n", pc->cpu_id, pc->apic_id,
 		       smp_boot_timeout_ms);
@@ -124,8 +130,9 @@ int arch_cpu_boot(struct percpu *pc)
 	 * behind our back. So wait, however long, and say so meanwhile. */
 	while (!cpu_online(pc->cpu_id)) {
 		if (ktime_get_ns() - t0 >= (u64)smp_boot_timeout_ms * NSEC_PER_MSEC) {
-			pr_warn("cpu%u started but is not online after %u ms; still waiting\n",
-				pc->cpu_id, smp_boot_timeout_ms);
+			pr_warn("cpu%u started but is not online after %u ms; still waiting "
+				"(%u freed kernel stacks held back meanwhile)\n", pc->cpu_id,
+				smp_boot_timeout_ms, kstack_nr_held(NULL));
 			t0 = ktime_get_ns();
 		}
 		cpu_relax();
@@ -135,10 +142,15 @@ int arch_cpu_boot(struct percpu *pc)
 
 __noreturn void ap_start(struct percpu *pc)
 {
+	int zero = 0;
+
+	/* Too late: the control CPU gave up on us and sends INIT. */
+	if (!__atomic_compare_exchange_n(&pc->started, &zero, 1, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		halt_forever();
 	percpu_load(pc);	/* GS base, GDT, TSS */
 	idt_load();
 	lapic_init_cpu();
-	WRITE_ONCE(pc->started, 1);
 	if (lapic_id() != pc->apic_id)
 		pr_warn("cpu%u expected APIC id %u, has %u\n", pc->cpu_id, pc->apic_id, lapic_id());
 	sched_init_ap();	/* this context becomes the CPU's idle thread */

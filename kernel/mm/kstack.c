@@ -36,6 +36,7 @@ struct held_stack {
 };
 static phys_addr_t held_first;	/* kstack_lock */
 static unsigned int nr_held;	/* kstack_lock */
+static u64 nr_held_ever;	/* kstack_lock */
 
 static u64 slot_stack_base(unsigned int slot)
 {
@@ -92,8 +93,14 @@ void kstack_free(void *base)
 			 slot >= KSTACK_MAX_SLOTS || !test_bit(slot, kstack_used),
 		 "kstack_free(%p): not an allocated stack", base))
 		return;
+	if (WARN(test_bit(slot, kstack_held), "kstack_free(%p): freed twice (held since the first)",
+		 base))
+		return;
 	/* Read the frames' physical address before the mapping goes. */
 	u64 pte_pa = virt_to_phys_mapped(b);
+
+	if (WARN(!pte_pa, "kstack_free(%p): its slot is not mapped", base))
+		return;
 
 	/* On one CPU throughout: unmap_kernel_page() flushes this CPU's TLB,
 	 * the calls below every other's. Migrating in between would leave the
@@ -118,6 +125,7 @@ void kstack_free(void *base)
 		h->slot = slot;
 		held_first = pte_pa;
 		nr_held++;
+		nr_held_ever++;
 		__set_bit(slot, kstack_held);
 		spin_unlock_irqrestore(&kstack_lock, flags);
 		return;
@@ -145,6 +153,12 @@ void kstack_reclaim(void)
 		const struct held_stack *h = phys_to_virt(pa);
 		unsigned int slot = h->slot;
 
+		/* The entry sits in freed frames a stale translation could still
+		 * reach: a write there would free the wrong frames or slot. */
+		if (unlikely(slot >= KSTACK_MAX_SLOTS || !test_bit(slot, kstack_held) ||
+			     (h->next && h->next % (KSTACK_SIZE) != 0)))
+			panic("kstack: the list of held stacks is corrupt at %lx: slot %u, next %lx "
+			      "(something wrote into a freed stack)", pa, slot, h->next);
 		held_first = h->next;
 		nr_held--;
 		__clear_bit(slot, kstack_held);
@@ -155,11 +169,13 @@ void kstack_reclaim(void)
 	}
 }
 
-unsigned int kstack_nr_held(void)
+unsigned int kstack_nr_held(u64 *ever)
 {
 	unsigned long flags = spin_lock_irqsave(&kstack_lock);
 	unsigned int n = nr_held;
 
+	if (ever)
+		*ever = nr_held_ever;
 	spin_unlock_irqrestore(&kstack_lock, flags);
 	return n;
 }
@@ -222,7 +238,8 @@ bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size)
 		return false;
 	*lo = base;
 	*hi = base + KSTACK_SIZE;
-	scnprintf(what, size, "the stack of %s", kstack_owner_names[slot] ? kstack_owner_names[slot] : "?");
+	scnprintf(what, size, "%s %s", test_bit(slot, kstack_held) ? "the freed stack of" : "the stack of",
+		  kstack_owner_names[slot] ? kstack_owner_names[slot] : "?");
 	return true;
 }
 

@@ -12,7 +12,8 @@
  *   kstack_reclaim()         let stacks freed while a CPU was starting or
  *                            dying be reused, once none is (CPU hotplug
  *                            calls it; kstack_free() tries too)
- *   kstack_nr_held()         how many freed stacks wait for that
+ *   kstack_nr_held(&ever)    how many freed stacks wait for that now
+ *                            (and, if ever is not NULL, have since boot)
  *   kstack_bounds(addr, &lo, &hi)  the stack containing addr (any kind:
  *                            boot stack, IST stacks, allocated stacks)
  *   kstack_guard_hit(addr, ...)    is addr in some stack's guard? which?
@@ -33,7 +34,7 @@
 void *kstack_alloc(const char *owner);
 void kstack_free(void *base);
 void kstack_reclaim(void);
-unsigned int kstack_nr_held(void);
+unsigned int kstack_nr_held(u64 *ever);
 bool kstack_bounds(u64 addr, u64 *lo, u64 *hi);
 bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size);
 /* The name the stack addr is on was allocated under (reports), or NULL. */

@@ -533,7 +533,7 @@ static void work_for_a_never_online_cpu_runs(struct ktest *t)
 #define TLB_ALLOCS 64
 static void *tlb_old, *tlb_got[TLB_ALLOCS];
 static volatile unsigned int tlb_cpu = NR_CPUS, tlb_n, tlb_pick;
-static volatile bool tlb_dying, tlb_freed;
+static volatile bool tlb_dying, tlb_freed, tlb_old_freed;
 static volatile u64 tlb_seen;
 
 static u64 tlb_marker(unsigned int i)
@@ -557,7 +557,7 @@ static int tlb_dying_fn(unsigned int cpu)
 	while (!READ_ONCE(tlb_freed) && ktime_get_ns() - t0 < 20 * NSEC_PER_SEC)
 		cpu_relax();
 	if (tlb_freed && tlb_n)
-		tlb_seen = *(volatile u64 *)((char *)tlb_got[tlb_pick] + TLB_OFF);
+		tlb_seen = *(volatile u64 *)((char *)READ_ONCE(tlb_got[tlb_pick]) + TLB_OFF);
 	return 0;
 }
 
@@ -572,10 +572,11 @@ static int tlb_helper(void *arg)
 {
 	phys_addr_t *grab = arg;
 
-	wait_until(tlb_dying);
+	wait_until(tlb_dying || kthread_should_stop());
 	if (!tlb_dying)
 		return 0;
 	kstack_free(tlb_old);
+	tlb_old_freed = true;
 	*grab = pmm_alloc_pages((unsigned int)__builtin_ctzl(KSTACK_SIZE / PAGE_SIZE));
 	for (unsigned int i = 0; i < TLB_ALLOCS; i++) {
 		void *s = kstack_alloc("test:tlb");
@@ -583,7 +584,7 @@ static int tlb_helper(void *arg)
 		if (!s)
 			break;
 		*(volatile u64 *)((char *)s + TLB_OFF) = tlb_marker(i);
-		tlb_got[i] = s;
+		WRITE_ONCE(tlb_got[i], s);
 		tlb_n = i + 1;
 		if (s == tlb_old) {
 			tlb_pick = i;
@@ -609,32 +610,41 @@ static void stacks_freed_while_a_cpu_dies(struct ktest *t)
 	queue_work_on(cpu, system_wq, &w);	/* the dying CPU caches the mapping */
 	flush_work(&w);
 	tlb_cpu = cpu;
-	tlb_dying = tlb_freed = false;
+	tlb_dying = tlb_freed = tlb_old_freed = false;
 	tlb_n = tlb_pick = 0;
 	tlb_seen = 0;
 	struct thread *helper = kthread_create(tlb_helper, &grab, "tlb/helper");
 
+	if (!helper)
+		kstack_free(tlb_old);
 	KT_ASSERT_TRUE(t, helper != NULL);
 	cpumask_clear(&m);
 	cpumask_set_cpu(other, &m);
 	set_cpus_allowed(helper, &m);
 	wake_up_thread(helper);
 	cpuhp_add_step(&tlb_step);
-	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	int down = cpu_down(cpu);
+
 	cpuhp_remove_step(&tlb_step);
 	kthread_stop(helper);
+	unsigned int held = kstack_nr_held(NULL);
+
+	for (unsigned int i = 0; i < tlb_n; i++)
+		kstack_free(tlb_got[i]);
+	if (grab)
+		pmm_free_pages(grab);
+	if (!tlb_old_freed)
+		kstack_free(tlb_old);
+	if (down == 0)
+		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_EQ(t, down, 0);
 	KT_ASSERT_TRUE(t, tlb_freed && tlb_n > 0);
 	/* The old slot stayed out of reach while the CPU was dying, and what
 	 * the dying CPU read is what was written. */
 	KT_EXPECT_TRUE(t, tlb_got[tlb_pick] != tlb_old);
 	KT_EXPECT_EQ(t, tlb_seen, tlb_marker(tlb_pick));
-	/* Dead, it holds nothing back any more: the slot is free again. */
-	KT_EXPECT_EQ(t, kstack_nr_held(), 0);
-	for (unsigned int i = 0; i < tlb_n; i++)
-		kstack_free(tlb_got[i]);
-	if (grab)
-		pmm_free_pages(grab);
-	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	/* Dead, it held nothing back any more: the slot was free again. */
+	KT_EXPECT_EQ(t, held, 0);
 }
 
 KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(errors_are_clear), KTEST_CASE(every_cpu_goes_offline_and_comes_back),
