@@ -12,6 +12,10 @@
  *
  *   biglock_lock(b), biglock_unlock(b)   may be called by threads only
  *   biglock_held(b)                      by the calling thread
+ *   biglock_thread_exit(t)               thread_exit() of t, current: a
+ *                                        thread must not exit holding the
+ *                                        lock; if it does, a warning says
+ *                                        so and the lock is let go
  */
 #ifndef KERNEL_BIGLOCK_H
 #define KERNEL_BIGLOCK_H
@@ -30,5 +34,6 @@ struct biglock {
 void biglock_lock(struct biglock *b);
 void biglock_unlock(struct biglock *b);
 bool biglock_held(const struct biglock *b);
+void biglock_thread_exit(struct thread *t);
 
 #endif

@@ -2,6 +2,7 @@
 #define pr_fmt(fmt) "kthread: " fmt
 #include "kernel/kthread.h"
 #include "arch/x86_64/atomic.h"
+#include "kernel/biglock.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
@@ -258,6 +259,7 @@ __noreturn void thread_exit(int code)
 	struct thread *t = current;
 
 	t->exit_code = code;
+	biglock_thread_exit(t);	/* before its hooks go: they would release it */
 	t->nr_hooks = 0;	/* a dying thread tells no one it sleeps */
 	complete_all(&t->exited);
 	preempt_disable();

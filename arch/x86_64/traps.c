@@ -8,6 +8,7 @@
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
@@ -143,6 +144,10 @@ static void nmi(struct pt_regs *regs)
 
 	if (p >= 0 && p != (int)smp_processor_id())
 		halt_forever();	/* stopped by panic(): stay out of its way */
+	/* An offline CPU halted for good (cpu_play_dead()) waits for INIT,
+	 * which could leave a lock taken here held: back to its halt. */
+	if (smp_booted && !cpumask_test_cpu(smp_processor_id(), &cpu_live_mask))
+		return;
 	/* An NMI from outside (QEMU's inject-nmi, or the test harness when a
 	 * boot hangs): say what this CPU is doing. */
 	printk(KERN_ERR "NMI on cpu%u: thread %s at %pS\n", smp_processor_id(),

@@ -260,6 +260,28 @@ static void biglock_is_never_held_twice(struct ktest *t)
 	KT_EXPECT_EQ(t, current->nr_hooks, 0);
 }
 
+static int big_exits_holding(void *arg)
+{
+	biglock_lock(&big);
+	biglock_lock(&big);
+	return 0;	/* a bug: exits holding it, twice */
+}
+
+/* A thread that exits holding the lock is reported, and the lock let go:
+ * otherwise every later taker would wait on a thread that is gone. */
+static void biglock_held_at_exit_is_released(struct ktest *t)
+{
+	struct thread *th = kthread_run(big_exits_holding, NULL, "big/exit");
+
+	KT_ASSERT_TRUE(t, th != NULL);
+	ktest_expect_warnings(t, 1);
+	kthread_stop(th);
+	KT_ASSERT_TRUE(t, READ_ONCE(big.owner) == NULL);	/* else taking it would hang */
+	biglock_lock(&big);
+	KT_EXPECT_TRUE(t, biglock_held(&big));
+	biglock_unlock(&big);
+}
+
 /* ---- might_sleep ---- */
 
 static void sleep_check_site(void)
@@ -282,4 +304,5 @@ static void might_sleep_reports_once_per_site(struct ktest *t)
 KTEST_SUITE(sync, KTEST_CASE(mutex_torture_counts_exactly), KTEST_CASE(mutex_unlock_by_non_owner_is_refused),
 	    KTEST_CASE(semaphore_torture_respects_the_count), KTEST_CASE(wait_queue_wakes_when_true),
 	    KTEST_CASE(completions_count_and_broadcast), KTEST_CASE(biglock_is_never_held_twice),
+	    KTEST_CASE(biglock_held_at_exit_is_released),
 	    KTEST_CASE(might_sleep_reports_once_per_site));
