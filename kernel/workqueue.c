@@ -14,12 +14,19 @@
  *   need_to_create_worker  work waits, nobody runs it, nobody is idle
  *   too_many_workers       more idle workers than the pool needs
  *
- * The idle list of a per-CPU pool is changed only on the pool's CPU with
- * pool->lock held (so with preemption off): workers enter and leave it
- * themselves, the manager (a worker of the pool) adds new ones, and the
- * reaping work item runs on that CPU. That is what lets the sleeping hook
- * read it without the lock: no one on this CPU can be inside pool->lock
- * while a worker of the pool is blocking in schedule().
+ * Workers leave the idle list of a per-CPU pool only on the pool's CPU,
+ * with pool->lock held (so with preemption off): workers leave it
+ * themselves, and the reaping work item runs on that CPU. That is what
+ * lets the sleeping hook read its first entry without the lock: no one on
+ * this CPU can be inside pool->lock while a worker of the pool is blocking
+ * in schedule(), so the worker it reads cannot be freed under it. Adding
+ * may happen elsewhere (create_worker() from the online step, or from a
+ * manager not yet rebound): the new worker is complete before pool->lock
+ * is taken, and list_add() publishes it with its last store, so a reader
+ * on the pool's CPU sees the old first entry or the new one, both valid.
+ * The online step also empties the list from the control CPU, but in the
+ * same pool->lock section that ends the pool's disassociation, before any
+ * worker of it can be bound again (and only bound workers read it).
  */
 #define pr_fmt(fmt) "workqueue: " fmt
 #include "kernel/workqueue.h"
