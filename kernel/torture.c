@@ -1176,6 +1176,12 @@ static void final_checks(void)
 		violation("cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu and %lu",
 			  UL(now.nr_down - hp_before.nr_down), UL(now.nr_up - hp_before.nr_up), UL(down),
 			  UL(up));
+	/* Every hotplug operation ends by releasing the kernel stacks freed
+	 * while its CPU was in transit: none may still be held. */
+	unsigned int held = kstack_nr_held(NULL);
+
+	if (held && !cpus_in_transit())
+		violation("%u freed kernel stacks still held back, with no CPU starting or dying", held);
 }
 
 /* The onoff thread, once the cycles or the time are done. */
