@@ -40,7 +40,9 @@
  * a live CPU, I/O APIC interrupts routed there are re-routed, the
  * workqueue hands the CPU's pools to a trustee) and exits; the idle thread
  * then stops the local APIC timer and halts with interrupts off; the
- * control CPU sends it INIT and runs the "dead" callbacks.
+ * control CPU sends it INIT, lets kernel stacks freed meanwhile be reused
+ * (the dying CPU missed their TLB shootdown: kernel/mm/kstack.c) and runs
+ * the "dead" callbacks.
  * Coming up: "prepare" callbacks, INIT-SIPI-SIPI through the same
  * trampoline as at boot (per-CPU state re-initialised), "starting"
  * callbacks on the CPU, the active bit, then the "online" callbacks (the
