@@ -949,6 +949,25 @@ static bool wq_valid(struct workqueue_struct *wq, const char *op, struct work_st
 			  op, w->func, wq, wq ? wq->magic : 0);
 }
 
+/* The cpu of a *_on call: a possible CPU (online or not) or
+ * WORK_CPU_UNBOUND. Any other number is misuse, reported once; the item
+ * goes where plain queue_work() would put it. */
+static __noinline unsigned int wq_bad_cpu_arg(unsigned int cpu, const char *op,
+					       struct work_struct *w)
+{
+	WARN_ONCE(1, "%s_on(cpu%u, %pS): not a possible CPU; queued as if WORK_CPU_UNBOUND", op, cpu,
+		  w->func);
+	return WORK_CPU_UNBOUND;
+}
+
+static inline unsigned int wq_cpu_arg(unsigned int cpu, const char *op, struct work_struct *w)
+{
+	if (likely(cpu == WORK_CPU_UNBOUND ||
+		   (cpu < NR_CPUS && cpumask_test_cpu(cpu, &cpu_possible_mask))))
+		return cpu;
+	return wq_bad_cpu_arg(cpu, op, w);
+}
+
 /* The caller took PENDING (and the reference): give both back. */
 static void release_pending(struct work_struct *w)
 {
@@ -978,7 +997,7 @@ retry:
 		pwq = READ_ONCE(wq->dfl_pwq);
 	} else {
 		/* An offline CPU's items go to its pool all the same: its trustee
-		 * has them run on other CPUs (documented in workqueue.h). */
+		 * has them run on other CPUs (workqueue.h, "CPUs going offline"). */
 		if (cpu >= NR_CPUS || !wq->cpu_pwqs[cpu])
 			cpu = smp_processor_id();
 		pwq = wq->cpu_pwqs[cpu];
@@ -1052,6 +1071,7 @@ bool queue_work_on(unsigned int cpu, struct workqueue_struct *wq, struct work_st
 
 	if (!work_valid(w, "queue_work"))
 		return false;
+	cpu = wq_cpu_arg(cpu, "queue_work", w);
 	unsigned long flags = local_irq_save();
 
 	if (claim_pending(w))
@@ -1108,6 +1128,7 @@ bool queue_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct
 
 	if (!work_valid(&dw->work, "queue_delayed_work"))
 		return false;
+	cpu = wq_cpu_arg(cpu, "queue_delayed_work", &dw->work);
 	unsigned long flags = local_irq_save();
 
 	if (claim_pending(&dw->work)) {
@@ -1186,6 +1207,7 @@ bool mod_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct d
 
 	if (!work_valid(&dw->work, "mod_delayed_work"))
 		return false;
+	cpu = wq_cpu_arg(cpu, "mod_delayed_work", &dw->work);
 	int ret = grab_pending(&dw->work, true, &flags);
 
 	if (ret == 0 && dw->work.get)

@@ -97,6 +97,18 @@
  * called from any context, interrupts included; flush_*, drain, the
  * *_sync cancels, alloc/destroy and attribute changes may sleep.
  *
+ * CPUs going offline (kernel/cpu.h, docs/hotplug.md): queue_work_on(cpu)
+ * and the delayed *_on calls take any possible CPU, online or not. Work
+ * for an offline CPU goes to that CPU's pool, whose trustee has it run on
+ * other CPUs, promptly and exactly once; it is not refused and not held
+ * until the CPU comes back (Linux does the same). So an item queued "on"
+ * a CPU runs there only while the CPU stays online: one going down
+ * before or during the item has it start, or go on, elsewhere. An item
+ * that needs that CPU's own state must check where it is running.
+ * A delayed item's timer is armed on a live CPU. A CPU number that is not
+ * possible at all is misuse: reported once, then queued as if
+ * WORK_CPU_UNBOUND.
+ *
  * Optional references (Linus' second review point): work_set_refs() gives
  * an item get/put callbacks; the workqueue calls get() when a queue_work
  * succeeds and put() once that queueing is over (after the execution

@@ -616,6 +616,49 @@ static void queueing_a_freed_item_is_refused(struct ktest *t)
 	KT_EXPECT_FALSE(t, queue_work(system_wq, w));
 }
 
+/* A CPU number that is not possible is reported and the item still runs,
+ * as if queued with WORK_CPU_UNBOUND; one that is possible is taken. */
+static volatile int bad_cpu_runs;
+
+static void bad_cpu_fn(struct work_struct *w)
+{
+	bad_cpu_runs++;
+}
+
+static void queueing_on_an_impossible_cpu_is_reported(struct ktest *t)
+{
+	struct work_struct w;
+	struct delayed_work dw;
+	unsigned int beyond = NR_CPUS;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (!cpumask_test_cpu(cpu, &cpu_possible_mask))
+			beyond = cpu;	/* -smp below NR_CPUS: the last one left out */
+	if (beyond == NR_CPUS)
+		beyond = NR_CPUS + 1;	/* NR_CPUS itself is WORK_CPU_UNBOUND */
+	bad_cpu_runs = 0;
+	INIT_WORK(&w, bad_cpu_fn);
+	INIT_DELAYED_WORK(&dw, bad_cpu_fn);
+	ktest_expect_warnings(t, 1);	/* (each re-arms the WARN_ONCE) */
+	KT_EXPECT_TRUE(t, queue_work_on(beyond, system_wq, &w));
+	flush_work(&w);
+	ktest_expect_warnings(t, 1);
+	KT_EXPECT_TRUE(t, queue_delayed_work_on(~0u, system_wq, &dw, 1000 * NSEC_PER_USEC));
+	flush_delayed_work(&dw);
+	ktest_expect_warnings(t, 1);
+	KT_EXPECT_FALSE(t, mod_delayed_work_on(beyond + 1000, system_wq, &dw, 0));
+	flush_delayed_work(&dw);
+	KT_EXPECT_EQ(t, bad_cpu_runs, 3);
+	/* Every possible CPU, online or not, is taken without a word. */
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		KT_EXPECT_TRUE(t, queue_work_on(cpu, system_wq, &w));
+		flush_work(&w);
+	}
+	KT_EXPECT_EQ(t, bad_cpu_runs, 3 + (int)cpumask_weight(&cpu_possible_mask));
+}
+
 /* ---- references --------------------------------------------------------- */
 
 struct refd {
@@ -949,6 +992,7 @@ KTEST_SUITE(workqueue_api, KTEST_CASE(ordered_keeps_strict_order_from_all_cpus),
 	    KTEST_CASE(flush_from_own_ordered_item_is_refused),
 	    KTEST_CASE(destroy_busy_workqueue_warns_and_drains),
 	    KTEST_CASE(queueing_a_freed_item_is_refused),
+	    KTEST_CASE(queueing_on_an_impossible_cpu_is_reported),
 	    KTEST_CASE(references_are_held_while_queued_or_running),
 	    KTEST_CASE(rescuer_makes_progress_when_workers_cannot_be_created),
 	    KTEST_CASE(freeze_drains_and_holds_freezable_work),
