@@ -949,9 +949,7 @@ static bool wq_valid(struct workqueue_struct *wq, const char *op, struct work_st
 			  op, w->func, wq, wq ? wq->magic : 0);
 }
 
-/* The cpu of a *_on call: a possible CPU (online or not) or
- * WORK_CPU_UNBOUND. Any other number is misuse, reported once; the item
- * goes where plain queue_work() would put it. */
+/* Out of line: keeps the queueing fast path short. */
 static __noinline unsigned int wq_bad_cpu_arg(unsigned int cpu, const char *op,
 					       struct work_struct *w)
 {
@@ -960,6 +958,9 @@ static __noinline unsigned int wq_bad_cpu_arg(unsigned int cpu, const char *op,
 	return WORK_CPU_UNBOUND;
 }
 
+/* The cpu of a *_on call: a possible CPU (online or not) or
+ * WORK_CPU_UNBOUND. Any other number is misuse, reported once; the item
+ * goes where plain queue_work() would put it. Any context. */
 static inline unsigned int wq_cpu_arg(unsigned int cpu, const char *op, struct work_struct *w)
 {
 	if (likely(cpu == WORK_CPU_UNBOUND ||
