@@ -42,7 +42,7 @@ ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
 LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
 LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
 
-SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c \
+SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kernel/tools/*.c \
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
@@ -109,7 +109,7 @@ test: deps iso
 test-matrix: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) matrix
 
-# The CPU-hotplug torture for DURATION seconds (kernel/torture.h): fails
+# The CPU-hotplug torture for DURATION seconds (kernel/tools/torture.h): fails
 # unless its one verdict line (build/test-logs/torture.log) is "torture: PASS".
 DURATION ?= 3600
 INTERVAL ?= 0

@@ -24,7 +24,7 @@
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
-#include "kernel/cpu.h"
+#include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"

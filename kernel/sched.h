@@ -184,7 +184,7 @@ struct rq_stats {
 	u64 idle_ns;
 };
 void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st);
-/* CPU hotplug (kernel/cpu.c): stop placing threads on cpu (and wait
+/* CPU hotplug (kernel/hotplug.c): stop placing threads on cpu (and wait
  * until no CPU still can); place them again; move the queued ones away
  * (on the dying CPU, interrupts off); check nothing was left. */
 void sched_cpu_deactivate(unsigned int cpu);

@@ -97,7 +97,7 @@
  * called from any context, interrupts included; flush_*, drain, the
  * *_sync cancels, alloc/destroy and attribute changes may sleep.
  *
- * CPUs going offline (kernel/cpu.h, docs/hotplug.md): queue_work_on(cpu)
+ * CPUs going offline (kernel/hotplug.h, docs/hotplug.md): queue_work_on(cpu)
  * and the delayed *_on calls take any possible CPU, online or not. Work
  * for an offline CPU goes to that CPU's pool, whose trustee has it run on
  * other CPUs, promptly and exactly once; it is not refused and not held
@@ -249,7 +249,7 @@ extern unsigned int wq_idle_timeout_ms;
 
 void workqueue_init(void);
 
-/* CPU hotplug steps (kernel/cpu.c): hand cpu's pools to a trustee (on the
+/* CPU hotplug steps (kernel/hotplug.c): hand cpu's pools to a trustee (on the
  * dying CPU, interrupts off); take them back when it is online again. */
 int workqueue_cpu_dying(unsigned int cpu);
 int workqueue_cpu_online(unsigned int cpu);

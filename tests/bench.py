@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/bench.py - baton's benchmarks and their targets (`make bench`).
 
-Boots the kernel with `bench=all` (kernel/bench.h) under QEMU's
+Boots the kernel with `bench=all` (kernel/tools/bench.h) under QEMU's
 `-icount shift=3,sleep=off`: one virtual CPU at a time, each instruction
 8 ns of guest time, idle time skipped. The figures are then a count of
 guest instructions, the same on a busy machine as on an idle one, which is

@@ -18,7 +18,7 @@ the exit status is non-zero if anything failed.
 
 `matrix` (make test-matrix) boots -smp 1..64 on pc and q35 and several
 topologies; it is not part of `make test` (it takes a while). `torture`
-(make torture) runs the CPU-hotplug torture (kernel/torture.h) for
+(make torture) runs the CPU-hotplug torture (kernel/tools/torture.h) for
 --duration seconds, showing its progress, keeps the serial log in
 BUILD/test-logs/torture.log and fails unless its one verdict line is PASS.
 """
@@ -107,7 +107,7 @@ def serial_rx_pattern(n):
     return bytes(((i * 7) ^ ((i >> 8) * 0x35)) & 0xFF for i in range(n))
 
 
-# The CPU-hotplug torture's verdict (kernel/torture.c prints exactly one).
+# The CPU-hotplug torture's verdict (kernel/tools/torture.c prints exactly one).
 TORTURE_PASS = r"\]\[cpu\d+\] torture: PASS\r?$"
 TORTURE_VERDICT = r"\]\[cpu\d+\] torture: (PASS|FAIL\b[^\r\n]*)\r?$"
 TORTURE_CYCLES = 500
@@ -157,7 +157,7 @@ KERNEL_BOOTS = [
     # the host to schedule a halted vCPU.
     Boot("wakeup-pingpong-smp2", "sched_pingpong", smp=2, mem="256M", machine="q35", alone=True),
     Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
-    # CPU-hotplug torture (kernel/torture.h): 500 offline/online cycles
+    # CPU-hotplug torture (kernel/tools/torture.h): 500 offline/online cycles
     # under workqueue and timer load, invariants checked all along.
     Boot("hotplug-torture-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
          extra_cmdline="torture_cycles=%d torture_interval_ms=0" % TORTURE_CYCLES,

@@ -1,7 +1,7 @@
 /* arch/x86_64/smpboot.c - start application processors; see smpboot.h. */
 #define pr_fmt(fmt) "smpboot: " fmt
 #include "arch/x86_64/smpboot.h"
-#include "kernel/cpu.h"
+#include "kernel/hotplug.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"

@@ -7,7 +7,7 @@
  * make the parsers print pr_err/pr_warn lines on purpose; none WARNs.
  */
 #include "drivers/acpi.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"

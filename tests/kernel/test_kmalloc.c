@@ -1,6 +1,6 @@
 /* tests/kernel/test_kmalloc.c - the kernel heap and its debug checks. */
 #include "arch/x86_64/paging.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/random.h"
 #include "lib/string.h"

@@ -1,6 +1,6 @@
 /* tests/kernel/test_ksyms.c - the symbol table and backtraces. */
 #include "kernel/ksyms.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

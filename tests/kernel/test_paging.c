@@ -1,6 +1,6 @@
 /* tests/kernel/test_paging.c - the kernel's page tables and guarded stacks. */
 #include "arch/x86_64/paging.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"

@@ -1,6 +1,6 @@
 /* tests/kernel/test_params.c - command-line parsing, against a private
  * table so the real parameters are untouched. */
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/params.h"
 #include "lib/string.h"
 

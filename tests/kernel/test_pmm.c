@@ -1,6 +1,6 @@
 /* tests/kernel/test_pmm.c - the physical page allocator. */
 #include "arch/x86_64/paging.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mm/pmm.h"
 
 static void orders_are_naturally_aligned(struct ktest *t)

@@ -2,7 +2,7 @@
  * cross-CPU wake-ups, timers and the sleep/wake hooks. */
 #include "arch/x86_64/atomic.h"
 #include "kernel/kthread.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "lib/string.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"

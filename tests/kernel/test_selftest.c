@@ -5,7 +5,7 @@
  * boot them to prove that a failing case, a panic, a hang, a page fault
  * and a stack overflow are each caught and reported. */
 #include "arch/x86_64/cpu.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"

@@ -18,7 +18,7 @@
 #include "arch/x86_64/percpu.h"
 #include "drivers/uart16550.h"
 #include "kernel/completion.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 #include "kernel/workqueue.h"

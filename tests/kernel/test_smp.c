@@ -6,7 +6,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/traps.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
 

@@ -4,7 +4,7 @@
 #include "kernel/biglock.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"

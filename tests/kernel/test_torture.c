@@ -1,10 +1,10 @@
-/* tests/kernel/test_torture.c - the CPU-hotplug torture (kernel/torture.h)
+/* tests/kernel/test_torture.c - the CPU-hotplug torture (kernel/tools/torture.h)
  * as an explicit suite: test=hotplug_torture, with the torture_* command
  * line parameters (default: 500 cycles, no pause between operations).
  * `make test` boots it at -smp 4; `make torture` runs it for hours. */
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/smp.h"
-#include "kernel/torture.h"
+#include "kernel/tools/torture.h"
 #include "lib/errno.h"
 
 static struct torture_result res;	/* too big for the stack */

@@ -1,8 +1,8 @@
 /* tests/kernel/test_trace.c - trace the two classic scenarios and dump
  * them; the harness converts the dump (scripts/trace2json.py) and checks
  * the JSON. Explicit: run with test=trace_scenarios. */
-#include "kernel/cpu.h"
-#include "kernel/ktest.h"
+#include "kernel/hotplug.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"

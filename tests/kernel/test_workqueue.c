@@ -2,7 +2,7 @@
  * flushing, cancelling and delayed work. */
 #include "arch/x86_64/atomic.h"
 #include "kernel/kthread.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"

@@ -5,7 +5,7 @@
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/spinlock.h"
 #include "kernel/kthread.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"

@@ -1,4 +1,4 @@
-/* kernel/ktest.h - in-kernel tests, reported in KTAP version 1.
+/* kernel/tools/ktest.h - in-kernel tests, reported in KTAP version 1.
  *
  * A suite is a named list of cases, registered at link time:
  *
@@ -20,8 +20,8 @@
  * KT_EXPECT_* records a failure and continues; KT_ASSERT_* also ends the
  * case. Each failure prints "# FAIL file:line: ..." with the values.
  */
-#ifndef KERNEL_KTEST_H
-#define KERNEL_KTEST_H
+#ifndef KERNEL_TOOLS_KTEST_H
+#define KERNEL_TOOLS_KTEST_H
 
 #include "lib/compiler.h"
 #include "lib/types.h"

@@ -1,4 +1,4 @@
-/* kernel/torture.h - the CPU-hotplug torture, in the spirit of Linux's
+/* kernel/tools/torture.h - the CPU-hotplug torture, in the spirit of Linux's
  * rcutorture "onoff": CPUs go offline and come back, over and over, while
  * the workqueue, timers and the scheduler are kept busy, and invariants
  * are checked all along and at the end. It is meant to run for hours
@@ -68,8 +68,8 @@
  *
  * The torture assumes it is the only caller of cpu_down/cpu_up meanwhile.
  */
-#ifndef KERNEL_TORTURE_H
-#define KERNEL_TORTURE_H
+#ifndef KERNEL_TOOLS_TORTURE_H
+#define KERNEL_TOOLS_TORTURE_H
 
 #include "lib/types.h"
 

@@ -1,4 +1,4 @@
-/* kernel/cpu.h - taking CPUs offline and bringing them back at run time.
+/* kernel/hotplug.h - taking CPUs offline and bringing them back at run time.
  *
  *   cpu_down(cpu) / remove_cpu(cpu)   take an online CPU offline
  *   cpu_up(cpu)   / add_cpu(cpu)      bring a present, offline CPU online
@@ -52,8 +52,8 @@
  * callbacks already run are undone in reverse, and the CPU ends where it
  * started.
  */
-#ifndef KERNEL_CPU_H
-#define KERNEL_CPU_H
+#ifndef KERNEL_HOTPLUG_H
+#define KERNEL_HOTPLUG_H
 
 #include "lib/list.h"
 #include "lib/types.h"

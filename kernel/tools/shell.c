@@ -1,15 +1,15 @@
-/* kernel/shell.c - the serial shell; see shell.h.
+/* kernel/tools/shell.c - the serial shell; see shell.h.
  *
  * Field legend: RX = only the serial receive work item (a work item never
  * runs on two workers at once, so it needs no lock).
  */
-#include "kernel/shell.h"
+#include "kernel/tools/shell.h"
 #include "arch/x86_64/atomic.h"
 #include "drivers/uart16550.h"
-#include "kernel/bench.h"
-#include "kernel/cpu.h"
+#include "kernel/tools/bench.h"
+#include "kernel/hotplug.h"
 #include "kernel/kthread.h"
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -17,7 +17,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
-#include "kernel/torture.h"
+#include "kernel/tools/torture.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"

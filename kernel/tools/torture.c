@@ -1,4 +1,4 @@
-/* kernel/torture.c - the CPU-hotplug torture; what it does and checks is
+/* kernel/tools/torture.c - the CPU-hotplug torture; what it does and checks is
  * in torture.h.
  *
  * Field legend: I = set by torture_start() before the threads run (or at
@@ -15,10 +15,10 @@
  * and once everything is drained, executed + cancelled == queued.
  */
 #define pr_fmt(fmt) "torture: " fmt
-#include "kernel/torture.h"
+#include "kernel/tools/torture.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
-#include "kernel/cpu.h"
+#include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
@@ -637,7 +637,7 @@ static u64 cycles_done(void)
 	return n;
 }
 
-/* A call that must fail, with the error cpu.h documents. */
+/* A call that must fail, with the error hotplug.h documents. */
 static void probe_one(const char *call, unsigned int cpu, int err, int want, int also)
 {
 	unsigned long flags = spin_lock_irqsave(&stats_lock);

@@ -1,10 +1,10 @@
-/* kernel/cpu.c - CPU offline and online at run time; the phases and the
- * rules are in cpu.h, the workqueue's part (the trustee) in workqueue.c.
+/* kernel/hotplug.c - CPU offline and online at run time; the phases and the
+ * rules are in hotplug.h, the workqueue's part (the trustee) in workqueue.c.
  *
  * Field legend: H = cpu_hotplug_lock.
  */
 #define pr_fmt(fmt) "cpu: " fmt
-#include "kernel/cpu.h"
+#include "kernel/hotplug.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/atomic.h"

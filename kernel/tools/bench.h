@@ -1,4 +1,4 @@
-/* kernel/bench.h - measurements of the hot paths, for `make bench` and the
+/* kernel/tools/bench.h - measurements of the hot paths, for `make bench` and the
  * shell's `bench` command.
  *
  *   bench_run(list, n)   run the benchmarks named in list ("all", or names
@@ -43,8 +43,8 @@
  * Sleeps; call from a thread that is not a work item of system_wq (the
  * queue benchmarks flush it), not inside a hotplug callback.
  */
-#ifndef KERNEL_BENCH_H
-#define KERNEL_BENCH_H
+#ifndef KERNEL_TOOLS_BENCH_H
+#define KERNEL_TOOLS_BENCH_H
 
 #include "lib/types.h"
 
@@ -57,4 +57,4 @@ void bench_list(void (*fn)(const char *name, const char *what, void *arg), void 
 bool bench_requested(void);
 void bench_run_selected(void);
 
-#endif /* KERNEL_BENCH_H */
+#endif /* KERNEL_TOOLS_BENCH_H */

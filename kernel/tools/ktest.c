@@ -1,4 +1,4 @@
-/* kernel/ktest.c - the KTAP test runner; see ktest.h.
+/* kernel/tools/ktest.c - the KTAP test runner; see ktest.h.
  *
  * Output (KTAP version 1, as the harness in tests/qemu.py parses it):
  *
@@ -17,7 +17,7 @@
  *
  * Test output lines go straight to the console, without the "[cpuN]"
  * prefix, so that a KTAP parser sees them at the start of the line. */
-#include "kernel/ktest.h"
+#include "kernel/tools/ktest.h"
 #include "drivers/qemu_exit.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"

@@ -1,10 +1,10 @@
-/* kernel/bench.c - measurements of the hot paths; see bench.h. */
+/* kernel/tools/bench.c - measurements of the hot paths; see bench.h. */
 #define pr_fmt(fmt) "bench: " fmt
-#include "kernel/bench.h"
+#include "kernel/tools/bench.h"
 #include "arch/x86_64/atomic.h"
 #include "drivers/qemu_exit.h"
 #include "kernel/completion.h"
-#include "kernel/cpu.h"
+#include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
@@ -13,7 +13,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
-#include "kernel/torture.h"
+#include "kernel/tools/torture.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
@@ -430,7 +430,7 @@ void bench_list(void (*fn)(const char *name, const char *what, void *arg), void 
 
 static char bench_param[256];
 PARAM_STRING(bench, bench_param,
-	     "run benchmarks and power off: all, or a comma-separated list (kernel/bench.h)");
+	     "run benchmarks and power off: all, or a comma-separated list (kernel/tools/bench.h)");
 static unsigned int bench_n;
 PARAM_UINT(bench_n, bench_n, 0, BENCH_MAX_N, "runs per benchmark for bench= (0: each one's default)");
 

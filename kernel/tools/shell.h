@@ -1,4 +1,4 @@
-/* kernel/shell.h - the teaching shell on the serial console.
+/* kernel/tools/shell.h - the teaching shell on the serial console.
  *
  * Input arrives through the workqueue: the COM1 interrupt queues the
  * driver's receive work item, which hands the bytes to shell_input() (in
@@ -12,8 +12,8 @@
  * prints it. Every command checks its arguments and answers a bad one with
  * a message naming it; nothing the user types can crash the kernel.
  */
-#ifndef KERNEL_SHELL_H
-#define KERNEL_SHELL_H
+#ifndef KERNEL_TOOLS_SHELL_H
+#define KERNEL_TOOLS_SHELL_H
 
 #include "lib/types.h"
 
