@@ -174,8 +174,7 @@ void kthread_bind(struct thread *t, unsigned int cpu)
 {
 	/* Not started yet: nothing else looks at these fields. */
 	WARN_ON(t->on_rq);
-	cpumask_clear(&t->cpus_allowed);
-	cpumask_set_cpu(cpu, &t->cpus_allowed);
+	cpumask_copy(&t->cpus_allowed, cpumask_of(cpu));
 	t->cpu = cpu;
 }
 

@@ -876,8 +876,7 @@ static void init_this_cpu(void)
 	idle->cpu = cpu;
 	idle->on_rq = true;
 	idle->on_cpu = true;
-	cpumask_clear(&idle->cpus_allowed);
-	cpumask_set_cpu(cpu, &idle->cpus_allowed);
+	cpumask_copy(&idle->cpus_allowed, cpumask_of(cpu));
 	rq->curr = idle;
 	rq->idle_since = ktime_get_ns();
 	this_cpu_write(curr_thread, idle);

@@ -709,7 +709,6 @@ static __noreturn void worker_die(struct worker *worker)
 static bool worker_maybe_rebind(struct worker *worker)
 {
 	struct worker_pool *pool = worker->pool;
-	struct cpumask m;
 
 	if (!(worker->flags & WORKER_REBIND))
 		return false;
@@ -717,9 +716,7 @@ static bool worker_maybe_rebind(struct worker *worker)
 	if (pool->disassociated)
 		return false;	/* down again already: stay with the trustee */
 	spin_unlock_irq(&pool->lock);
-	cpumask_clear(&m);
-	cpumask_set_cpu(pool->cpu, &m);
-	int err = set_cpus_allowed(current, &m);
+	int err = set_cpus_allowed(current, cpumask_of(pool->cpu));
 
 	spin_lock_irq(&pool->lock);
 	if (!err && !pool->disassociated && smp_processor_id() == pool->cpu) {
@@ -839,15 +836,8 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
 	struct work_struct *w, *n;
-	struct cpumask where;
 
-	if (pool_is_bound(pool)) {
-		cpumask_clear(&where);
-		cpumask_set_cpu(pool->cpu, &where);
-	} else {
-		cpumask_copy(&where, &pool->attrs.cpumask);
-	}
-	set_cpus_allowed(current, &where);
+	set_cpus_allowed(current, pool_is_bound(pool) ? cpumask_of(pool->cpu) : &pool->attrs.cpumask);
 	spin_lock_irq(&pool->lock);
 	rescuer->pool = pool;
 	list_add_tail(&rescuer->node, &pool->workers);	/* collisions see it */

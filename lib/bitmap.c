@@ -4,6 +4,7 @@
  * last one, so garbage past nbits never leaks into a result.
  */
 #include "bitmap.h"
+#include "cpumask.h"
 #include "errno.h"
 #include "printf.h"
 
@@ -330,3 +331,18 @@ int bitmap_print_list(char *buf, size_t size, const unsigned long *src,
 	}
 	return (int)len;
 }
+
+/*
+ * cpumask_of(cpu): a table of NR_CPUS masks, mask n holding bit n alone,
+ * built at compile time so that it is read-only and needs no init call.
+ */
+#define ONE_CPU(n) [n] = {.bits = {[(n) / BITS_PER_LONG] = 1UL << ((n) % BITS_PER_LONG)}}
+#define FOUR_CPUS(n) ONE_CPU(n), ONE_CPU(n + 1), ONE_CPU(n + 2), ONE_CPU(n + 3)
+#define SIXTEEN_CPUS(n) FOUR_CPUS(n), FOUR_CPUS(n + 4), FOUR_CPUS(n + 8), FOUR_CPUS(n + 12)
+#define SIXTY_FOUR_CPUS(n)                                                                         \
+	SIXTEEN_CPUS(n), SIXTEEN_CPUS(n + 16), SIXTEEN_CPUS(n + 32), SIXTEEN_CPUS(n + 48)
+
+_Static_assert(NR_CPUS == 256, "cpu_single_masks lists 256 masks");
+const struct cpumask cpu_single_masks[NR_CPUS] = {
+	SIXTY_FOUR_CPUS(0), SIXTY_FOUR_CPUS(64), SIXTY_FOUR_CPUS(128), SIXTY_FOUR_CPUS(192),
+};

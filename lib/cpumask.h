@@ -10,7 +10,8 @@
  * Single CPUs (cpu must be < NR_CPUS, except that cpumask_test_cpu answers
  * false for any cpu >= NR_CPUS, so the NR_CPUS "none" result of the
  * searches below can be tested directly):
- *   cpumask_set_cpu, cpumask_clear_cpu, cpumask_test_cpu
+ *   cpumask_set_cpu, cpumask_clear_cpu, cpumask_test_cpu;
+ *   cpumask_of(cpu) - a read-only mask holding cpu alone (as in Linux)
  * Whole masks (argument order follows Linux: destination first):
  *   cpumask_clear, cpumask_setall, cpumask_copy, cpumask_and and
  *   cpumask_andnot (return "result is non-empty"), cpumask_or,
@@ -59,6 +60,14 @@ static inline void cpumask_clear_cpu(unsigned int cpu, struct cpumask *m)
 static inline bool cpumask_test_cpu(unsigned int cpu, const struct cpumask *m)
 {
 	return cpu < NR_CPUS && test_bit(cpu, m->bits);
+}
+
+/* The one-CPU masks cpumask_of() hands out (lib/bitmap.c). */
+extern const struct cpumask cpu_single_masks[NR_CPUS];
+
+static inline const struct cpumask *cpumask_of(unsigned int cpu)
+{
+	return &cpu_single_masks[cpu];
 }
 
 static inline void cpumask_clear(struct cpumask *m)

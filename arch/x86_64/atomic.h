@@ -64,6 +64,17 @@ static inline int atomic_cmpxchg(atomic_t *a, int old, int new)
 	return old;
 }
 
+/* Raises *a to v if v is larger; returns the value it replaced or kept. */
+static inline int atomic_max(atomic_t *a, int v)
+{
+	int old = atomic_read(a);
+
+	while (old < v && !__atomic_compare_exchange_n(&a->counter, &old, v, false,
+						       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
+	return old;
+}
+
 static inline long atomic_long_read(const atomic_long_t *a) { return READ_ONCE(a->counter); }
 static inline void atomic_long_set(atomic_long_t *a, long v) { WRITE_ONCE(a->counter, v); }
 static inline long atomic_long_add_return(long v, atomic_long_t *a)

@@ -408,10 +408,7 @@ int bench_run(const char *list, unsigned int n)
 		b = cpu;
 	/* Measure from A: the wakers and queuers run there. */
 	cpumask_copy(&old, &current->cpus_allowed);
-	struct cpumask only_a = {};
-
-	cpumask_set_cpu(a, &only_a);
-	err = set_cpus_allowed(current, &only_a);
+	err = set_cpus_allowed(current, cpumask_of(a));
 	if (err)
 		return err;
 	pr_notice("cpus %u and %u, %u online\n", a, b, num_online_cpus());

@@ -413,10 +413,9 @@ static void order_fn(struct work_struct *w)
 {
 	struct order_item *it = container_of(w, struct order_item, work);
 	struct order_run *r = it->run;
-	int n = atomic_inc_return(&r->running), m;
+	int n = atomic_inc_return(&r->running);
 
-	while ((m = atomic_read(&r->max)) < n && atomic_cmpxchg(&r->max, m, n) != m)
-		;
+	atomic_max(&r->max, n);
 	if ((unsigned int)atomic_inc_return(&r->next) - 1 != it->seq)
 		atomic_inc(&r->out_of_order);
 	msleep(2);

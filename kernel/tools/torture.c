@@ -906,14 +906,11 @@ static void hop(struct stress *st, struct torture_slot *s)
 {
 	struct prng *r = &st->rng;
 	unsigned int cpu = cpumask_nth(prng_below(r, num_online_cpus()), &cpu_active_mask);
-	struct cpumask m;
 
 	if (cpu >= NR_CPUS)
 		return;
-	cpumask_clear(&m);
-	cpumask_set_cpu(cpu, &m);
 	slot_begin(s, "set_cpus_allowed", NULL, (int)cpu);
-	int err = set_cpus_allowed(current, &m);
+	int err = set_cpus_allowed(current, cpumask_of(cpu));
 
 	slot_end(s);
 	if (err && err != -EINVAL)	/* -EINVAL: it went down meanwhile */

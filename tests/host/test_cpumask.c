@@ -67,6 +67,17 @@ static void cpumask_single_cpus(struct ktest *t)
 	KT_EXPECT(t, !cpumask_test_cpu(~0U, &m));
 }
 
+/* cpumask_of(cpu) holds cpu and nothing else, for every cpu. */
+static void cpumask_of_holds_one_cpu(struct ktest *t)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct cpumask *m = cpumask_of(cpu);
+
+		KT_EXPECT_EQ(t, cpumask_weight(m), 1);
+		KT_EXPECT_EQ(t, cpumask_first(m), cpu);
+	}
+}
+
 static void cpumask_clear_setall_copy(struct ktest *t)
 {
 	struct cpumask a, b;
@@ -455,6 +466,7 @@ static void cpumask_list_text(struct ktest *t)
 
 static const struct ktest_case cpumask_cases[] = {
 	KTEST_CASE(cpumask_single_cpus),
+	KTEST_CASE(cpumask_of_holds_one_cpu),
 	KTEST_CASE(cpumask_clear_setall_copy),
 	KTEST_CASE(cpumask_logic_fixed),
 	KTEST_CASE(cpumask_logic_random),

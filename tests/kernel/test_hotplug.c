@@ -104,15 +104,11 @@ static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
 	for_each_present_cpu(cpu) {
 		if (cpu == 0 || !cpu_online(cpu))
 			continue;
-		struct cpumask m;
-
-		cpumask_clear(&m);
-		cpumask_set_cpu(cpu, &m);
 		pinned_stop = false;
 		struct thread *th = kthread_create(pinned_fn, NULL, "pinned/%u", cpu);
 
 		KT_ASSERT_NOT_NULL(t, th);
-		set_cpus_allowed(th, &m);
+		set_cpus_allowed(th, cpumask_of(cpu));
 		wake_up_thread(th);
 		KT_EXPECT_TRUE(t, wait_until(pinned_cpu_seen == cpu));
 		struct rq_stats before, after;
@@ -443,10 +439,9 @@ static atomic_t cm_running, cm_max;
 
 static void cm_fn(struct work_struct *w)
 {
-	int n = atomic_inc_return(&cm_running), m;
+	int n = atomic_inc_return(&cm_running);
 
-	while ((m = atomic_read(&cm_max)) < n && atomic_cmpxchg(&cm_max, m, n) != m)
-		;
+	atomic_max(&cm_max, n);
 	udelay(1000);
 	atomic_dec(&cm_running);
 }
@@ -600,7 +595,6 @@ static void stacks_freed_while_a_cpu_dies(struct ktest *t)
 	unsigned int cpu = last_cpu(), other = 0;
 	phys_addr_t grab = 0;
 	struct work_struct w;
-	struct cpumask m;
 
 	if (!need_two(t))
 		return;
@@ -618,9 +612,7 @@ static void stacks_freed_while_a_cpu_dies(struct ktest *t)
 	if (!helper)
 		kstack_free(tlb_old);
 	KT_ASSERT_TRUE(t, helper != NULL);
-	cpumask_clear(&m);
-	cpumask_set_cpu(other, &m);
-	set_cpus_allowed(helper, &m);
+	set_cpus_allowed(helper, cpumask_of(other));
 	wake_up_thread(helper);
 	cpuhp_add_step(&tlb_step);
 	int down = cpu_down(cpu);
@@ -679,13 +671,10 @@ static int ths_sleeper(void *arg)
 	while (!ths_stop) {
 		if (prng_below(&r, 8) == 0) {
 			unsigned int cpu = (unsigned int)prng_below(&r, nr_cpu_ids);
-			struct cpumask m;
+			const struct cpumask *m =
+				prng_below(&r, 2) ? &cpu_possible_mask : cpumask_of(cpu);
 
-			cpumask_clear(&m);
-			cpumask_set_cpu(cpu, &m);
-			if (prng_below(&r, 2))
-				cpumask_copy(&m, &cpu_possible_mask);
-			set_cpus_allowed(current, &m);	/* -EINVAL if offline: fine */
+			set_cpus_allowed(current, m);	/* -EINVAL if offline: fine */
 		}
 		set_current_state(THREAD_BLOCKED);
 		schedule_timeout(prng_below(&r, 3 * NSEC_PER_MSEC));

@@ -167,14 +167,11 @@ static int affinity_checker(void *arg)
 static void affinity_is_never_violated(struct ktest *t)
 {
 	struct thread *th[8];
+	const struct cpumask *first = cpumask_of(victim_cpu());
 
-	struct cpumask first;
-
-	cpumask_clear(&first);
-	cpumask_set_cpu(victim_cpu(), &first);
 	atomic_set(&affinity_violations, 0);
 	for (unsigned int i = 0; i < 8; i++) {
-		th[i] = kthread_create_on_mask(affinity_checker, (void *)(u64)(i + 1), &first, "aff%u", i);
+		th[i] = kthread_create_on_mask(affinity_checker, (void *)(u64)(i + 1), first, "aff%u", i);
 		if (th[i])
 			wake_up_thread(th[i]);
 	}
@@ -212,11 +209,7 @@ static void ping_pong(struct ktest *t, unsigned int rounds)
 		ktest_skip(t, "needs two CPUs");
 		return;
 	}
-	struct cpumask here;
-
-	cpumask_clear(&here);
-	cpumask_set_cpu(a, &here);
-	set_cpus_allowed(current, &here);
+	set_cpus_allowed(current, cpumask_of(a));
 	init_completion(&ping);
 	init_completion(&pong);
 	pong_cpu_wrong = 0;

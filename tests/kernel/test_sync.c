@@ -110,10 +110,8 @@ static int sem_worker(void *arg)
 	for (int i = 0; i < 300; i++) {
 		down(&torture_sem);
 		int in = atomic_inc_return(&sem_inside);
-		int m;
 
-		while ((m = atomic_read(&sem_max)) < in && atomic_cmpxchg(&sem_max, m, in) != m)
-			;
+		atomic_max(&sem_max, in);
 		if (i % 7 == 0)
 			msleep(1);
 		else

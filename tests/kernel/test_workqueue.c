@@ -21,10 +21,9 @@ static atomic_t asleep, max_asleep;
 static void sleep_40ms(struct work_struct *w)
 {
 	struct sleepy *s = container_of(w, struct sleepy, work);
-	int n = atomic_inc_return(&asleep), m;
+	int n = atomic_inc_return(&asleep);
 
-	while ((m = atomic_read(&max_asleep)) < n && atomic_cmpxchg(&max_asleep, m, n) != m)
-		;
+	atomic_max(&max_asleep, n);
 	msleep(40);
 	atomic_dec(&asleep);
 	atomic_inc(s->done);
@@ -71,10 +70,8 @@ static int batch_breaks;		/* items on another worker, or after it blocked */
 static void cpu_bound(struct work_struct *w)
 {
 	int n = atomic_inc_return(&running_now);
-	int m;
 
-	while ((m = atomic_read(&max_running)) < n && atomic_cmpxchg(&max_running, m, n) != m)
-		;
+	atomic_max(&max_running, n);
 	udelay(2000);
 	atomic_dec(&running_now);
 	if (!batch_thread) {
@@ -286,10 +283,9 @@ static atomic_t limited_running, limited_max;
 
 static void limited_fn(struct work_struct *w)
 {
-	int n = atomic_inc_return(&limited_running), m;
+	int n = atomic_inc_return(&limited_running);
 
-	while ((m = atomic_read(&limited_max)) < n && atomic_cmpxchg(&limited_max, m, n) != m)
-		;
+	atomic_max(&limited_max, n);
 	msleep(2);
 	atomic_dec(&limited_running);
 }

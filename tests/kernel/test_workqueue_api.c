@@ -18,14 +18,6 @@
 
 #define WAIT_NS (60 * NSEC_PER_SEC)	/* generous: only a hang exceeds it */
 
-static void atomic_max(atomic_t *max, int n)
-{
-	int m;
-
-	while ((m = atomic_read(max)) < n && atomic_cmpxchg(max, m, n) != m)
-		;
-}
-
 static unsigned int last_online_cpu(void)
 {
 	unsigned int cpu, last = 0;
@@ -221,8 +213,7 @@ static void unbound_attrs_place_and_prioritise_workers(struct ktest *t)
 	KT_EXPECT_EQ(t, strncmp(wh[0].name, "kworker/u", 9), 0);
 
 	attrs->nice = 5;
-	cpumask_clear(&attrs->cpumask);
-	cpumask_set_cpu(cpu, &attrs->cpumask);
+	cpumask_copy(&attrs->cpumask, cpumask_of(cpu));
 	KT_EXPECT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
 	for (int i = 0; i < 8; i++) {
 		INIT_WORK(&wh[i].work, where_fn);
