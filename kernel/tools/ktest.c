@@ -59,6 +59,18 @@ void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ..
 	ktap("    # FAIL %s:%d: %s\n", file, line, msg);
 }
 
+bool ktest_str_equal(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+bool ktest_mem_equal(const void *a, const void *b, size_t n)
+{
+	return memcmp(a, b, n) == 0;
+}
+
 void ktest_skip(struct ktest *t, const char *reason)
 {
 	t->skipped = true;

@@ -17,14 +17,16 @@
  * After the run the kernel exits QEMU with QEMU_EXIT_SUCCESS if every case
  * passed or was skipped, QEMU_EXIT_FAILURE otherwise.
  *
- * KT_EXPECT_* records a failure and continues; KT_ASSERT_* also ends the
- * case. Each failure prints "# FAIL file:line: ..." with the values.
+ * The checks (KT_EXPECT_* records a failure and continues, KT_ASSERT_* also
+ * ends the case) are tests/ktest_assert.h, shared with the host tests of lib/.
+ * Each failure prints "# FAIL file:line: ..." with the values.
  */
 #ifndef KERNEL_TOOLS_KTEST_H
 #define KERNEL_TOOLS_KTEST_H
 
 #include "lib/compiler.h"
 #include "lib/types.h"
+#include "tests/ktest_assert.h"
 
 struct ktest {
 	const char *case_name;
@@ -60,8 +62,6 @@ struct ktest_suite {
 #define KTEST_SUITE(sname, ...) __KTEST_SUITE(sname, false, __VA_ARGS__)
 #define KTEST_SUITE_EXPLICIT(sname, ...) __KTEST_SUITE(sname, true, __VA_ARGS__)
 
-void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
-	__printf(4, 5);
 void ktest_skip(struct ktest *t, const char *reason);
 /* The case will provoke n WARNs on purpose: fewer or more fail it. */
 void ktest_expect_warnings(struct ktest *t, unsigned long n);
@@ -72,46 +72,4 @@ bool ktest_run_selected(void);
 unsigned int ktest_run(const char *list);
 /* Is test= set? (Then the boot ends with the test run.) */
 bool ktest_requested(void);
-/* Longjmp-free early return from a case: used by KT_ASSERT_*. */
-#define __KT_RETURN return
-
-#define KT_EXPECT_TRUE(t, c)                                                  \
-	do {                                                                  \
-		if (!(c))                                                     \
-			ktest_fail(t, __FILE__, __LINE__, "expected %s", #c); \
-	} while (0)
-#define KT_EXPECT_FALSE(t, c) KT_EXPECT_TRUE(t, !(c))
-#define KT_EXPECT_EQ(t, a, b)                                                 \
-	do {                                                                  \
-		long long __a = (long long)(a), __b = (long long)(b);         \
-		if (__a != __b)                                               \
-			ktest_fail(t, __FILE__, __LINE__,                     \
-				   "expected %s == %s (%lld vs %lld)", #a, #b,  \
-				   __a, __b);                                 \
-	} while (0)
-#define KT_EXPECT_NE(t, a, b)                                                 \
-	do {                                                                  \
-		long long __a = (long long)(a), __b = (long long)(b);         \
-		if (__a == __b)                                               \
-			ktest_fail(t, __FILE__, __LINE__,                     \
-				   "expected %s != %s (both %lld)", #a, #b,     \
-				   __a);                                      \
-	} while (0)
-#define KT_EXPECT_LE(t, a, b)                                                 \
-	do {                                                                  \
-		long long __a = (long long)(a), __b = (long long)(b);         \
-		if (!(__a <= __b))                                            \
-			ktest_fail(t, __FILE__, __LINE__,                     \
-				   "expected %s <= %s (%lld vs %lld)", #a, #b,  \
-				   __a, __b);                                 \
-	} while (0)
-#define KT_ASSERT_TRUE(t, c)                                                  \
-	do {                                                                  \
-		if (!(c)) {                                                   \
-			ktest_fail(t, __FILE__, __LINE__, "expected %s", #c); \
-			__KT_RETURN;                                          \
-		}                                                             \
-	} while (0)
-#define KT_ASSERT_NOT_NULL(t, p) KT_ASSERT_TRUE(t, (p) != NULL)
-
 #endif

@@ -74,16 +74,16 @@ static void bitops_single(struct ktest *t)
 	KT_EXPECT_EQ(t, map[0], 0x8000000000000001UL);
 	KT_EXPECT_EQ(t, map[1], 1);
 	KT_EXPECT_EQ(t, map[2], 2);
-	KT_EXPECT(t, test_bit(63, map));
-	KT_EXPECT(t, !test_bit(62, map));
+	KT_EXPECT_TRUE(t, test_bit(63, map));
+	KT_EXPECT_TRUE(t, !test_bit(62, map));
 	__clear_bit(63, map);
-	KT_EXPECT(t, !test_bit(63, map));
-	KT_EXPECT(t, !__test_and_set_bit(100, map));
-	KT_EXPECT(t, __test_and_set_bit(100, map));
-	KT_EXPECT(t, test_bit(100, map));
-	KT_EXPECT(t, __test_and_clear_bit(100, map));
-	KT_EXPECT(t, !__test_and_clear_bit(100, map));
-	KT_EXPECT(t, !test_bit(100, map));
+	KT_EXPECT_TRUE(t, !test_bit(63, map));
+	KT_EXPECT_TRUE(t, !__test_and_set_bit(100, map));
+	KT_EXPECT_TRUE(t, __test_and_set_bit(100, map));
+	KT_EXPECT_TRUE(t, test_bit(100, map));
+	KT_EXPECT_TRUE(t, __test_and_clear_bit(100, map));
+	KT_EXPECT_TRUE(t, !__test_and_clear_bit(100, map));
+	KT_EXPECT_TRUE(t, !test_bit(100, map));
 }
 
 static void bitmap_zero_fill_copy(struct ktest *t)
@@ -99,7 +99,7 @@ static void bitmap_zero_fill_copy(struct ktest *t)
 			continue;
 		memset(map, 0x5a, sizeof(map));
 		bitmap_fill(map, n);
-		KT_EXPECT(t, bitmap_full(map, n));
+		KT_EXPECT_TRUE(t, bitmap_full(map, n));
 		KT_EXPECT_EQ(t, bitmap_weight(map, n), n);
 		/* fill leaves the tail of the last word clear */
 		if (n % BITS_PER_LONG)
@@ -111,15 +111,15 @@ static void bitmap_zero_fill_copy(struct ktest *t)
 
 		memset(copy, 0, sizeof(copy));
 		bitmap_copy(copy, map, n);
-		KT_EXPECT(t, bitmap_equal(copy, map, n));
+		KT_EXPECT_TRUE(t, bitmap_equal(copy, map, n));
 
 		bitmap_zero(map, n);
-		KT_EXPECT(t, bitmap_empty(map, n));
+		KT_EXPECT_TRUE(t, bitmap_empty(map, n));
 		KT_EXPECT_EQ(t, bitmap_weight(map, n), 0);
 		KT_EXPECT_EQ(t, find_first_bit(map, n), n);
 		if (words < 5)
 			KT_EXPECT_EQ(t, map[words], 0x5a5a5a5a5a5a5a5aUL);
-		KT_EXPECT(t, n == 0 || !bitmap_full(map, n));
+		KT_EXPECT_TRUE(t, n == 0 || !bitmap_full(map, n));
 	}
 }
 
@@ -143,7 +143,7 @@ static void bitmap_set_clear_ranges(struct ktest *t)
 			bitmap_clear(m.map, start, len);
 		for (i = start; i < start + len; i++)
 			m.bits[i] = set;
-		KT_EXPECT(t, model_matches(m.map, m.bits, MAX_BITS));
+		KT_EXPECT_TRUE(t, model_matches(m.map, m.bits, MAX_BITS));
 	}
 }
 
@@ -190,12 +190,12 @@ static void bitmap_logic_ops(struct ktest *t)
 		}
 
 		KT_EXPECT_EQ(t, bitmap_and(dst, a.map, b.map, n), and_any);
-		KT_EXPECT(t, model_matches(dst, and_bits, n));
+		KT_EXPECT_TRUE(t, model_matches(dst, and_bits, n));
 		bitmap_or(dst, a.map, b.map, n);
-		KT_EXPECT(t, model_matches(dst, or_bits, n));
+		KT_EXPECT_TRUE(t, model_matches(dst, or_bits, n));
 		KT_EXPECT_EQ(t, bitmap_andnot(dst, a.map, b.map, n),
 			     andnot_any);
-		KT_EXPECT(t, model_matches(dst, andnot_bits, n));
+		KT_EXPECT_TRUE(t, model_matches(dst, andnot_bits, n));
 		KT_EXPECT_EQ(t, bitmap_equal(a.map, b.map, n), equal);
 		KT_EXPECT_EQ(t, bitmap_subset(a.map, b.map, n), subset);
 		KT_EXPECT_EQ(t, bitmap_intersects(a.map, b.map, n),
@@ -298,7 +298,7 @@ static void bitmap_for_each_iterators(struct ktest *t)
 		}
 		for (i = 0; i < n; i++)
 			ok = ok && visited[i];
-		KT_EXPECT(t, ok);
+		KT_EXPECT_TRUE(t, ok);
 		KT_EXPECT_EQ(t, seen_set + seen_clear, n);
 	}
 }
@@ -314,16 +314,16 @@ static void bitmap_parselist_valid(struct ktest *t)
 
 	memset(map, 0xff, sizeof(map));
 	KT_EXPECT_EQ(t, bitmap_parselist("", map, 100), 0);
-	KT_EXPECT(t, bitmap_empty(map, 100));
+	KT_EXPECT_TRUE(t, bitmap_empty(map, 100));
 	KT_EXPECT_EQ(t, bitmap_parselist("\n", map, 100), 0);
-	KT_EXPECT(t, bitmap_empty(map, 100));
+	KT_EXPECT_TRUE(t, bitmap_empty(map, 100));
 
 	KT_EXPECT_EQ(t, bitmap_parselist("99", map, 100), 0);
 	KT_EXPECT_EQ(t, bitmap_weight(map, 100), 1);
-	KT_EXPECT(t, test_bit(99, map));
+	KT_EXPECT_TRUE(t, test_bit(99, map));
 
 	KT_EXPECT_EQ(t, bitmap_parselist("0-99\n", map, 100), 0);
-	KT_EXPECT(t, bitmap_full(map, 100));
+	KT_EXPECT_TRUE(t, bitmap_full(map, 100));
 
 	/* Overlapping and unordered pieces are fine. */
 	KT_EXPECT_EQ(t, bitmap_parselist("10-20,15-25,3,3,1", map, 100), 0);
@@ -425,10 +425,10 @@ static void bitmap_list_round_trip(struct ktest *t)
 
 		model_random(&m, &r, n, prng_below(&r, 101));
 		len = bitmap_print_list(text, sizeof(text), m.map, n);
-		KT_ASSERT(t, len >= 0 && (size_t)len < sizeof(text) - 1);
+		KT_ASSERT_TRUE(t, len >= 0 && (size_t)len < sizeof(text) - 1);
 		KT_EXPECT_EQ(t, strlen(text), len);
 		KT_EXPECT_EQ(t, bitmap_parselist(text, back, n), 0);
-		KT_EXPECT(t, bitmap_equal(back, m.map, n));
+		KT_EXPECT_TRUE(t, bitmap_equal(back, m.map, n));
 	}
 }
 

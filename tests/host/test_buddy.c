@@ -62,7 +62,7 @@ static void buddy_init_all_reserved(struct ktest *t)
 	KT_EXPECT_EQ(t, buddy_alloc(z, 0, &pfn), -ENOMEM);
 	KT_EXPECT_EQ(t, buddy_free(z, 4096, NULL), -EINVAL);
 	KT_EXPECT_EQ(t, buddy_alloc_order_of(z, 4096), -EINVAL);
-	KT_EXPECT(t, buddy_block_of(z, 4096)->state == BUDDY_RESERVED);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 4096)->state == BUDDY_RESERVED);
 	zone_destroy(tz);
 
 	/* An empty zone is legal and useless. */
@@ -71,7 +71,7 @@ static void buddy_init_all_reserved(struct ktest *t)
 	KT_EXPECT_EQ(t, buddy_alloc(&tz->zone, 0, &pfn), -ENOMEM);
 	buddy_release_range(&tz->zone, 0, 100);
 	KT_EXPECT_EQ(t, buddy_nr_free_pages(&tz->zone), 0);
-	KT_EXPECT(t, !buddy_contains(&tz->zone, 0));
+	KT_EXPECT_TRUE(t, !buddy_contains(&tz->zone, 0));
 	zone_destroy(tz);
 }
 
@@ -172,11 +172,11 @@ static void buddy_smallest_fit(struct ktest *t)
 	KT_EXPECT_EQ(t, buddy_nr_free_blocks(z, 2), 1);
 	KT_EXPECT_EQ(t, buddy_nr_free_blocks(z, 5), 1);
 	KT_EXPECT_EQ(t, buddy_alloc(z, 1, &pfn), 0);
-	KT_EXPECT(t, pfn == 4 || pfn == 6);
+	KT_EXPECT_TRUE(t, pfn == 4 || pfn == 6);
 	KT_EXPECT_EQ(t, buddy_nr_free_blocks(z, 5), 1);	/* untouched */
 	KT_EXPECT_EQ(t, buddy_alloc(z, 3, &pfn), 0);
 	KT_EXPECT_EQ(t, pfn % 8, 0);
-	KT_EXPECT(t, pfn >= 32);
+	KT_EXPECT_TRUE(t, pfn >= 32);
 	KT_EXPECT_EQ(t, buddy_alloc(z, 5, &pfn), -ENOMEM);
 	KT_EXPECT_EQ(t, buddy_alloc(z, BUDDY_MAX_ORDER + 1, &pfn), -EINVAL);
 	KT_EXPECT_EQ(t, buddy_alloc(z, 1000, &pfn), -EINVAL);
@@ -200,8 +200,8 @@ static void buddy_alignment_absolute(struct ktest *t)
 		if (buddy_alloc(z, order, &pfn) != 0)
 			continue;
 		KT_EXPECT_EQ(t, pfn % (1ULL << order), 0);
-		KT_EXPECT(t, pfn >= 1000003);
-		KT_EXPECT(t, pfn + (1ULL << order) <= 1000003 + 5000);
+		KT_EXPECT_TRUE(t, pfn >= 1000003);
+		KT_EXPECT_TRUE(t, pfn + (1ULL << order) <= 1000003 + 5000);
 		KT_EXPECT_EQ(t, buddy_alloc_order_of(z, pfn), order);
 	}
 	KT_EXPECT_EQ(t, buddy_check(z), 0);
@@ -222,9 +222,9 @@ static void buddy_exhaustion(struct ktest *t)
 	free_profile(z, before);
 	bitmap_zero(seen, PAGES);
 	while (buddy_alloc(z, 0, &pfn) == 0) {
-		KT_ASSERT(t, n < PAGES);
-		KT_EXPECT(t, buddy_contains(z, pfn));
-		KT_EXPECT(t, !__test_and_set_bit(pfn - 3, seen));
+		KT_ASSERT_TRUE(t, n < PAGES);
+		KT_EXPECT_TRUE(t, buddy_contains(z, pfn));
+		KT_EXPECT_TRUE(t, !__test_and_set_bit(pfn - 3, seen));
 		pfns[n++] = pfn;
 	}
 	KT_EXPECT_EQ(t, n, PAGES);
@@ -281,14 +281,14 @@ static void buddy_lookup_helpers(struct ktest *t)
 	struct test_zone *tz = zone_create(500, 100);
 	struct buddy_zone *z = &tz->zone;
 
-	KT_EXPECT(t, !buddy_contains(z, 499));
-	KT_EXPECT(t, buddy_contains(z, 500));
-	KT_EXPECT(t, buddy_contains(z, 599));
-	KT_EXPECT(t, !buddy_contains(z, 600));
-	KT_EXPECT(t, buddy_block_of(z, 499) == NULL);
-	KT_EXPECT(t, buddy_block_of(z, 600) == NULL);
-	KT_EXPECT(t, buddy_block_of(z, 500) == &tz->blocks[0]);
-	KT_EXPECT(t, buddy_block_of(z, 577) == &tz->blocks[77]);
+	KT_EXPECT_TRUE(t, !buddy_contains(z, 499));
+	KT_EXPECT_TRUE(t, buddy_contains(z, 500));
+	KT_EXPECT_TRUE(t, buddy_contains(z, 599));
+	KT_EXPECT_TRUE(t, !buddy_contains(z, 600));
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 499) == NULL);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 600) == NULL);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 500) == &tz->blocks[0]);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 577) == &tz->blocks[77]);
 	KT_EXPECT_EQ(t, buddy_pfn_of(z, &tz->blocks[77]), 577);
 	zone_destroy(tz);
 }
@@ -312,7 +312,7 @@ static void buddy_owner_fields_cleared(struct ktest *t)
 	KT_EXPECT_EQ(t, buddy_check(z), 0);
 	KT_EXPECT_EQ(t, buddy_alloc(z, 4, &pfn), 0);
 	for (i = 0; i < 16; i++) {
-		KT_EXPECT(t, buddy_block_of(z, pfn + i)->priv == NULL);
+		KT_EXPECT_TRUE(t, buddy_block_of(z, pfn + i)->priv == NULL);
 		KT_EXPECT_EQ(t, buddy_block_of(z, pfn + i)->flags, 0);
 	}
 	zone_destroy(tz);
@@ -334,10 +334,10 @@ static void buddy_reserve_ranges(struct ktest *t)
 	KT_EXPECT_EQ(t, buddy_check(z), 0);
 	KT_EXPECT_EQ(t, buddy_nr_free_pages(z), 4096 - 37);
 	KT_EXPECT_EQ(t, buddy_nr_managed_pages(z), 4096 - 37);
-	KT_EXPECT(t, buddy_block_of(z, 1001)->state == BUDDY_RESERVED);
-	KT_EXPECT(t, buddy_block_of(z, 1037)->state == BUDDY_RESERVED);
-	KT_EXPECT(t, buddy_block_of(z, 1038)->state != BUDDY_RESERVED);
-	KT_EXPECT(t, buddy_block_of(z, 1000)->state != BUDDY_RESERVED);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 1001)->state == BUDDY_RESERVED);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 1037)->state == BUDDY_RESERVED);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 1038)->state != BUDDY_RESERVED);
+	KT_EXPECT_TRUE(t, buddy_block_of(z, 1000)->state != BUDDY_RESERVED);
 
 	/* Reserving again (and partly outside the zone) is fine. */
 	KT_EXPECT_EQ(t, buddy_reserve_range(z, 1001, 10), 0);
@@ -348,7 +348,7 @@ static void buddy_reserve_ranges(struct ktest *t)
 
 	/* Nothing reserved is ever handed out. */
 	while (buddy_alloc(z, 0, &pfn) == 0)
-		KT_EXPECT(t, (pfn < 1001 || pfn >= 1038) && pfn < 4090);
+		KT_EXPECT_TRUE(t, (pfn < 1001 || pfn >= 1038) && pfn < 4090);
 	KT_EXPECT_EQ(t, buddy_nr_free_pages(z), 0);
 	KT_EXPECT_EQ(t, buddy_check(z), 0);
 
@@ -492,8 +492,8 @@ static void stress_zone(struct ktest *t, u64 base, u64 npages, u64 seed,
 			}
 			idx = pfn - base;
 			for (i = 0; i < (1ULL << order); i++) {
-				KT_EXPECT(t, !test_bit(idx + i, reserved));
-				KT_EXPECT(t, !__test_and_set_bit(idx + i,
+				KT_EXPECT_TRUE(t, !test_bit(idx + i, reserved));
+				KT_EXPECT_TRUE(t, !__test_and_set_bit(idx + i,
 								 shadow));
 			}
 			KT_EXPECT_EQ(t, buddy_nr_free_pages(z),

@@ -39,17 +39,17 @@ static void cpumask_single_cpus(struct ktest *t)
 
 	cpumask_clear(&m);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		KT_EXPECT(t, !cpumask_test_cpu(cpu, &m));
+		KT_EXPECT_TRUE(t, !cpumask_test_cpu(cpu, &m));
 	cpumask_set_cpu(0, &m);
 	cpumask_set_cpu(63, &m);
 	cpumask_set_cpu(64, &m);
 	cpumask_set_cpu(NR_CPUS - 1, &m);
-	KT_EXPECT(t, cpumask_test_cpu(0, &m));
-	KT_EXPECT(t, cpumask_test_cpu(63, &m));
-	KT_EXPECT(t, cpumask_test_cpu(64, &m));
-	KT_EXPECT(t, cpumask_test_cpu(NR_CPUS - 1, &m));
-	KT_EXPECT(t, !cpumask_test_cpu(1, &m));
-	KT_EXPECT(t, !cpumask_test_cpu(65, &m));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(0, &m));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(63, &m));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(64, &m));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(NR_CPUS - 1, &m));
+	KT_EXPECT_TRUE(t, !cpumask_test_cpu(1, &m));
+	KT_EXPECT_TRUE(t, !cpumask_test_cpu(65, &m));
 	KT_EXPECT_EQ(t, cpumask_weight(&m), 4);
 
 	/* Setting twice is idempotent; clearing a clear bit too. */
@@ -57,14 +57,14 @@ static void cpumask_single_cpus(struct ktest *t)
 	KT_EXPECT_EQ(t, cpumask_weight(&m), 4);
 	cpumask_clear_cpu(63, &m);
 	cpumask_clear_cpu(63, &m);
-	KT_EXPECT(t, !cpumask_test_cpu(63, &m));
-	KT_EXPECT(t, cpumask_test_cpu(64, &m));
+	KT_EXPECT_TRUE(t, !cpumask_test_cpu(63, &m));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(64, &m));
 	KT_EXPECT_EQ(t, cpumask_weight(&m), 3);
 
 	/* The "not found" sentinel and anything past it test as absent. */
 	cpumask_setall(&m);
-	KT_EXPECT(t, !cpumask_test_cpu(NR_CPUS, &m));
-	KT_EXPECT(t, !cpumask_test_cpu(~0U, &m));
+	KT_EXPECT_TRUE(t, !cpumask_test_cpu(NR_CPUS, &m));
+	KT_EXPECT_TRUE(t, !cpumask_test_cpu(~0U, &m));
 }
 
 /* cpumask_of(cpu) holds cpu and nothing else, for every cpu. */
@@ -84,25 +84,25 @@ static void cpumask_clear_setall_copy(struct ktest *t)
 
 	memset(&a, 0xa5, sizeof(a));
 	cpumask_clear(&a);
-	KT_EXPECT(t, cpumask_empty(&a));
+	KT_EXPECT_TRUE(t, cpumask_empty(&a));
 	KT_EXPECT_EQ(t, cpumask_weight(&a), 0);
 
 	cpumask_setall(&a);
-	KT_EXPECT(t, !cpumask_empty(&a));
+	KT_EXPECT_TRUE(t, !cpumask_empty(&a));
 	KT_EXPECT_EQ(t, cpumask_weight(&a), NR_CPUS);
-	KT_EXPECT(t, cpumask_test_cpu(0, &a));
-	KT_EXPECT(t, cpumask_test_cpu(NR_CPUS - 1, &a));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(0, &a));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(NR_CPUS - 1, &a));
 
 	cpumask_clear(&b);
 	cpumask_set_cpu(5, &b);
 	cpumask_set_cpu(200, &b);
 	cpumask_copy(&a, &b);
-	KT_EXPECT(t, cpumask_equal(&a, &b));
+	KT_EXPECT_TRUE(t, cpumask_equal(&a, &b));
 	KT_EXPECT_EQ(t, cpumask_weight(&a), 2);
-	KT_EXPECT(t, cpumask_test_cpu(200, &a));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(200, &a));
 	cpumask_clear_cpu(200, &b);
-	KT_EXPECT(t, !cpumask_equal(&a, &b));
-	KT_EXPECT(t, cpumask_test_cpu(200, &a));	/* a copy, not an alias */
+	KT_EXPECT_TRUE(t, !cpumask_equal(&a, &b));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(200, &a));	/* a copy, not an alias */
 }
 
 static void cpumask_logic_fixed(struct ktest *t)
@@ -118,43 +118,43 @@ static void cpumask_logic_fixed(struct ktest *t)
 	cpumask_set_cpu(70, &b);
 	cpumask_set_cpu(128, &b);
 
-	KT_EXPECT(t, cpumask_and(&dst, &a, &b));
+	KT_EXPECT_TRUE(t, cpumask_and(&dst, &a, &b));
 	KT_EXPECT_EQ(t, cpumask_weight(&dst), 1);
-	KT_EXPECT(t, cpumask_test_cpu(70, &dst));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(70, &dst));
 
 	cpumask_or(&dst, &a, &b);
 	KT_EXPECT_EQ(t, cpumask_weight(&dst), 4);
-	KT_EXPECT(t, cpumask_subset(&a, &dst));
-	KT_EXPECT(t, cpumask_subset(&b, &dst));
-	KT_EXPECT(t, !cpumask_subset(&dst, &a));
+	KT_EXPECT_TRUE(t, cpumask_subset(&a, &dst));
+	KT_EXPECT_TRUE(t, cpumask_subset(&b, &dst));
+	KT_EXPECT_TRUE(t, !cpumask_subset(&dst, &a));
 
-	KT_EXPECT(t, cpumask_andnot(&dst, &a, &b));
+	KT_EXPECT_TRUE(t, cpumask_andnot(&dst, &a, &b));
 	KT_EXPECT_EQ(t, cpumask_weight(&dst), 2);
-	KT_EXPECT(t, cpumask_test_cpu(1, &dst));
-	KT_EXPECT(t, cpumask_test_cpu(255, &dst));
-	KT_EXPECT(t, !cpumask_test_cpu(70, &dst));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(1, &dst));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(255, &dst));
+	KT_EXPECT_TRUE(t, !cpumask_test_cpu(70, &dst));
 
-	KT_EXPECT(t, cpumask_intersects(&a, &b));
-	KT_EXPECT(t, !cpumask_intersects(&dst, &b));
+	KT_EXPECT_TRUE(t, cpumask_intersects(&a, &b));
+	KT_EXPECT_TRUE(t, !cpumask_intersects(&dst, &b));
 
 	/* Empty results report false; the empty set is a subset of all. */
-	KT_EXPECT(t, !cpumask_and(&dst, &a, &empty));
-	KT_EXPECT(t, cpumask_empty(&dst));
-	KT_EXPECT(t, !cpumask_andnot(&dst, &a, &a));
-	KT_EXPECT(t, cpumask_empty(&dst));
-	KT_EXPECT(t, cpumask_subset(&empty, &a));
-	KT_EXPECT(t, cpumask_subset(&empty, &empty));
-	KT_EXPECT(t, cpumask_subset(&a, &a));
-	KT_EXPECT(t, !cpumask_intersects(&a, &empty));
-	KT_EXPECT(t, !cpumask_intersects(&empty, &empty));
-	KT_EXPECT(t, cpumask_equal(&empty, &empty));
+	KT_EXPECT_TRUE(t, !cpumask_and(&dst, &a, &empty));
+	KT_EXPECT_TRUE(t, cpumask_empty(&dst));
+	KT_EXPECT_TRUE(t, !cpumask_andnot(&dst, &a, &a));
+	KT_EXPECT_TRUE(t, cpumask_empty(&dst));
+	KT_EXPECT_TRUE(t, cpumask_subset(&empty, &a));
+	KT_EXPECT_TRUE(t, cpumask_subset(&empty, &empty));
+	KT_EXPECT_TRUE(t, cpumask_subset(&a, &a));
+	KT_EXPECT_TRUE(t, !cpumask_intersects(&a, &empty));
+	KT_EXPECT_TRUE(t, !cpumask_intersects(&empty, &empty));
+	KT_EXPECT_TRUE(t, cpumask_equal(&empty, &empty));
 
 	/* dst may alias a source, as with the bitmap versions. */
 	cpumask_copy(&dst, &a);
 	cpumask_or(&dst, &dst, &b);
 	KT_EXPECT_EQ(t, cpumask_weight(&dst), 4);
-	KT_EXPECT(t, cpumask_and(&dst, &dst, &b));
-	KT_EXPECT(t, cpumask_equal(&dst, &b));
+	KT_EXPECT_TRUE(t, cpumask_and(&dst, &dst, &b));
+	KT_EXPECT_TRUE(t, cpumask_equal(&dst, &b));
 }
 
 static void cpumask_logic_random(struct ktest *t)
@@ -329,9 +329,9 @@ static void cpumask_search_random(struct ktest *t)
 		if (nr == 0 || (nr == 1 && members[0] == but)) {
 			KT_EXPECT_EQ(t, i, NR_CPUS);
 		} else {
-			KT_EXPECT(t, i < NR_CPUS);
-			KT_EXPECT(t, i != but);
-			KT_EXPECT(t, cpumask_test_cpu(i, &m.mask));
+			KT_EXPECT_TRUE(t, i < NR_CPUS);
+			KT_EXPECT_TRUE(t, i != but);
+			KT_EXPECT_TRUE(t, cpumask_test_cpu(i, &m.mask));
 		}
 	}
 }
@@ -378,8 +378,8 @@ static void cpumask_iterators(struct ktest *t)
 		nr = 0;
 		prev = 0;
 		for_each_cpu(cpu, &a.mask) {
-			KT_EXPECT(t, a.cpus[cpu]);
-			KT_EXPECT(t, nr == 0 || cpu > prev);
+			KT_EXPECT_TRUE(t, a.cpus[cpu]);
+			KT_EXPECT_TRUE(t, nr == 0 || cpu > prev);
 			prev = cpu;
 			nr++;
 		}
@@ -387,8 +387,8 @@ static void cpumask_iterators(struct ktest *t)
 
 		nr = 0;
 		for_each_cpu_and(cpu, &a.mask, &b.mask) {
-			KT_EXPECT(t, a.cpus[cpu] && b.cpus[cpu]);
-			KT_EXPECT(t, nr == 0 || cpu > prev);
+			KT_EXPECT_TRUE(t, a.cpus[cpu] && b.cpus[cpu]);
+			KT_EXPECT_TRUE(t, nr == 0 || cpu > prev);
 			prev = cpu;
 			nr++;
 		}
@@ -418,9 +418,9 @@ static void cpumask_list_text(struct ktest *t)
 
 	KT_EXPECT_EQ(t, cpumask_parselist("0-3,5,64,254-255\n", &m), 0);
 	KT_EXPECT_EQ(t, cpumask_weight(&m), 8);
-	KT_EXPECT(t, cpumask_test_cpu(5, &m));
-	KT_EXPECT(t, cpumask_test_cpu(255, &m));
-	KT_EXPECT(t, !cpumask_test_cpu(4, &m));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(5, &m));
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(255, &m));
+	KT_EXPECT_TRUE(t, !cpumask_test_cpu(4, &m));
 	KT_EXPECT_EQ(t, cpumask_print_list(buf, sizeof(buf), &m), 16);
 	KT_EXPECT_STREQ(t, buf, "0-3,5,64,254-255");
 
@@ -431,7 +431,7 @@ static void cpumask_list_text(struct ktest *t)
 	KT_EXPECT_EQ(t, cpumask_parselist("3-1", &m), -EINVAL);
 	KT_EXPECT_EQ(t, cpumask_parselist("1,,2", &m), -EINVAL);
 	KT_EXPECT_EQ(t, cpumask_parselist("x", &m), -EINVAL);
-	KT_EXPECT(t, cpumask_equal(&m, &back));
+	KT_EXPECT_TRUE(t, cpumask_equal(&m, &back));
 
 	/* The whole range, and the empty list. */
 	KT_EXPECT_EQ(t, cpumask_parselist("0-255", &m), 0);
@@ -439,7 +439,7 @@ static void cpumask_list_text(struct ktest *t)
 	KT_EXPECT_EQ(t, cpumask_print_list(buf, sizeof(buf), &m), 5);
 	KT_EXPECT_STREQ(t, buf, "0-255");
 	KT_EXPECT_EQ(t, cpumask_parselist("", &m), 0);
-	KT_EXPECT(t, cpumask_empty(&m));
+	KT_EXPECT_TRUE(t, cpumask_empty(&m));
 	KT_EXPECT_EQ(t, cpumask_print_list(buf, sizeof(buf), &m), 0);
 	KT_EXPECT_STREQ(t, buf, "");
 
@@ -458,9 +458,9 @@ static void cpumask_list_text(struct ktest *t)
 
 		model_random(&rm, &r, prng_below(&r, 101));
 		len = cpumask_print_list(text, sizeof(text), &rm.mask);
-		KT_ASSERT(t, len >= 0 && (size_t)len < sizeof(text) - 1);
+		KT_ASSERT_TRUE(t, len >= 0 && (size_t)len < sizeof(text) - 1);
 		KT_EXPECT_EQ(t, cpumask_parselist(text, &back), 0);
-		KT_EXPECT(t, cpumask_equal(&back, &rm.mask));
+		KT_EXPECT_TRUE(t, cpumask_equal(&back, &rm.mask));
 	}
 }
 

@@ -37,7 +37,7 @@ static bool list_matches(const struct list_head *head, const int *ids,
 #define EXPECT_LIST(t, head, ...)					\
 	do {								\
 		static const int __ids[] = { __VA_ARGS__ };		\
-		KT_EXPECT(t, list_matches(head, __ids, ARRAY_SIZE(__ids))); \
+		KT_EXPECT_TRUE(t, list_matches(head, __ids, ARRAY_SIZE(__ids))); \
 	} while (0)
 
 static void init_items(struct item *items, size_t n)
@@ -56,13 +56,13 @@ static void list_init_empty(struct ktest *t)
 	struct list_head dynamic;
 
 	INIT_LIST_HEAD(&dynamic);
-	KT_EXPECT(t, list_empty(&static_head));
-	KT_EXPECT(t, list_empty(&dynamic));
-	KT_EXPECT(t, static_head.next == &static_head);
-	KT_EXPECT(t, static_head.prev == &static_head);
-	KT_EXPECT(t, !list_is_singular(&dynamic));
+	KT_EXPECT_TRUE(t, list_empty(&static_head));
+	KT_EXPECT_TRUE(t, list_empty(&dynamic));
+	KT_EXPECT_TRUE(t, static_head.next == &static_head);
+	KT_EXPECT_TRUE(t, static_head.prev == &static_head);
+	KT_EXPECT_TRUE(t, !list_is_singular(&dynamic));
 	KT_EXPECT_EQ(t, list_count_nodes(&dynamic), 0);
-	KT_EXPECT(t, list_first_entry_or_null(&dynamic, struct item, node) ==
+	KT_EXPECT_TRUE(t, list_first_entry_or_null(&dynamic, struct item, node) ==
 		     NULL);
 }
 
@@ -73,16 +73,16 @@ static void list_add_and_tail(struct ktest *t)
 
 	init_items(items, ARRAY_SIZE(items));
 	list_add(&items[1].node, &head);
-	KT_EXPECT(t, list_is_singular(&head));
+	KT_EXPECT_TRUE(t, list_is_singular(&head));
 	list_add(&items[0].node, &head);
 	list_add_tail(&items[2].node, &head);
 	list_add_tail(&items[3].node, &head);
 	EXPECT_LIST(t, &head, 0, 1, 2, 3);
-	KT_EXPECT(t, !list_empty(&head));
-	KT_EXPECT(t, !list_is_singular(&head));
+	KT_EXPECT_TRUE(t, !list_empty(&head));
+	KT_EXPECT_TRUE(t, !list_is_singular(&head));
 	KT_EXPECT_EQ(t, list_count_nodes(&head), 4);
-	KT_EXPECT(t, list_is_last(&items[3].node, &head));
-	KT_EXPECT(t, !list_is_last(&items[2].node, &head));
+	KT_EXPECT_TRUE(t, list_is_last(&items[3].node, &head));
+	KT_EXPECT_TRUE(t, !list_is_last(&items[2].node, &head));
 }
 
 static void list_del_poisons(struct ktest *t)
@@ -96,13 +96,13 @@ static void list_del_poisons(struct ktest *t)
 	list_add_tail(&items[2].node, &head);
 	list_del(&items[1].node);
 	EXPECT_LIST(t, &head, 0, 2);
-	KT_EXPECT(t, items[1].node.next == LIST_POISON1);
-	KT_EXPECT(t, items[1].node.prev == LIST_POISON2);
+	KT_EXPECT_TRUE(t, items[1].node.next == LIST_POISON1);
+	KT_EXPECT_TRUE(t, items[1].node.prev == LIST_POISON2);
 	KT_EXPECT_EQ(t, (u64)(uintptr_t)LIST_POISON1, 0xdead000000000100ULL);
 	KT_EXPECT_EQ(t, (u64)(uintptr_t)LIST_POISON2, 0xdead000000000122ULL);
 	list_del(&items[0].node);
 	list_del(&items[2].node);
-	KT_EXPECT(t, list_empty(&head));
+	KT_EXPECT_TRUE(t, list_empty(&head));
 }
 
 static void list_del_init_reusable(struct ktest *t)
@@ -114,11 +114,11 @@ static void list_del_init_reusable(struct ktest *t)
 	list_add_tail(&items[0].node, &head);
 	list_add_tail(&items[1].node, &head);
 	list_del_init(&items[0].node);
-	KT_EXPECT(t, list_empty(&items[0].node));
+	KT_EXPECT_TRUE(t, list_empty(&items[0].node));
 	EXPECT_LIST(t, &head, 1);
 	/* A del_init'ed node may be deleted again harmlessly. */
 	list_del_init(&items[0].node);
-	KT_EXPECT(t, list_empty(&items[0].node));
+	KT_EXPECT_TRUE(t, list_empty(&items[0].node));
 	list_add(&items[0].node, &head);
 	EXPECT_LIST(t, &head, 0, 1);
 }
@@ -182,24 +182,24 @@ static void list_splice_both_ends(struct ktest *t)
 
 	list_splice_init(&b, &a);
 	EXPECT_LIST(t, &a, 3, 4, 5, 0, 1, 2);
-	KT_EXPECT(t, list_empty(&b));
+	KT_EXPECT_TRUE(t, list_empty(&b));
 
 	list_del_init(&items[4].node);
 	list_add(&items[4].node, &b);
 	list_splice_tail_init(&b, &a);
 	EXPECT_LIST(t, &a, 3, 5, 0, 1, 2, 4);
-	KT_EXPECT(t, list_empty(&b));
+	KT_EXPECT_TRUE(t, list_empty(&b));
 
 	/* Splicing an empty list changes nothing. */
 	list_splice_init(&empty, &a);
 	list_splice_tail_init(&empty, &a);
 	EXPECT_LIST(t, &a, 3, 5, 0, 1, 2, 4);
-	KT_EXPECT(t, list_empty(&empty));
+	KT_EXPECT_TRUE(t, list_empty(&empty));
 
 	/* Into an empty list. */
 	list_splice_tail_init(&a, &b);
 	EXPECT_LIST(t, &b, 3, 5, 0, 1, 2, 4);
-	KT_EXPECT(t, list_empty(&a));
+	KT_EXPECT_TRUE(t, list_empty(&a));
 }
 
 static void list_entry_accessors(struct ktest *t)
@@ -212,15 +212,15 @@ static void list_entry_accessors(struct ktest *t)
 	list_add_tail(&items[0].node, &head);
 	list_add_tail(&items[1].node, &head);
 	list_add_tail(&items[2].node, &head);
-	KT_EXPECT(t, list_entry(&items[1].node, struct item, node) ==
+	KT_EXPECT_TRUE(t, list_entry(&items[1].node, struct item, node) ==
 		     &items[1]);
-	KT_EXPECT(t, list_first_entry(&head, struct item, node) == &items[0]);
-	KT_EXPECT(t, list_last_entry(&head, struct item, node) == &items[2]);
-	KT_EXPECT(t, list_first_entry_or_null(&head, struct item, node) ==
+	KT_EXPECT_TRUE(t, list_first_entry(&head, struct item, node) == &items[0]);
+	KT_EXPECT_TRUE(t, list_last_entry(&head, struct item, node) == &items[2]);
+	KT_EXPECT_TRUE(t, list_first_entry_or_null(&head, struct item, node) ==
 		     &items[0]);
 	it = list_next_entry(&items[0], node);
-	KT_EXPECT(t, it == &items[1]);
-	KT_EXPECT(t, list_prev_entry(it, node) == &items[0]);
+	KT_EXPECT_TRUE(t, it == &items[1]);
+	KT_EXPECT_TRUE(t, list_prev_entry(it, node) == &items[0]);
 }
 
 static void list_iterators(struct ktest *t)
@@ -266,13 +266,13 @@ static void list_iterators(struct ktest *t)
 		expect += 2;
 		list_del(&it->node);
 	}
-	KT_EXPECT(t, list_empty(&head));
+	KT_EXPECT_TRUE(t, list_empty(&head));
 
 	/* Iterating an empty list runs no body. */
 	list_for_each_entry(it, &head, node)
-		KT_EXPECT(t, false);
+		KT_EXPECT_TRUE(t, false);
 	list_for_each_entry_safe(it, next, &head, node)
-		KT_EXPECT(t, false);
+		KT_EXPECT_TRUE(t, false);
 }
 
 static void list_count_many(struct ktest *t)
@@ -291,7 +291,7 @@ static void list_count_many(struct ktest *t)
 	}
 	for (i = 0; i < ARRAY_SIZE(items); i++)
 		list_del(&items[i].node);
-	KT_EXPECT(t, list_empty(&head));
+	KT_EXPECT_TRUE(t, list_empty(&head));
 }
 
 static const struct ktest_case list_cases[] = {

@@ -22,8 +22,8 @@ static void prng_deterministic(struct ktest *t)
 		same = same && x == prng_u64(&b);
 		differs = differs || x != prng_u64(&c);
 	}
-	KT_EXPECT(t, same);
-	KT_EXPECT(t, differs);
+	KT_EXPECT_TRUE(t, same);
+	KT_EXPECT_TRUE(t, differs);
 }
 
 static void prng_seed_zero(struct ktest *t)
@@ -78,7 +78,7 @@ static void prng_bits_balanced(struct ktest *t)
 	}
 	/* 50% +- 2.5% is over 7 standard deviations. */
 	for (bit = 0; bit < 64; bit++)
-		KT_EXPECT(t, ones[bit] > DRAWS * 475 / 1000 &&
+		KT_EXPECT_TRUE(t, ones[bit] > DRAWS * 475 / 1000 &&
 			     ones[bit] < DRAWS * 525 / 1000);
 }
 
@@ -96,7 +96,7 @@ static void prng_below_range(struct ktest *t)
 
 		for (i = 0; i < 5000; i++)
 			ok = ok && prng_below(&r, bounds[b]) < bounds[b];
-		KT_EXPECT(t, ok);
+		KT_EXPECT_TRUE(t, ok);
 	}
 	for (i = 0; i < 100; i++)
 		KT_EXPECT_EQ(t, prng_below(&r, 1), 0);
@@ -124,7 +124,7 @@ static void prng_below_uniform(struct ktest *t)
 			chi2_scaled += (u64)(d * d);
 		}
 		/* 99.99th percentile for df <= 16 is below 45. */
-		KT_EXPECT(t, chi2_scaled < 45ULL * 10000);
+		KT_EXPECT_TRUE(t, chi2_scaled < 45ULL * 10000);
 	}
 }
 
@@ -147,8 +147,8 @@ static void prng_below_unbiased(struct ktest *t)
 		low += x < 0x40000000U;
 		multiple_of_3 += x % 3 == 0;
 	}
-	KT_EXPECT(t, low > DRAWS * 31 / 100 && low < DRAWS * 35 / 100);
-	KT_EXPECT(t, multiple_of_3 > DRAWS * 31 / 100 &&
+	KT_EXPECT_TRUE(t, low > DRAWS * 31 / 100 && low < DRAWS * 35 / 100);
+	KT_EXPECT_TRUE(t, multiple_of_3 > DRAWS * 31 / 100 &&
 		     multiple_of_3 < DRAWS * 35 / 100);
 }
 
@@ -174,7 +174,7 @@ static void prng_fill_bytes(struct ktest *t)
 		}
 		for (i = len; i < sizeof(buf); i++)
 			ok = ok && buf[i] == 0xee;
-		KT_EXPECT(t, ok);
+		KT_EXPECT_TRUE(t, ok);
 		/* A partial last word is consumed whole. */
 		KT_EXPECT_EQ(t, prng_u64(&a), prng_u64(&b));
 	}

@@ -95,7 +95,7 @@ static void sort_patterns(struct ktest *t)
 		sort(a, N, sizeof(int), cmp_int);
 		for (i = 1; i < N; i++)
 			sorted = sorted && a[i - 1] <= a[i];
-		KT_EXPECT(t, sorted);
+		KT_EXPECT_TRUE(t, sorted);
 	}
 }
 
@@ -110,7 +110,7 @@ static void sort_is_n_log_n(struct ktest *t)
 		a[i] = (int)(N - i);
 	nr_compares = 0;
 	sort(a, N, sizeof(int), cmp_int);
-	KT_EXPECT(t, nr_compares < 2UL * N * 12 + N);
+	KT_EXPECT_TRUE(t, nr_compares < 2UL * N * 12 + N);
 	host_free(a);
 }
 
@@ -160,15 +160,15 @@ static void bsearch_ints(struct ktest *t)
 			int *found = bsearch(&key, a, n, sizeof(int), cmp_int);
 
 			if (key % 2 && key > 0 && key < (int)(2 * n + 1)) {
-				KT_EXPECT(t, found && *found == key);
-				KT_EXPECT(t, found == &a[(key - 1) / 2]);
+				KT_EXPECT_TRUE(t, found && *found == key);
+				KT_EXPECT_TRUE(t, found == &a[(key - 1) / 2]);
 			} else {
-				KT_EXPECT(t, found == NULL);
+				KT_EXPECT_TRUE(t, found == NULL);
 			}
 		}
 	}
 	key = 5;
-	KT_EXPECT(t, bsearch(&key, NULL, 0, sizeof(int), cmp_int) == NULL);
+	KT_EXPECT_TRUE(t, bsearch(&key, NULL, 0, sizeof(int), cmp_int) == NULL);
 }
 
 static void bsearch_odd_size(struct ktest *t)
@@ -185,10 +185,10 @@ static void bsearch_odd_size(struct ktest *t)
 	bytes_size = 3;
 	for (i = 0; i < 50; i++) {
 		memcpy(key, table[i], 3);
-		KT_EXPECT(t, bsearch(key, table, 50, 3, cmp_bytes) ==
+		KT_EXPECT_TRUE(t, bsearch(key, table, 50, 3, cmp_bytes) ==
 			     table[i]);
 		key[2]++;
-		KT_EXPECT(t, bsearch(key, table, 50, 3, cmp_bytes) == NULL);
+		KT_EXPECT_TRUE(t, bsearch(key, table, 50, 3, cmp_bytes) == NULL);
 	}
 }
 
@@ -199,8 +199,8 @@ static void cmp_u64_full_range(struct ktest *t)
 	u64 want[] = { 0, 42, 42, (1ull << 63) - 1, 1ull << 63, ~0ull };
 	u64 a = 1, b = ~0ull;
 
-	KT_EXPECT(t, cmp_u64(&a, &b) < 0);
-	KT_EXPECT(t, cmp_u64(&b, &a) > 0);
+	KT_EXPECT_TRUE(t, cmp_u64(&a, &b) < 0);
+	KT_EXPECT_TRUE(t, cmp_u64(&b, &a) > 0);
 	KT_EXPECT_EQ(t, cmp_u64(&a, &a), 0);
 	sort(v, 6, sizeof(u64), cmp_u64);
 	KT_EXPECT_MEMEQ(t, v, want, sizeof(want));

@@ -30,7 +30,7 @@ static void memcpy_basic(struct ktest *t)
 
 				fill_pattern(src, sizeof(src), 1);
 				fill_pattern(dst, sizeof(dst), 100);
-				KT_EXPECT(t, memcpy(dst + off_d, src + off_s,
+				KT_EXPECT_TRUE(t, memcpy(dst + off_d, src + off_s,
 						    len) == dst + off_d);
 				for (i = 0; i < sizeof(dst); i++) {
 					u8 want = (u8)(100 + i * 7);
@@ -39,7 +39,7 @@ static void memcpy_basic(struct ktest *t)
 						want = src[off_s + i - off_d];
 					ok = ok && dst[i] == want;
 				}
-				KT_EXPECT(t, ok);
+				KT_EXPECT_TRUE(t, ok);
 			}
 		}
 	}
@@ -66,7 +66,7 @@ static void memmove_overlap(struct ktest *t)
 					for (i = 0; i < len; i++)
 						ref[dst + i] = tmp[i];
 				}
-				KT_EXPECT(t, memmove(buf + dst, buf + src,
+				KT_EXPECT_TRUE(t, memmove(buf + dst, buf + src,
 						     len) == buf + dst);
 				KT_EXPECT_MEMEQ(t, buf, ref, sizeof(buf));
 			}
@@ -84,7 +84,7 @@ static void memset_basic(struct ktest *t)
 			bool ok = true;
 
 			fill_pattern(buf, sizeof(buf), 3);
-			KT_EXPECT(t, memset(buf + off, 0x1a5, len) ==
+			KT_EXPECT_TRUE(t, memset(buf + off, 0x1a5, len) ==
 				     buf + off);
 			for (i = 0; i < sizeof(buf); i++) {
 				u8 want = (u8)(3 + i * 7);
@@ -93,7 +93,7 @@ static void memset_basic(struct ktest *t)
 					want = 0xa5;	/* int truncated */
 				ok = ok && buf[i] == want;
 			}
-			KT_EXPECT(t, ok);
+			KT_EXPECT_TRUE(t, ok);
 		}
 	}
 }
@@ -106,8 +106,8 @@ static void memcmp_basic(struct ktest *t)
 	KT_EXPECT_EQ(t, memcmp(a, b, 0), 0);
 	KT_EXPECT_EQ(t, memcmp(a, b, 3), 0);
 	/* Bytes compare as unsigned: 0x80 > 0x7f. */
-	KT_EXPECT(t, memcmp(a, b, 4) > 0);
-	KT_EXPECT(t, memcmp(b, a, 4) < 0);
+	KT_EXPECT_TRUE(t, memcmp(a, b, 4) > 0);
+	KT_EXPECT_TRUE(t, memcmp(b, a, 4) < 0);
 	KT_EXPECT_EQ(t, memcmp(a, a, 4), 0);
 }
 
@@ -132,46 +132,46 @@ static void strcmp_strncmp(struct ktest *t)
 {
 	KT_EXPECT_EQ(t, strcmp("", ""), 0);
 	KT_EXPECT_EQ(t, strcmp("abc", "abc"), 0);
-	KT_EXPECT(t, strcmp("abc", "abd") < 0);
-	KT_EXPECT(t, strcmp("abd", "abc") > 0);
-	KT_EXPECT(t, strcmp("ab", "abc") < 0);
-	KT_EXPECT(t, strcmp("abc", "ab") > 0);
-	KT_EXPECT(t, strcmp("\x80", "\x7f") > 0);	/* unsigned chars */
+	KT_EXPECT_TRUE(t, strcmp("abc", "abd") < 0);
+	KT_EXPECT_TRUE(t, strcmp("abd", "abc") > 0);
+	KT_EXPECT_TRUE(t, strcmp("ab", "abc") < 0);
+	KT_EXPECT_TRUE(t, strcmp("abc", "ab") > 0);
+	KT_EXPECT_TRUE(t, strcmp("\x80", "\x7f") > 0);	/* unsigned chars */
 	KT_EXPECT_EQ(t, strncmp("abcx", "abcy", 3), 0);
-	KT_EXPECT(t, strncmp("abcx", "abcy", 4) < 0);
+	KT_EXPECT_TRUE(t, strncmp("abcx", "abcy", 4) < 0);
 	KT_EXPECT_EQ(t, strncmp("abc", "xyz", 0), 0);
 	KT_EXPECT_EQ(t, strncmp("ab", "ab", 10), 0);
-	KT_EXPECT(t, strncmp("ab", "abc", 10) < 0);
+	KT_EXPECT_TRUE(t, strncmp("ab", "abc", 10) < 0);
 }
 
 static void strchr_strrchr(struct ktest *t)
 {
 	const char *s = "hello, world";
 
-	KT_EXPECT(t, strchr(s, 'o') == s + 4);
-	KT_EXPECT(t, strrchr(s, 'o') == s + 8);
-	KT_EXPECT(t, strchr(s, 'z') == NULL);
-	KT_EXPECT(t, strrchr(s, 'z') == NULL);
-	KT_EXPECT(t, strchr(s, '\0') == s + 12);
-	KT_EXPECT(t, strrchr(s, '\0') == s + 12);
-	KT_EXPECT(t, strchr(s, 'h') == s);
-	KT_EXPECT(t, strrchr(s, 'h') == s);
-	KT_EXPECT(t, strchr("", 'a') == NULL);
-	KT_EXPECT(t, strchr(s, 'o' + 256) == s + 4);	/* converted to char */
+	KT_EXPECT_TRUE(t, strchr(s, 'o') == s + 4);
+	KT_EXPECT_TRUE(t, strrchr(s, 'o') == s + 8);
+	KT_EXPECT_TRUE(t, strchr(s, 'z') == NULL);
+	KT_EXPECT_TRUE(t, strrchr(s, 'z') == NULL);
+	KT_EXPECT_TRUE(t, strchr(s, '\0') == s + 12);
+	KT_EXPECT_TRUE(t, strrchr(s, '\0') == s + 12);
+	KT_EXPECT_TRUE(t, strchr(s, 'h') == s);
+	KT_EXPECT_TRUE(t, strrchr(s, 'h') == s);
+	KT_EXPECT_TRUE(t, strchr("", 'a') == NULL);
+	KT_EXPECT_TRUE(t, strchr(s, 'o' + 256) == s + 4);	/* converted to char */
 }
 
 static void strstr_basic(struct ktest *t)
 {
 	const char *s = "abababc";
 
-	KT_EXPECT(t, strstr(s, "") == s);
-	KT_EXPECT(t, strstr("", "") != NULL);
-	KT_EXPECT(t, strstr(s, "abc") == s + 4);
-	KT_EXPECT(t, strstr(s, "bab") == s + 1);
-	KT_EXPECT(t, strstr(s, "abcd") == NULL);
-	KT_EXPECT(t, strstr(s, "c") == s + 6);
-	KT_EXPECT(t, strstr("", "a") == NULL);
-	KT_EXPECT(t, strstr("ab", "abc") == NULL);
+	KT_EXPECT_TRUE(t, strstr(s, "") == s);
+	KT_EXPECT_TRUE(t, strstr("", "") != NULL);
+	KT_EXPECT_TRUE(t, strstr(s, "abc") == s + 4);
+	KT_EXPECT_TRUE(t, strstr(s, "bab") == s + 1);
+	KT_EXPECT_TRUE(t, strstr(s, "abcd") == NULL);
+	KT_EXPECT_TRUE(t, strstr(s, "c") == s + 6);
+	KT_EXPECT_TRUE(t, strstr("", "a") == NULL);
+	KT_EXPECT_TRUE(t, strstr("ab", "abc") == NULL);
 }
 
 static void strscpy_fits(struct ktest *t)
@@ -213,11 +213,11 @@ static void strim_basic(struct ktest *t)
 
 	r = strim(a);
 	KT_EXPECT_STREQ(t, r, "hello world");
-	KT_EXPECT(t, r == a + 4);
+	KT_EXPECT_TRUE(t, r == a + 4);
 	KT_EXPECT_STREQ(t, strim(b), "nothing");
 	r = strim(c);
 	KT_EXPECT_STREQ(t, r, "");
-	KT_EXPECT(t, r >= c && r <= c + 3);
+	KT_EXPECT_TRUE(t, r >= c && r <= c + 3);
 	KT_EXPECT_STREQ(t, strim(d), "");
 }
 
@@ -379,17 +379,17 @@ static void kstrtobool_words(struct ktest *t)
 	for (i = 0; i < ARRAY_SIZE(yes); i++) {
 		res = false;
 		KT_EXPECT_EQ(t, kstrtobool(yes[i], &res), 0);
-		KT_EXPECT(t, res == true);
+		KT_EXPECT_TRUE(t, res == true);
 	}
 	for (i = 0; i < ARRAY_SIZE(no); i++) {
 		res = true;
 		KT_EXPECT_EQ(t, kstrtobool(no[i], &res), 0);
-		KT_EXPECT(t, res == false);
+		KT_EXPECT_TRUE(t, res == false);
 	}
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		res = true;
 		KT_EXPECT_EQ(t, kstrtobool(bad[i], &res), -EINVAL);
-		KT_EXPECT(t, res == true);
+		KT_EXPECT_TRUE(t, res == true);
 		if (kstrtobool(bad[i], &res) != -EINVAL)
 			ktest_note("accepted \"%s\"", bad[i]);
 	}
@@ -459,22 +459,22 @@ static void strlist_items(struct ktest *t)
 	size_t len = 99;
 
 	item = strlist_next(&pos, &len);
-	KT_EXPECT(t, item && len == 2 && !strncmp(item, "ab", 2));
+	KT_EXPECT_TRUE(t, item && len == 2 && !strncmp(item, "ab", 2));
 	item = strlist_next(&pos, &len);
-	KT_EXPECT(t, item && len == 0);
+	KT_EXPECT_TRUE(t, item && len == 0);
 	item = strlist_next(&pos, &len);
-	KT_EXPECT(t, item && len == 1 && *item == 'c');
-	KT_EXPECT(t, strlist_next(&pos, &len) == NULL);
+	KT_EXPECT_TRUE(t, item && len == 1 && *item == 'c');
+	KT_EXPECT_TRUE(t, strlist_next(&pos, &len) == NULL);
 	pos = "";
-	KT_EXPECT(t, strlist_next(&pos, &len) == NULL);
+	KT_EXPECT_TRUE(t, strlist_next(&pos, &len) == NULL);
 
-	KT_EXPECT(t, strlist_has("sched,smp,all", "smp", 3));
-	KT_EXPECT(t, strlist_has("sched,smp,all", "all", 3));
-	KT_EXPECT(t, strlist_has("sched", "sched", 5));
-	KT_EXPECT(t, !strlist_has("sched,smp", "sm", 2));	/* whole items only */
-	KT_EXPECT(t, !strlist_has("sched,smp", "smpx", 4));
-	KT_EXPECT(t, !strlist_has("", "a", 1));
-	KT_EXPECT(t, strlist_has("a,,b", "", 0));		/* the empty item */
+	KT_EXPECT_TRUE(t, strlist_has("sched,smp,all", "smp", 3));
+	KT_EXPECT_TRUE(t, strlist_has("sched,smp,all", "all", 3));
+	KT_EXPECT_TRUE(t, strlist_has("sched", "sched", 5));
+	KT_EXPECT_TRUE(t, !strlist_has("sched,smp", "sm", 2));	/* whole items only */
+	KT_EXPECT_TRUE(t, !strlist_has("sched,smp", "smpx", 4));
+	KT_EXPECT_TRUE(t, !strlist_has("", "a", 1));
+	KT_EXPECT_TRUE(t, strlist_has("a,,b", "", 0));		/* the empty item */
 }
 
 static const struct ktest_case string_cases[] = {
