@@ -2,11 +2,16 @@
 """Check baton's rule that the workqueue is the only deferred-work mechanism.
 
 docs/workqueue.md has a table of every kernel thread that is not a worker,
-every timer callback and every interrupt handler, each with its file and a
-reason. This script finds those in the kernel sources (arch/ kernel/
+every timer callback, every interrupt handler and every cross-CPU call that
+does not wait for its function (smp_call_function_single/_many or
+on_each_cpu with a wait argument other than `true`), each with its file and
+a reason. This script finds those in the kernel sources (arch/ kernel/
 drivers/ lib/; tests are exempt) and compares both ways: an entry in the
-code that the table lacks, or a stale row, is an error. It also rejects
-tasklets, softirqs and bottom halves anywhere outside comments.
+code that the table lacks, or a stale row, is an error. The table's "free"
+rows (memory freed later by something other than a work item) cannot be
+found automatically; for those it checks that the function named is still
+defined in the file named. It also rejects tasklets, softirqs and bottom
+halves anywhere outside comments.
 
 Prints one "ok"/"not ok" line per check (KTAP-like) and exits 1 on failure.
 """
@@ -24,12 +29,58 @@ PATTERNS = {
     "timer": re.compile(r"\btimer_setup\s*\([^,]+,\s*(\w+)"),
     "irq": re.compile(r"\birq_register_vector\s*\([^,]+,\s*(\w+)"),
 }
+# Cross-CPU calls: the callback is argument FN_ARG, wait is the last one.
+CALLS = {"smp_call_function_single": (1, 4), "smp_call_function_many": (1, 4),
+         "on_each_cpu": (0, 3)}
+CALL_RE = re.compile(r"\b(%s)\s*\(" % "|".join(CALLS))
+KINDS = ("thread", "timer", "irq", "call", "free")
 FORBIDDEN = re.compile(r"\b(tasklet\w*|\w*softirq\w*|local_bh_\w+|\w*bottom_half\w*)\b", re.I)
 
 
 def strip_comments(src):
     src = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), src, flags=re.S)
     return re.sub(r"//[^\n]*", "", src)
+
+
+def call_args(code, open_paren):
+    """The top-level arguments of the call whose "(" is at open_paren."""
+    args, depth, start = [], 0, open_paren + 1
+    for i in range(open_paren, len(code)):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                args.append(code[start:i].strip())
+                return args
+        elif c == "," and depth == 1:
+            args.append(code[start:i].strip())
+            start = i + 1
+    return None
+
+
+def unwaited_calls(code):
+    """(callback, line) of every cross-CPU call whose wait is not `true`;
+    prototypes and definitions (a type name before the function's) are not
+    calls."""
+    for m in CALL_RE.finditer(code):
+        before = code[:m.start()].rstrip()
+        word = re.search(r"(\w+)$", before)
+        if word and word.group(1) != "return":
+            continue  # "int on_each_cpu(...)": a declaration
+        args = call_args(code, m.end() - 1)
+        fn_arg, nargs = CALLS[m.group(1)]
+        line = code.count("\n", 0, m.start()) + 1
+        if args is None or len(args) != nargs:
+            yield "?", line  # not a call this script understands: never listed
+            continue
+        if args[-1] not in ("true", "1"):
+            yield args[fn_arg].lstrip("&"), line
+
+
+def defines(code, name):
+    return re.search(r"\b%s\s*\([^;{)]*\)\s*\{" % re.escape(name), code) is not None
 
 
 def sources():
@@ -44,7 +95,8 @@ def sources():
 def table(doc):
     rows = set()
     for line in open(doc, encoding="utf-8"):
-        m = re.match(r"\|\s*(thread|timer|irq)\s*\|\s*(\w+)\s*\|\s*([\w./]+)\s*\|\s*(.*?)\s*\|\s*$", line)
+        m = re.match(r"\|\s*(%s)\s*\|\s*(\w+)\s*\|\s*([\w./]+)\s*\|\s*(.*?)\s*\|\s*$"
+                     % "|".join(KINDS), line)
         if m:
             if not m.group(4):
                 sys.exit("check_deferred: row for %s gives no reason" % m.group(2))
@@ -55,9 +107,17 @@ def table(doc):
 def main():
     doc = os.path.join(ROOT, "docs", "workqueue.md")
     listed = table(doc)
+    frees = {row for row in listed if row[0] == "free"}
+    listed -= frees
+    missing_frees = set(frees)
     found, problems = {}, []
     for rel, path in sources():
         code = strip_comments(open(path, encoding="utf-8", errors="replace").read())
+        for fn, n in unwaited_calls(code):
+            found.setdefault(("call", fn, rel), "%s:%d" % (rel, n))
+        for row in frees:
+            if row[2] == rel and defines(code, row[1]):
+                missing_frees.discard(row)
         for n, line in enumerate(code.split("\n"), 1):
             m = FORBIDDEN.search(line)
             if m:
@@ -69,13 +129,21 @@ def main():
                 for m in pat.finditer(line):
                     found.setdefault((kind, m.group(1), rel), "%s:%d" % (rel, n))
     for key in sorted(set(found) - listed):
-        problems.append("%s: %s %s is not in the table of docs/workqueue.md (give it a reason "
-                        "there, or make it a work item)" % (found[key], key[0], key[1]))
+        if key[0] == "call":
+            problems.append("%s: a cross-CPU call of %s that does not wait: not in the table of "
+                            "docs/workqueue.md (wait for it, make it a work item, or give it a "
+                            "reason there)" % (found[key], key[1]))
+        else:
+            problems.append("%s: %s %s is not in the table of docs/workqueue.md (give it a "
+                            "reason there, or make it a work item)" % (found[key], key[0], key[1]))
+    for key in sorted(missing_frees):
+        problems.append("docs/workqueue.md lists the deferred free %s in %s, which the code does "
+                        "not define" % key[1:])
     for key in sorted(listed - set(found)):
         problems.append("docs/workqueue.md lists %s %s in %s, which the code does not have"
                         % key)
     print("%s 1 deferred_work_rule (%d entries checked)" % ("not ok" if problems else "ok",
-                                                           len(found)))
+                                                           len(found) + len(frees)))
     for p in problems:
         print("    # " + p)
     return 1 if problems else 0
