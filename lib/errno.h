@@ -1,4 +1,10 @@
-/* lib/errno.h - error numbers; functions return 0 or a negative errno. */
+/* lib/errno.h - error numbers; functions return 0 or a negative errno.
+ *
+ * errno_name(): the symbolic name of an error number, for messages:
+ *             "-EBUSY" for -EBUSY (as functions return it), "EBUSY" for
+ *             EBUSY, "0" for 0, and "unknown error" for any number not
+ *             defined below. Add a name to lib/errno.c with each new number.
+ */
 #ifndef LIB_ERRNO_H
 #define LIB_ERRNO_H
 
@@ -21,5 +27,7 @@
 #define ETIMEDOUT 110
 #define EALREADY 114
 #define ECANCELED 125
+
+const char *errno_name(int err);
 
 #endif

@@ -436,3 +436,31 @@ bool strlist_has(const char *list, const char *word, size_t len)
 	return false;
 }
 
+
+ssize_t strword_next(const char **pos, char *word, size_t size)
+{
+	const char *s = *pos;
+	size_t n = 0;
+	bool quoted = false, truncated = false;
+
+	while (is_space(*s))
+		s++;
+	if (!*s) {
+		*pos = s;
+		return -ENOENT;
+	}
+	for (; *s && (quoted || !is_space(*s)); s++) {
+		if (*s == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (n + 1 < size)
+			word[n++] = *s;
+		else
+			truncated = true;
+	}
+	if (size)
+		word[n] = '\0';
+	*pos = s;
+	return truncated ? -E2BIG : (ssize_t)n;
+}

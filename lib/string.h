@@ -12,6 +12,15 @@
  *             at *pos and its length in *len (an empty item has length 0),
  *             and moves *pos past it; NULL once the list is used up.
  * strlist_has(): is word[0..len) one of the list's items?
+ * strword_next(): splits a command line (the kernel's, a shell line) into
+ *             words: copies the word at *pos into word[size] (NUL-terminated
+ *             when size > 0) and moves *pos past it. Words are separated by
+ *             whitespace; double quotes group whitespace into a word and are
+ *             removed ("msg=\"a b\"" gives msg=a b, "" gives an empty
+ *             word, an unclosed quote runs to the end). Returns the word's
+ *             length; -E2BIG when it did not fit (word holds what fit, *pos
+ *             is still past the whole word); -ENOENT when only whitespace
+ *             is left.
  * kstrto*():  parse a whole string as a number. base 0 means auto-detect
  *             ("0x" hex, leading "0" octal, else decimal); base 16 also
  *             accepts an optional "0x" prefix. A leading '+' is accepted,
@@ -46,6 +55,7 @@ ssize_t strscpy(char *dst, const char *src, size_t size);
 char *strim(char *s);
 const char *strlist_next(const char **pos, size_t *len);
 bool strlist_has(const char *list, const char *word, size_t len);
+ssize_t strword_next(const char **pos, char *word, size_t size);
 
 int kstrtou64(const char *s, unsigned int base, u64 *res);
 int kstrtos64(const char *s, unsigned int base, s64 *res);

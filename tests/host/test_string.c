@@ -477,8 +477,65 @@ static void strlist_items(struct ktest *t)
 	KT_EXPECT_TRUE(t, strlist_has("a,,b", "", 0));		/* the empty item */
 }
 
+/* The words of line, each checked in order, then the end. */
+static void expect_words(struct ktest *t, const char *line, const char *const *want, size_t n)
+{
+	const char *pos = line;
+	char word[32];
+
+	for (size_t i = 0; i < n; i++) {
+		ssize_t len = strword_next(&pos, word, sizeof(word));
+
+		KT_EXPECT_EQ(t, len, (ssize_t)strlen(want[i]));
+		KT_EXPECT_STREQ(t, word, want[i]);
+	}
+	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -ENOENT);
+	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -ENOENT);	/* stays at the end */
+}
+
+static void strword_splits(struct ktest *t)
+{
+	static const char *const plain[] = { "offline", "3" };
+	static const char *const params[] = { "loglevel=8", "test=all", "nox2apic" };
+	static const char *const quoted[] = { "msg=a b", "x", "", "one word", "q" };
+	static const char *const unclosed[] = { "a", "b c  " };
+
+	expect_words(t, "offline 3", plain, 2);
+	expect_words(t, "  offline   3  ", plain, 2);
+	expect_words(t, "loglevel=8\ttest=all\n nox2apic\n", params, 3);
+	expect_words(t, "msg=\"a b\" x \"\" \"one\"\" word\" q", quoted, 5);
+	expect_words(t, "a \"b c  ", unclosed, 2);
+	expect_words(t, "", NULL, 0);
+	expect_words(t, " \t\n ", NULL, 0);
+}
+
+static void strword_truncates(struct ktest *t)
+{
+	const char *pos = "abcdef \"gh ij\" k";
+	char word[4] = "zzz";
+
+	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -E2BIG);
+	KT_EXPECT_STREQ(t, word, "abc");
+	KT_EXPECT_STREQ(t, pos, " \"gh ij\" k");	/* past the whole word */
+	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -E2BIG);
+	KT_EXPECT_STREQ(t, word, "gh ");		/* quotes take no room */
+	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), 1);
+	KT_EXPECT_STREQ(t, word, "k");
+	/* A word of exactly size - 1 characters fits. */
+	pos = "abc";
+	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), 3);
+	KT_EXPECT_STREQ(t, word, "abc");
+	/* size 0: nothing is written, the word is still skipped. */
+	pos = "xy z";
+	KT_EXPECT_EQ(t, strword_next(&pos, word, 0), -E2BIG);
+	KT_EXPECT_STREQ(t, word, "abc");
+	KT_EXPECT_STREQ(t, pos, " z");
+}
+
 static const struct ktest_case string_cases[] = {
 	KTEST_CASE(strlist_items),
+	KTEST_CASE(strword_splits),
+	KTEST_CASE(strword_truncates),
 	KTEST_CASE(memcpy_basic),
 	KTEST_CASE(memmove_overlap),
 	KTEST_CASE(memset_basic),
