@@ -55,22 +55,37 @@ static void emit(const char *s, size_t len, bool to_console)
 		c->write(s, len);
 }
 
-int vprintk(const char *fmt, va_list ap)
+/* What the KERN_* markers at the start of a format asked for. */
+struct msg_kind {
+	unsigned int level;
+	bool cont, raw;
+};
+
+#define MSG_KIND_DEFAULT { .level = LOGLEVEL_DEFAULT - 1 }	/* KERN_INFO-ish */
+
+/* Apply the KERN_* markers at the start of s to *kind; returns s past them. */
+static const char *parse_markers(const char *s, struct msg_kind *kind)
+{
+	while (s[0] == KERN_SOH[0] && s[1]) {
+		if (s[1] == 'c')
+			kind->cont = true;
+		else if (s[1] == 'r')
+			kind->raw = true;
+		else if (s[1] >= '0' && s[1] <= '7')
+			kind->level = (unsigned int)(s[1] - '0');
+		s += 2;
+	}
+	return s;
+}
+
+/* fmt is past its markers: they are in kind. */
+static int vprintk_kind(struct msg_kind kind, const char *fmt, va_list ap)
 {
 	char line[PRINTK_LINE_MAX];
-	unsigned int level = LOGLEVEL_DEFAULT - 1;	/* KERN_INFO-ish default */
-	bool cont = false, raw = false;
+	unsigned int level = kind.level;
+	bool cont = kind.cont, raw = kind.raw;
 	size_t len = 0;
 
-	while (fmt[0] == KERN_SOH[0] && fmt[1]) {
-		if (fmt[1] == 'c')
-			cont = true;
-		else if (fmt[1] == 'r')
-			raw = true;
-		else if (fmt[1] >= '0' && fmt[1] <= '7')
-			level = (unsigned int)(fmt[1] - '0');
-		fmt += 2;
-	}
 	if (!cont && !raw) {
 		u64 ns = ktime_get_ns();
 
@@ -106,6 +121,41 @@ int vprintk(const char *fmt, va_list ap)
 		spin_unlock(&console_lock);
 	local_irq_restore(flags);
 	return (int)len;
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	struct msg_kind kind = MSG_KIND_DEFAULT;
+
+	fmt = parse_markers(fmt, &kind);
+	return vprintk_kind(kind, fmt, ap);
+}
+
+static __printf(2, 3) int printk_kind(struct msg_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vprintk_kind(kind, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+void printk_lines(const char *prefix, const char *buf)
+{
+	struct msg_kind kind = MSG_KIND_DEFAULT;
+	const char *text = parse_markers(prefix, &kind);
+
+	for (const char *p = buf; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		printk_kind(kind, "%s%.*s\n", text, (int)len, p);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
 }
 
 int printk(const char *fmt, ...)

@@ -53,6 +53,12 @@ extern unsigned int console_loglevel;
 
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
+/* Print a multi-line text (a dump built with scnprintf) one printk per
+ * line, so each line gets its own time/CPU prefix and fits in one message.
+ * prefix is what a format would start with: KERN_* markers, then text to
+ * begin each line, e.g. KERN_INFO pr_fmt(""). A last line without '\n'
+ * is printed too. */
+void printk_lines(const char *prefix, const char *buf);
 void console_register(struct console *con);
 /* Panic path: stop honouring the console lock (its holder may be dead). */
 void console_force_unlock(void);

@@ -2198,13 +2198,7 @@ void workqueue_show(void)
 	if (!buf)
 		return;
 	workqueue_dump(buf, size);
-	for (char *line = buf, *nl; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			break;
-		*nl = '\0';
-		pr_info("%s\n", line);
-	}
+	printk_lines(KERN_INFO pr_fmt(""), buf);
 	kfree(buf);
 }
 
