@@ -109,41 +109,15 @@ static int param_set(const struct kernel_param *p, const char *value)
 	return -EINVAL;
 }
 
-/* Copy the next whitespace-separated token (quotes group, and are removed)
- * into tok; returns the position after it, or NULL at the end. */
-static const char *next_token(const char *s, char *tok, size_t size, bool *truncated)
-{
-	size_t n = 0;
-	bool quoted = false;
-
-	*truncated = false;
-	while (*s == ' ' || *s == '\t' || *s == '\n')
-		s++;
-	if (!*s)
-		return NULL;
-	for (; *s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
-		if (*s == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (n + 1 < size)
-			tok[n++] = *s;
-		else
-			*truncated = true;
-	}
-	tok[n] = '\0';
-	return s;
-}
-
 int params_parse_table(const char *cmdline, const struct kernel_param *start,
 		       const struct kernel_param *end)
 {
 	char tok[TOKEN_MAX], cur[64], expect[160];
 	bool set_here[PARAMS_MAX] = { false };
-	bool truncated;
 	int problems = 0;
+	ssize_t len;
 
-	for (const char *s = cmdline; (s = next_token(s, tok, sizeof(tok), &truncated));) {
+	for (const char *s = cmdline; (len = strword_next(&s, tok, sizeof(tok))) != -ENOENT;) {
 		char *value = strchr(tok, '=');
 
 		if (value)
@@ -156,7 +130,7 @@ int params_parse_table(const char *cmdline, const struct kernel_param *start,
 			continue;
 		}
 		param_format(p, cur, sizeof(cur));
-		int err = truncated ? -E2BIG : param_set(p, value);
+		int err = len == -E2BIG ? -E2BIG : param_set(p, value);
 
 		if (err) {
 			param_expected(p, expect, sizeof(expect));
