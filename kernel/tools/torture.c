@@ -568,21 +568,6 @@ static void lat_summary(struct lat_stats *l, struct torture_latency *out)
 
 /* ---- the onoff thread ---------------------------------------------------- */
 
-static const char *errname(int err)
-{
-	switch (err) {
-	case 0: return "0";
-	case -EINVAL: return "-EINVAL";
-	case -ENODEV: return "-ENODEV";
-	case -EALREADY: return "-EALREADY";
-	case -EBUSY: return "-EBUSY";
-	case -EPERM: return "-EPERM";
-	case -ENOMEM: return "-ENOMEM";
-	case -ETIMEDOUT: return "-ETIMEDOUT";
-	default: return "another error";
-	}
-}
-
 /* cpu_down (up = false) or cpu_up, timed and checked. The onoff thread. */
 static int timed_hotplug(unsigned int cpu, bool up)
 {
@@ -596,7 +581,7 @@ static int timed_hotplug(unsigned int cpu, bool up)
 
 	slot_end(s);
 	if (err) {
-		violation("%s(%u) returned %d (%s)", op, cpu, err, errname(err));
+		violation("%s(%u) returned %d (%s)", op, cpu, err, errno_name(err));
 		return err;
 	}
 	lat_add(up ? &lat_up : &lat_down, dt);
@@ -645,8 +630,8 @@ static void probe_one(const char *call, unsigned int cpu, int err, int want, int
 	nr_probes++;
 	spin_unlock_irqrestore(&stats_lock, flags);
 	if (err != want && err != also)
-		violation("%s(%u) returned %d (%s), expected %s", call, cpu, err, errname(err),
-			  errname(want));
+		violation("%s(%u) returned %d (%s), expected %s", call, cpu, err, errno_name(err),
+			  errno_name(want));
 }
 
 static void probe(struct prng *r)
