@@ -76,11 +76,13 @@ static void set_line(const char *s)
 	echo("%s", line);
 }
 
-static void history_browse(int dir)
+enum history_dir { HISTORY_OLDER, HISTORY_NEWER };
+
+static void history_browse(enum history_dir dir)
 {
-	if (dir > 0 && hist_back < min(hist_count, (unsigned int)SHELL_HISTORY))
+	if (dir == HISTORY_OLDER && hist_back < min(hist_count, (unsigned int)SHELL_HISTORY))
 		hist_back++;
-	else if (dir < 0 && hist_back > 0)
+	else if (dir == HISTORY_NEWER && hist_back > 0)
 		hist_back--;
 	else
 		return;
@@ -145,10 +147,10 @@ static void input_byte(u8 c)
 	if (esc == ESC_CSI) {
 		if (c >= 0x40 && c <= 0x7e) {	/* the final byte */
 			esc = ESC_NONE;
-			if (c == 'A')
-				history_browse(+1);
-			else if (c == 'B')
-				history_browse(-1);
+			if (c == 'A')		/* up arrow */
+				history_browse(HISTORY_OLDER);
+			else if (c == 'B')	/* down arrow */
+				history_browse(HISTORY_NEWER);
 		} else if (c < 0x20 || c > 0x3f) {
 			esc = ESC_NONE;		/* not a CSI sequence after all */
 		}
@@ -203,31 +205,21 @@ void shell_input(const u8 *buf, size_t n)
 
 /* ---- argument helpers --------------------------------------------------- */
 
-static int parse_uint(const char *s, unsigned int max, unsigned int *v)
-{
-	unsigned long x = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		x = x * 10 + (unsigned long)(*s - '0');
-		if (x > max)
-			return -ERANGE;
-	}
-	*v = (unsigned int)x;
-	return 0;
-}
-
+/* The decimal number s, at most max, into *v (left alone on error); a bad
+ * value is reported naming what it was for. 0, -EINVAL or -ERANGE. */
 static int arg_uint(const char *what, const char *s, unsigned int max, unsigned int *v)
 {
-	int err = parse_uint(s, max, v);
+	unsigned int x;
+	int err = kstrtouint(s, 10, &x);
 
+	if (!err && x > max)
+		err = -ERANGE;
 	if (err == -EINVAL)
 		out("shell: %s must be a number, not '%s'\n", what, s);
 	else if (err)
 		out("shell: %s '%s' is too large (at most %u)\n", what, s, max);
+	else
+		*v = x;
 	return err;
 }
 
@@ -242,7 +234,9 @@ static int arg_cpu(const char *s, unsigned int *cpu)
 	return err;
 }
 
-static const char *errname(int err)
+/* What the errors kernel/hotplug.h documents for cpu_down() and cpu_up()
+ * mean, in words; errno_name() gives the symbol printed next to them. */
+static const char *hotplug_error_words(int err)
 {
 	switch (err) {
 	case -EINVAL: return "invalid CPU";
@@ -291,7 +285,9 @@ static int cmd_cpus(int argc, char **argv)
 	return 0;
 }
 
-static int cpu_updown(char *arg, bool down)
+/* offline and online: change (cpu_down or cpu_up) takes the CPU named by
+ * arg to state ("offline" or "online"), timed. */
+static int cpu_set_state(const char *arg, int (*change)(unsigned int cpu), const char *state)
 {
 	unsigned int cpu;
 	int err = arg_cpu(arg, &cpu);
@@ -300,23 +296,22 @@ static int cpu_updown(char *arg, bool down)
 		return err;
 	u64 t0 = ktime_get_ns();
 
-	err = down ? cpu_down(cpu) : cpu_up(cpu);
+	err = change(cpu);
 	if (err)
-		out("%s cpu%u: %s (%d)\n", down ? "offline" : "online", cpu, errname(err), err);
+		out("%s cpu%u: %s (%s)\n", state, cpu, hotplug_error_words(err), errno_name(err));
 	else
-		out("cpu%u is %s (%lu us)\n", cpu, down ? "offline" : "online",
-		    (u64)((ktime_get_ns() - t0) / 1000));
+		out("cpu%u is %s (%lu us)\n", cpu, state, (u64)((ktime_get_ns() - t0) / 1000));
 	return err;
 }
 
 static int cmd_offline(int argc, char **argv)
 {
-	return cpu_updown(argv[1], true);
+	return cpu_set_state(argv[1], cpu_down, "offline");
 }
 
 static int cmd_online(int argc, char **argv)
 {
-	return cpu_updown(argv[1], false);
+	return cpu_set_state(argv[1], cpu_up, "online");
 }
 
 static const char *const state_names[] = { "run", "sleep", "dead", "parked" };
@@ -346,19 +341,6 @@ static int cmd_ps(int argc, char **argv)
 	return 0;
 }
 
-static void print_lines(char *buf)
-{
-	for (char *p = buf, *nl; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			out("%s\n", p);
-			break;
-		}
-		*nl = '\0';
-		out("%s\n", p);
-	}
-}
-
 static int cmd_wq(int argc, char **argv)
 {
 	size_t size = 64 * 1024;
@@ -370,7 +352,7 @@ static int cmd_wq(int argc, char **argv)
 		return -ENOMEM;
 	}
 	workqueue_dump(buf, size);
-	print_lines(buf);
+	printk_lines(KERN_RAW, buf);
 	kfree(buf);
 	workqueue_get_counters(&c);
 	out("total: %u pools, %u workers (%u idle); executed %lu, created %lu, destroyed %lu, "
@@ -649,7 +631,8 @@ static int cmd_torture(int argc, char **argv)
 		int err = torture_start(&p);
 
 		if (err)
-			out("torture: %s (%d)\n", err == -EBUSY ? "already running" : "cannot start", err);
+			out("torture: %s (%s)\n", err == -EBUSY ? "already running" : "cannot start",
+			    errno_name(err));
 		else
 			out("torture: running for %u s (interval %u ms); 'torture status' to watch\n",
 			    p.duration_s, p.interval_ms);
@@ -671,7 +654,7 @@ static int cmd_torture(int argc, char **argv)
 		return -EINVAL;
 	}
 	torture_status(buf, sizeof(buf));
-	print_lines(buf);
+	printk_lines(KERN_RAW, buf);
 	return 0;
 }
 
@@ -739,22 +722,25 @@ static int cmd_help(int argc, char **argv)
 
 int shell_exec(const char *cmdline)
 {
-	char buf[SHELL_LINE_MAX + 1], *argv[SHELL_MAX_ARGS + 1];
+	/* The words, one after another: never longer than the line itself. */
+	char words[SHELL_LINE_MAX + 1], *argv[SHELL_MAX_ARGS + 1];
+	size_t used = 0;
 	int argc = 0;
+	ssize_t len;
 
-	strscpy(buf, cmdline, sizeof(buf));
-	for (char *p = buf; *p;) {
-		while (*p == ' ')
-			*p++ = '\0';
-		if (!*p)
-			break;
+	for (const char *s = cmdline;
+	     (len = strword_next(&s, words + used, sizeof(words) - used)) != -ENOENT;) {
+		if (len < 0) {	/* only a caller other than the line editor can */
+			out("shell: line too long (more than %d characters); ignored\n",
+			    SHELL_LINE_MAX);
+			return -E2BIG;
+		}
 		if (argc == SHELL_MAX_ARGS + 1) {
 			out("shell: too many arguments (at most %d)\n", SHELL_MAX_ARGS);
 			return -E2BIG;
 		}
-		argv[argc++] = p;
-		while (*p && *p != ' ')
-			p++;
+		argv[argc++] = words + used;
+		used += (size_t)len + 1;
 	}
 	if (!argc)
 		return 0;

@@ -8,9 +8,15 @@
  * whole). A finished line becomes a work item on the ordered workqueue
  * "shell", so commands run one at a time, in order, while typing goes on.
  *
- * Commands are a table (name, usage, help, function) in shell.c; `help`
- * prints it. Every command checks its arguments and answers a bad one with
- * a message naming it; nothing the user types can crash the kernel.
+ * A line is split into words by strword_next() (lib/string.h), as the
+ * kernel command line is: whitespace separates, double quotes group.
+ *
+ * Commands are a table (name, usage, help, function) in shell.c, the one
+ * list of them: `help` prints it, and tests/check_shell_commands.py (run
+ * by make test) fails if README.md's shell table or docs/guide.md section
+ * 6 lists a command the table lacks or lacks one it has. Every command
+ * checks its arguments and answers a bad one with a message naming it;
+ * nothing the user types can crash the kernel.
  */
 #ifndef KERNEL_TOOLS_SHELL_H
 #define KERNEL_TOOLS_SHELL_H
