@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tests/run_tests.py - baton's test runner (`make test`).
 
-Runs, in order: the host unit tests of lib/ (built with ASan and UBSan),
-the kernel test boots (KTAP from `test=all` under several -smp, -m and
+Runs, in order: the host unit tests of lib/ (built with ASan and UBSan)
+and the source checks (tests/check_*.py), the kernel test boots (KTAP from `test=all` under several -smp, -m and
 machine types), and the harness's own tests, which boot deliberately
 failing, panicking and hanging kernels and check that the judge below
 calls each of them a failure for the right reason.
@@ -434,6 +434,24 @@ def run_host(t, build):
         l.strip() for l in r.stdout.splitlines()[1:]) or r.stderr.strip())
     print("host  %-28s %s" % ("check_deferred", r.stdout.splitlines()[0] if r.stdout else
                                r.stderr.strip()), flush=True)
+    # The shell's command table, README.md and docs/guide.md section 6 name the
+    # same commands: one case per command and document.
+    chk = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_shell_commands.py")
+    r = subprocess.run([sys.executable, chk], capture_output=True, text=True, timeout=60)
+    n_ok = n_cases = 0
+    for line in r.stdout.splitlines():
+        m = re.match(r"(ok|not ok) \d+ - (.*)", line)
+        if m:
+            n_cases += 1
+            n_ok += m.group(1) == "ok"
+            t.add(m.group(1) == "ok", "host: check_shell_commands: " + m.group(2))
+        elif line.startswith("    # "):
+            print("      " + line.strip(), flush=True)
+    if r.returncode != 0 and n_ok == n_cases:
+        t.add(False, "host: check_shell_commands exited with %d: %s" % (r.returncode,
+                                                                      r.stderr.strip()[-2000:]))
+    print("host  %-28s %3d passed, %d failed" % ("check_shell_commands", n_ok, n_cases - n_ok),
+          flush=True)
 
 
 def run_torture(a, logdir):
