@@ -23,7 +23,7 @@ static void errno_name_known(struct ktest *t)
 		const char *neg = errno_name(-known[i].err);
 
 		KT_EXPECT_STREQ(t, errno_name(known[i].err), known[i].name);
-		KT_EXPECT(t, neg[0] == '-');
+		KT_EXPECT_TRUE(t, neg[0] == '-');
 		KT_EXPECT_STREQ(t, neg + 1, known[i].name);
 	}
 	KT_EXPECT_STREQ(t, errno_name(0), "0");
