@@ -14,7 +14,6 @@
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
-#include "kernel/wait.h"
 
 #define WHEEL_SLOTS 256
 #define TICK_NS (NSEC_PER_SEC / HZ)
@@ -44,8 +43,16 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t))
 {
 	INIT_LIST_HEAD(&t->entry);
 	t->fn = fn;
+	t->check = NULL;
 	t->cpu = 0;	/* its home base until it is first armed */
 	t->expires = 0;
+}
+
+/* Before t is armed: nothing else looks at it. */
+void timer_set_check(struct timer_list *t, void (*check)(const struct timer_list *t))
+{
+	WARN_ON_ONCE(timer_pending(t));
+	t->check = check;
 }
 
 /* Lock t's home base (the one it is queued on, or was last). Its lock
@@ -67,21 +74,29 @@ static struct timer_base *lock_timer_base(struct timer_list *t)
 
 extern char __text_start[], __text_end[];
 
+static bool in_text(u64 addr)
+{
+	return addr >= (u64)__text_start && addr < (u64)__text_end;
+}
+
 /* A node met on base b's lists must be a timer of b: a stale node (a
  * timer whose memory was reused while linked, say an on-stack one) shows
- * up here as a node with no callback or the wrong home. b->lock held. */
+ * up here as a node with no callback or the wrong home, or fails its
+ * owner's check (timer_set_check()). b->lock held. */
 static void check_node(const struct timer_base *b, const struct timer_list *t)
 {
-	u64 fn = (u64)t->fn;
+	u64 fn = (u64)t->fn, check = (u64)t->check;
 
-	if (unlikely(fn < (u64)__text_start || fn >= (u64)__text_end || t->cpu != b - bases)) {
+	if (unlikely(!in_text(fn) || (check && !in_text(check)) || t->cpu != b - bases)) {
 		const char *owner = kstack_owner((u64)t);
 
 		panic("timer base of cpu%ld: node %p (%s%s) is not one of its timers: callback %lx, "
-		      "home cpu %d", (long)(b - bases), t, owner ? "on the stack of " : "heap or static",
-		      owner ? owner : "", fn, t->cpu);
+		      "check %lx, home cpu %d", (long)(b - bases), t,
+		      owner ? "on the stack of " : "heap or static", owner ? owner : "", fn, check,
+		      t->cpu);
 	}
-	timer_check_sleeper(t);
+	if (t->check)
+		t->check(t);
 }
 
 /* Insert t into list (a slot of b, or b's expired list), keeping it sorted
@@ -263,7 +278,6 @@ void timers_migrate(unsigned int from, unsigned int to)
 {
 	struct timer_base *src = &bases[from], *dst = &bases[to];
 	unsigned long flags = local_irq_save();
-	unsigned int moved = 0;
 
 	/* Two bases: lock in CPU order. */
 	spin_lock(from < to ? &src->lock : &dst->lock);
@@ -274,12 +288,10 @@ void timers_migrate(unsigned int from, unsigned int to)
 
 			list_del_init(&t->entry);
 			enqueue_timer(dst, to, t);
-			moved++;
 		}
 	spin_unlock_no_resched(&src->lock);
 	spin_unlock_no_resched(&dst->lock);
 	local_irq_restore(flags);
-	(void)moved;
 }
 
 unsigned int timers_check(void)

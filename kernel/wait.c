@@ -1,5 +1,5 @@
-/* kernel/wait.c - wait queues, completions, schedule_timeout, msleep;
- * see wait.h and completion.h. */
+/* kernel/wait.c - wait queues, completions, schedule_timeout, msleep and
+ * might_sleep; see wait.h and completion.h. */
 #include "kernel/completion.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
@@ -13,7 +13,10 @@ void init_waitqueue_head(struct wait_queue_head *wq)
 	INIT_LIST_HEAD(&wq->head);
 }
 
-void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e, bool exclusive)
+/* Non-exclusive waiters go first and exclusive ones last, so that
+ * wake_up() can stop at the first exclusive one. */
+static void link_waiter(struct wait_queue_head *wq, struct wait_queue_entry *e,
+			bool exclusive)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
@@ -29,6 +32,16 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e, boo
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
+{
+	link_waiter(wq, e, false);
+}
+
+void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *e)
+{
+	link_waiter(wq, e, true);
+}
+
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 {
 	__set_current_state(THREAD_RUNNING);
@@ -39,34 +52,41 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
+/* Which waiters a wake-up wakes. */
+enum wake_which {
+	WAKE_ONE_EXCLUSIVE,	/* every non-exclusive one and the first exclusive one */
+	WAKE_EVERY_WAITER,
+};
+
 /* wq->lock held. */
-static void __wake_up_locked(struct wait_queue_head *wq, bool all)
+static void __wake_up_locked(struct wait_queue_head *wq, enum wake_which which)
 {
 	struct wait_queue_entry *e;
 
+	assert_spin_locked(&wq->lock);
 	list_for_each_entry(e, &wq->head, link) {
 		wake_up_thread(e->thread);
-		if (e->exclusive && !all)
+		if (e->exclusive && which == WAKE_ONE_EXCLUSIVE)
 			break;
 	}
 }
 
-static void __wake_up(struct wait_queue_head *wq, bool all)
+static void __wake_up(struct wait_queue_head *wq, enum wake_which which)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
-	__wake_up_locked(wq, all);
+	__wake_up_locked(wq, which);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
 void wake_up(struct wait_queue_head *wq)
 {
-	__wake_up(wq, false);
+	__wake_up(wq, WAKE_ONE_EXCLUSIVE);
 }
 
 void wake_up_all(struct wait_queue_head *wq)
 {
-	__wake_up(wq, true);
+	__wake_up(wq, WAKE_EVERY_WAITER);
 }
 
 bool waitqueue_active(struct wait_queue_head *wq)
@@ -79,19 +99,13 @@ struct sleeper {
 	struct thread *thread;
 };
 
-static void sleeper_wake(struct timer_list *t)
-{
-	wake_up_thread(container_of(t, struct sleeper, timer)->thread);
-}
-
-/* For the timer wheel's checks: a sleeper's timer lives in the frame of
- * its thread's schedule_timeout(), which takes it off every wheel before
+/* The sleeper's timer check (timer_set_check()), run by the wheel each
+ * time it meets the timer: a sleeper's timer lives in the frame of its
+ * thread's schedule_timeout(), which takes it off every wheel before
  * returning. One met on a wheel after that is stale, and the frame it
  * sits in already belongs to later calls. */
-void timer_check_sleeper(const struct timer_list *t)
+static void sleeper_check(const struct timer_list *t)
 {
-	if (t->fn != sleeper_wake)
-		return;
 	const struct sleeper *s = container_of(t, struct sleeper, timer);
 	const struct thread *th = s->thread;
 
@@ -99,6 +113,15 @@ void timer_check_sleeper(const struct timer_list *t)
 		panic("timer %p: sleeper of %s, which left schedule_timeout() (sleeping now on %p); "
 		      "it is %s on cpu%u, saved rsp %lx", t, th->name, th->sleeper,
 		      th->on_cpu ? "running" : "switched out", th->cpu, th->ctx_rsp);
+}
+
+/* The callback: the thread is still in schedule_timeout() (its
+ * del_timer_sync() waits for us), so the check holds here too; it catches
+ * a stale timer whose check pointer was overwritten but not its callback. */
+static void sleeper_wake(struct timer_list *t)
+{
+	sleeper_check(t);
+	wake_up_thread(container_of(t, struct sleeper, timer)->thread);
 }
 
 u64 schedule_timeout(u64 ns)
@@ -111,6 +134,7 @@ u64 schedule_timeout(u64 ns)
 		return UINT64_MAX;
 	}
 	timer_setup(&s.timer, sleeper_wake);
+	timer_set_check(&s.timer, sleeper_check);
 	current->sleeper = &s;
 	add_timer(&s.timer, start + ns);
 	schedule();
@@ -176,7 +200,7 @@ void complete(struct completion *c)
 	/* Wake under the lock: a waiter sees done only after our unlock, our
 	 * last touch, so it may free the completion (often on its stack) as
 	 * soon as it returns. */
-	__wake_up_locked(&c->wait, false);
+	__wake_up_locked(&c->wait, WAKE_ONE_EXCLUSIVE);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
 }
 
@@ -185,7 +209,7 @@ void complete_all(struct completion *c)
 	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
 
 	c->done = COMPLETION_ALL;
-	__wake_up_locked(&c->wait, true);
+	__wake_up_locked(&c->wait, WAKE_EVERY_WAITER);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
 }
 

@@ -34,7 +34,9 @@ struct wait_queue_entry {
 	struct list_head link;		/* the queue's lock */
 };
 
-/* A waiter's entry, on its stack; prepare_to_wait() links it once. */
+/* A waiter's entry, on its stack; prepare_to_wait() links it once. An
+ * exclusive waiter (prepare_to_wait_exclusive()) is woken alone by
+ * wake_up(), after every non-exclusive one. */
 #define DEFINE_WAIT(name)                                                     \
 	struct wait_queue_entry name = { .thread = NULL, .link = LIST_HEAD_INIT(name.link) }
 
@@ -42,15 +44,16 @@ struct wait_queue_entry {
 #define DECLARE_WAIT_QUEUE_HEAD(name) struct wait_queue_head name = WAIT_QUEUE_HEAD_INIT(name)
 
 void init_waitqueue_head(struct wait_queue_head *wq);
-void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e, bool exclusive);
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
+void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void wake_up(struct wait_queue_head *wq);
 void wake_up_all(struct wait_queue_head *wq);
 bool waitqueue_active(struct wait_queue_head *wq);
-/* Sleep until woken or ns pass (UINT64_MAX: forever); returns ns left, 0 on timeout. */
+/* Sleep until woken or ns pass (UINT64_MAX: forever); returns ns left, 0
+ * on timeout. The caller set its state to THREAD_BLOCKED first, as before
+ * schedule(). */
 u64 schedule_timeout(u64 ns);
-struct timer_list;
-void timer_check_sleeper(const struct timer_list *t);	/* kernel/timer.c's checks */
 void msleep(unsigned int ms);
 
 #define wait_event(wq, cond)                                                  \
@@ -58,7 +61,7 @@ void msleep(unsigned int ms);
 		DEFINE_WAIT(__we);                                            \
 		might_sleep();                                                \
 		for (;;) {                                                    \
-			prepare_to_wait(&(wq), &__we, false);                 \
+			prepare_to_wait(&(wq), &__we);                        \
 			if (cond)                                             \
 				break;                                        \
 			schedule();                                           \
@@ -72,7 +75,7 @@ void msleep(unsigned int ms);
 		u64 __left = (ns);                                            \
 		might_sleep();                                                \
 		for (;;) {                                                    \
-			prepare_to_wait(&(wq), &__we, false);                 \
+			prepare_to_wait(&(wq), &__we);                        \
 			if (cond) {                                           \
 				__left = __left ? __left : 1;                 \
 				break;                                        \
