@@ -216,6 +216,17 @@ int on_each_cpu(smp_call_func_t fn, void *info, bool wait)
 	return err;
 }
 
+static void nothing(void *info)
+{
+}
+
+void smp_wait_irqs_off_sections(void)
+{
+	/* A CPU runs the call in its IPI handler, so only once interrupts
+	 * are on again there; waiting for all of them is the barrier. */
+	on_each_cpu(nothing, NULL, true);
+}
+
 void smp_send_reschedule(unsigned int cpu)
 {
 	struct percpu *pc = per_cpu_ptr(cpu);

@@ -27,6 +27,11 @@
  *   smp_call_function_many(mask, fn, info, wait)   the same on every online
  *       CPU in mask except the caller
  *   on_each_cpu(fn, info, wait)   every online CPU, the caller included
+ *   smp_wait_irqs_off_sections()  return once every online CPU has taken
+ *       an interrupt since the call: whatever any CPU was doing with
+ *       interrupts off when it was called is over (a barrier for code that
+ *       changed what such sections read: the active mask, the tracer's
+ *       switch)
  *   smp_send_reschedule(cpu)      poke cpu's scheduler
  *   smp_send_stop()               NMI every other CPU to a halt (panic)
  *   smp_show_backtraces()         NMI every other CPU: each prints what it
@@ -82,6 +87,7 @@ extern bool smp_booted;
 int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, bool wait);
 int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info, bool wait);
 int on_each_cpu(smp_call_func_t fn, void *info, bool wait);
+void smp_wait_irqs_off_sections(void);
 void smp_send_reschedule(unsigned int cpu);
 void smp_send_stop(void);
 void smp_show_backtraces(void);

@@ -73,10 +73,6 @@ static void free_rings(void)
 	}
 }
 
-static void sync_nop(void *info)
-{
-}
-
 int trace_start(unsigned int events_per_cpu)
 {
 	unsigned int cpu;
@@ -111,7 +107,7 @@ void trace_stop(void)
 	mutex_lock(&trace_mutex);
 	WRITE_ONCE(trace_on, false);
 	/* Writers run with interrupts off: after an IPI round, none is left. */
-	on_each_cpu(sync_nop, NULL, true);
+	smp_wait_irqs_off_sections();
 	mutex_unlock(&trace_mutex);
 }
 
