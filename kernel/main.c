@@ -59,7 +59,7 @@ void kmain(u64 mb2_info_phys)
 	kmalloc_init();			// the kernel heap
 	acpi_init();			// firmware tables: MADT, HPET, FADT
 	time_init();			// TSC clock, calibrated against HPET/PIT
-	timers_init();			// per-CPU timer lists
+	timers_init();			// per-CPU timer wheels (hashed by tick)
 	cpuhp_init();			// CPU hotplug phases and their steps
 	sched_init();			// this context becomes cpu0's idle thread
 	smp_init();			// APICs, the tick, every other CPU online
