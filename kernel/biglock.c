@@ -77,20 +77,15 @@ void biglock_unlock(struct biglock *b)
 
 void biglock_thread_exit(struct thread *t)
 {
-	if (!t->biglock_depth)
-		return;
-	for (unsigned int i = 0; i < t->nr_hooks; i++) {
-		if (t->hook_ops[i] != &biglock_hooks)
-			continue;
-		struct biglock *b = t->hook_data[i];
+	struct biglock *b = sched_hook_data(t, &biglock_hooks);
 
-		WARN(1, "thread %s exits holding a big lock (depth %d): released", t->name,
-		     t->biglock_depth);
-		t->biglock_depth = 0;
-		__atomic_store_n(&b->owner, NULL, __ATOMIC_RELEASE);
-		sched_hook_remove(&biglock_hooks);
+	if (!t->biglock_depth || !b)
 		return;
-	}
+	WARN(1, "thread %s exits holding a big lock (depth %d): released", t->name,
+	     t->biglock_depth);
+	t->biglock_depth = 0;
+	__atomic_store_n(&b->owner, NULL, __ATOMIC_RELEASE);
+	sched_hook_remove(&biglock_hooks);
 }
 
 bool biglock_held(const struct biglock *b)

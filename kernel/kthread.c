@@ -8,12 +8,9 @@
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/sched_internal.h"
 #include "kernel/smp.h"
-#include "lib/errno.h"
 #include "lib/printf.h"
-
-void sched_thread_init(struct thread *t, const char *name);
-void sched_thread_stack_init(struct thread *t);
 
 static DEFINE_SPINLOCK(threads_lock);
 static LIST_HEAD(all_threads);		/* threads_lock */
@@ -53,13 +50,16 @@ static bool put_ref(struct thread *t)
 	return __atomic_sub_fetch(&t->refcount, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-static void unlist(struct thread *t, bool to_zombies)
+/* What unlist() does with a thread it takes off the list. */
+enum unlist_then { UNLIST_ONLY, UNLIST_TO_ZOMBIES };
+
+static void unlist(struct thread *t, enum unlist_then then)
 {
 	unsigned long flags = spin_lock_irqsave(&threads_lock);
 
 	list_del(&t->all_link);
 	thread_count--;
-	if (to_zombies)
+	if (then == UNLIST_TO_ZOMBIES)
 		list_add_tail(&t->all_link, &zombies);
 	spin_unlock_irqrestore(&threads_lock, flags);
 }
@@ -68,16 +68,17 @@ void put_thread(struct thread *t)
 {
 	might_sleep();
 	if (put_ref(t)) {
-		unlist(t, false);
+		unlist(t, UNLIST_ONLY);
 		free_thread(t);
 	}
 }
 
-void sched_reap_dead(struct thread *t)
+/* The scheduler must not sleep here (freeing a stack may): the last
+ * reference sends t to the zombies, freed by the next creation or stop. */
+void kthread_put_dead(struct thread *t)
 {
-	/* The thread's own reference: its stack is no longer in use. */
 	if (put_ref(t))
-		unlist(t, true);
+		unlist(t, UNLIST_TO_ZOMBIES);
 }
 
 static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_list ap)
@@ -193,57 +194,10 @@ bool kthread_should_stop(void)
 	return test_bit(KTHREAD_SHOULD_STOP, &current->kflags);
 }
 
-bool kthread_should_park(void)
-{
-	return test_bit(KTHREAD_SHOULD_PARK, &current->kflags);
-}
-
-void kthread_parkme(void)
-{
-	struct thread *t = current;
-
-	for (;;) {
-		set_current_state(THREAD_PARKED);
-		if (!test_bit(KTHREAD_SHOULD_PARK, &t->kflags))
-			break;
-		if (!test_and_set_bit(KTHREAD_IS_PARKED, &t->kflags))
-			complete(&t->parked);
-		schedule();
-	}
-	clear_bit(KTHREAD_IS_PARKED, &t->kflags);
-	__set_current_state(THREAD_RUNNING);
-}
-
-int kthread_park(struct thread *t)
-{
-	might_sleep();
-	if (test_bit(KTHREAD_IS_PARKED, &t->kflags))
-		return 0;
-	if (t->state == THREAD_DEAD)
-		return -ENOSYS;
-	reinit_completion(&t->parked);
-	set_bit(KTHREAD_SHOULD_PARK, &t->kflags);
-	if (t != current) {
-		wake_up_thread(t);
-		wait_for_completion(&t->parked);
-	}
-	return 0;
-}
-
-void kthread_unpark(struct thread *t)
-{
-	clear_bit(KTHREAD_SHOULD_PARK, &t->kflags);
-	/* Not parked any more from now on, even before it runs again: a
-	 * kthread_park() right after must wait for it to park anew. */
-	clear_bit(KTHREAD_IS_PARKED, &t->kflags);
-	wake_up_state(t, THREAD_PARKED);
-}
-
 int kthread_stop(struct thread *t)
 {
 	might_sleep();
 	set_bit(KTHREAD_SHOULD_STOP, &t->kflags);
-	kthread_unpark(t);
 	wake_up_thread(t);
 	wait_for_completion(&t->exited);
 	int code = t->exit_code;
@@ -278,26 +232,14 @@ void for_each_thread(void (*fn)(struct thread *t, void *arg), void *arg)
 	spin_unlock_irqrestore(&threads_lock, flags);
 }
 
-static const char *const state_names[] = { "running", "blocked", "dead", "parked" };
-
-/* Lock-free on purpose: it runs from an NMI, perhaps with threads_lock held. */
-void sched_dump_threads(void)
+/* Lock-free on purpose: sched_dump_threads() runs from an NMI, perhaps
+ * with threads_lock held. */
+void kthread_for_each_unlocked(void (*fn)(struct thread *t, void *arg), void *arg)
 {
 	struct thread *t;
 
-	printk(KERN_ERR "threads:\n");
-	list_for_each_entry(t, &all_threads, all_link) {
-		printk(KERN_ERR "  %-16s %-8s cpu%u %s%s hooks %u vcsw %lu ivcsw %lu\n", t->name,
-		       t->state >= 0 && t->state <= 3 ? state_names[t->state] : "?", t->cpu,
-		       t->on_rq ? "on_rq " : "", t->on_cpu ? "on_cpu" : "", t->nr_hooks,
-		       (unsigned long)t->stats.nvcsw, (unsigned long)t->stats.nivcsw);
-		if (!t->on_cpu && t->ctx_rsp) {
-			/* Switched out: its saved frame starts the backtrace. */
-			u64 *frame = (u64 *)t->ctx_rsp;
-
-			show_backtrace(frame[5], "    ");
-		}
-	}
+	list_for_each_entry(t, &all_threads, all_link)
+		fn(t, arg);
 }
 
 unsigned int nr_threads(void)

@@ -1,4 +1,4 @@
-/* kernel/kthread.h - kernel threads: create, start, stop, park, exit, reap.
+/* kernel/kthread.h - kernel threads: create, start, stop, exit, reap.
  *
  *   kthread_create(fn, arg, fmt, ...)   a new thread, not yet running
  *   kthread_create_on_cpu(fn, arg, cpu, fmt, ...)  bound to one CPU
@@ -9,11 +9,8 @@
  *   kthread_stop(t)     ask t to stop (kthread_should_stop() turns true),
  *                       wake it, wait for it to exit, free it; returns
  *                       fn's result. The creator's reference is consumed.
- *   kthread_park(t)     ask t to park (kthread_should_park()), wait until
- *                       it sits in kthread_parkme(); kthread_unpark(t)
- *                       lets it go on (CPU hotplug parks per-CPU threads)
- *   kthread_data(t)     the data pointer given at creation (the workqueue
- *                       finds its worker struct this way)
+ *   kthread_set_data(t, data), kthread_data(t)   a pointer for the
+ *                       thread's owner (the workqueue's worker struct)
  *   thread_exit(code)   end the calling thread
  *   put_thread(t)       drop the creator's reference without stopping t:
  *                       it is freed when it exits
@@ -31,9 +28,7 @@
 
 #include "kernel/sched.h"
 
-#define KTHREAD_SHOULD_STOP 0
-#define KTHREAD_SHOULD_PARK 1
-#define KTHREAD_IS_PARKED 2
+#define KTHREAD_SHOULD_STOP 0	/* bit in t->kflags */
 
 struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
 struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
@@ -45,16 +40,10 @@ void kthread_bind(struct thread *t, unsigned int cpu);
 void kthread_set_data(struct thread *t, void *data);
 int kthread_stop(struct thread *t);
 bool kthread_should_stop(void);
-int kthread_park(struct thread *t);
-void kthread_unpark(struct thread *t);
-bool kthread_should_park(void);
-void kthread_parkme(void);
 void *kthread_data(struct thread *t);
 __noreturn void thread_exit(int code);
 void put_thread(struct thread *t);
 void kthread_fail_next(unsigned int n);
-/* Called by the scheduler when a dead thread has left its CPU for good. */
-void sched_reap_dead(struct thread *t);
 
 /* Every thread, for ps-style listings: call fn on each under threads_lock
  * (fn must not sleep). */

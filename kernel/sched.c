@@ -26,6 +26,7 @@
 #include "kernel/time.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
+#include "kernel/sched_internal.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
 #include "lib/errno.h"
@@ -96,8 +97,15 @@ static void update_curr(struct rq *rq)
 	}
 }
 
+/* Where enqueue() puts a thread among those of its own FIFO priority (fair
+ * threads go by vruntime either way). */
+enum queue_place {
+	QUEUE_BEHIND_EQUALS,	/* woken, or yielding: after its equals */
+	QUEUE_AHEAD_OF_EQUALS,	/* a FIFO thread preempted: it keeps its turn */
+};
+
 /* Put t on rq's lists. Called with rq->lock held; t is not current. */
-static void enqueue(struct rq *rq, struct thread *t, bool head)
+static void enqueue(struct rq *rq, struct thread *t, enum queue_place place)
 {
 	struct thread *pos;
 
@@ -109,7 +117,8 @@ static void enqueue(struct rq *rq, struct thread *t, bool head)
 		      !list_empty(&t->run_link), t->cpu);
 	if (t->policy == SCHED_CLASS_FIFO) {
 		list_for_each_entry(pos, &rq->fifo, run_link) {
-			if (head ? pos->fifo_prio <= t->fifo_prio : pos->fifo_prio < t->fifo_prio) {
+			if (place == QUEUE_AHEAD_OF_EQUALS ? pos->fifo_prio <= t->fifo_prio :
+							     pos->fifo_prio < t->fifo_prio) {
 				list_add_tail(&t->run_link, &pos->run_link);
 				goto queued;
 			}
@@ -184,8 +193,10 @@ static bool cpu_allowed(struct thread *t, unsigned int cpu)
 	       (cpu_online(cpu) && cpumask_weight(&t->cpus_allowed) == 1);
 }
 
-/* Where should t run? Its last CPU if allowed and free, else an allowed
- * idle CPU, else any allowed active CPU. */
+/* Where should t run? Its last CPU if allowed and idle; else an allowed
+ * active CPU that is idle with nothing queued; else its last CPU if
+ * allowed; else the first allowed active CPU; else (none of its CPUs is
+ * active) the first active CPU. */
 static unsigned int select_cpu(struct thread *t)
 {
 	unsigned int cpu, fallback = NR_CPUS;
@@ -226,9 +237,34 @@ static void activate(struct rq *rq, struct thread *t)
 	}
 	t->on_rq = true;
 	t->stats.nr_wakeups++;
-	enqueue(rq, t, false);
+	enqueue(rq, t, QUEUE_BEHIND_EQUALS);
 	if (should_preempt(rq, t))
 		resched_cpu_locked(rq);
+}
+
+/* t's vruntime above rq's min_vruntime: vruntime is relative to a run
+ * queue, so a thread moving between queues carries only this lead. */
+static u64 vruntime_lead(const struct thread *t, const struct rq *rq)
+{
+	return t->vruntime - min(t->vruntime, rq->min_vruntime);
+}
+
+/* Move t, on no run queue, from rq (locked; t->pi_lock held too) to cpu's
+ * run queue: returns that one, locked instead (each lock is taken alone,
+ * so the pair's order does not matter). */
+static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
+{
+	u64 lead = vruntime_lead(t, rq);
+
+	assert_spin_locked(&t->pi_lock);
+	assert_spin_locked(&rq->lock);
+	t->cpu = cpu;	/* under both P and the old R */
+	t->stats.nr_migrations++;
+	spin_unlock_no_resched(&rq->lock);
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	t->vruntime = rq->min_vruntime + lead;
+	return rq;
 }
 
 /* Lock the run queue t is on (t->cpu may change until we hold it). */
@@ -244,13 +280,13 @@ static struct rq *lock_thread_rq(struct thread *t)
 	}
 }
 
-bool wake_up_state(struct thread *t, int state)
+bool wake_up_thread(struct thread *t)
 {
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
 	struct rq *rq = lock_thread_rq(t);
 	bool woke = false;
 
-	if (t->state == state) {
+	if (t->state == THREAD_BLOCKED) {
 		t->state = THREAD_RUNNING;
 		woke = true;
 		/* A thread switched out for migration is requeued by
@@ -260,29 +296,14 @@ bool wake_up_state(struct thread *t, int state)
 			/* Fully switched out (we hold its CPU's lock): free to move. */
 			unsigned int cpu = select_cpu(t);
 
-			if (cpu != rq->cpu) {
-				/* vruntime is relative to its run queue: carry over only
-				 * the part above the old queue's minimum. */
-				u64 rel = t->vruntime - min(t->vruntime, rq->min_vruntime);
-
-				t->cpu = cpu;
-				t->stats.nr_migrations++;
-				spin_unlock_no_resched(&rq->lock);
-				rq = cpu_rq(cpu);
-				spin_lock(&rq->lock);
-				t->vruntime = rq->min_vruntime + rel;
-			}
+			if (cpu != rq->cpu)
+				rq = move_to_cpu(rq, t, cpu);
 			activate(rq, t);
 		}
 	}
 	spin_unlock_no_resched(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
 	return woke;
-}
-
-bool wake_up_thread(struct thread *t)
-{
-	return wake_up_state(t, THREAD_BLOCKED);
 }
 
 /* Wake t, bound to this CPU, from a sleeping() hook: rq->lock is held. */
@@ -295,7 +316,7 @@ static void wake_up_local(struct rq *rq, struct thread *t)
 	if (t->state != THREAD_BLOCKED)
 		return;
 	t->state = THREAD_RUNNING;
-	if (!t->on_rq && !t->migrate)	/* see wake_up_state() */
+	if (!t->on_rq && !t->migrate)	/* see wake_up_thread() */
 		activate(rq, t);
 }
 
@@ -359,16 +380,25 @@ static void finish_switch(void)
 	if (migrate)
 		migrate_away(prev);
 	if (dead)
-		sched_reap_dead(prev);
+		kthread_put_dead(prev);
 }
 
-static void __schedule(bool preempt)
+/* Why __schedule() was called. */
+enum sched_mode {
+	SCHED_VOLUNTARY,	/* schedule(): the thread blocks, yields or exits */
+	SCHED_PREEMPT,		/* need_resched acted on: the thread stays runnable,
+				 * whatever its state says (it may be on its way to
+				 * blocking, between set_current_state() and
+				 * schedule()) */
+};
+
+static void __schedule(enum sched_mode mode)
 {
 	unsigned long flags = local_irq_save();
 	struct rq *rq = this_rq();
 	struct thread *prev = rq->curr, *next;
 
-	if (unlikely(preempt_count() != 0) && !preempt) {
+	if (unlikely(preempt_count() != 0) && mode == SCHED_VOLUNTARY) {
 		WARN_ONCE(1, "thread %s schedules with preemption disabled (count %d)", prev->name,
 			  preempt_count());
 		this_cpu_write(preempt_count, 0);
@@ -379,15 +409,16 @@ static void __schedule(bool preempt)
 	this_cpu_write(need_resched, false);
 
 	if (prev != rq->idle) {
-		if (!preempt && prev->state != THREAD_RUNNING) {
+		if (mode == SCHED_VOLUNTARY && prev->state != THREAD_RUNNING) {
 			/* Blocking: off the run queue, and tell the hooks. */
 			WARN_ONCE(prev->in_hook, "thread %s blocks inside a sleep/wake hook", prev->name);
 			prev->on_rq = false;
 			prev->stats.nvcsw++;
 			prev->in_hook = true;
 			for (unsigned int i = 0; i < prev->nr_hooks; i++) {
-				struct thread *w = prev->hook_ops[i]->sleeping ?
-					prev->hook_ops[i]->sleeping(prev, prev->hook_data[i]) : NULL;
+				const struct sched_hook_ops *ops = prev->hook_ops[i];
+				struct thread *w = ops->sleeping ?
+					ops->sleeping(prev, prev->hook_data[i]) : NULL;
 
 				/* The contract (sched.h): still under our lock, irqs off. */
 				WARN_ON_ONCE(!spin_lock_held(&rq->lock) || !irqs_disabled());
@@ -403,7 +434,8 @@ static void __schedule(bool preempt)
 			prev->on_rq = false;
 		} else {
 			/* Preempted (or yielding): a FIFO thread keeps its place. */
-			enqueue(rq, prev, preempt && prev->policy == SCHED_CLASS_FIFO);
+			enqueue(rq, prev, mode == SCHED_PREEMPT && prev->policy == SCHED_CLASS_FIFO ?
+						  QUEUE_AHEAD_OF_EQUALS : QUEUE_BEHIND_EQUALS);
 		}
 	}
 	next = pick_next(rq);
@@ -418,7 +450,7 @@ static void __schedule(bool preempt)
 			rq->idle_ns += now - rq->idle_since;
 		if (next == rq->idle)
 			rq->idle_since = now;
-		if (preempt && prev != rq->idle)
+		if (mode == SCHED_PREEMPT && prev != rq->idle)
 			prev->stats.nivcsw++;
 		rq->nr_switches++;
 		/* Still executing (or being switched out) elsewhere: its saved
@@ -475,7 +507,7 @@ static void run_running_hooks(void)
 
 void schedule(void)
 {
-	__schedule(false);
+	__schedule(SCHED_VOLUNTARY);
 	run_running_hooks();
 }
 
@@ -489,7 +521,7 @@ void preempt_schedule(void)
 	do {
 		preempt_disable();
 		preempt_enable_no_resched();
-		__schedule(true);
+		__schedule(SCHED_PREEMPT);
 	} while (need_resched());
 }
 
@@ -498,7 +530,7 @@ void preempt_schedule_irq(void)
 	if (!sched_ready || preempt_count() != 0)
 		return;
 	while (need_resched())
-		__schedule(true);
+		__schedule(SCHED_PREEMPT);
 }
 
 /* The first code every new thread runs (from thread_start in switch.S). */
@@ -567,10 +599,10 @@ static void double_rq_unlock(struct rq *a, struct rq *b)
 static void move_queued(struct rq *src, struct rq *dst, struct thread *t)
 {
 	dequeue(src, t);
-	t->vruntime = t->vruntime - min(t->vruntime, src->min_vruntime) + dst->min_vruntime;
+	t->vruntime = dst->min_vruntime + vruntime_lead(t, src);
 	t->cpu = dst->cpu;
 	t->stats.nr_migrations++;
-	enqueue(dst, t, false);
+	enqueue(dst, t, QUEUE_BEHIND_EQUALS);
 	if (should_preempt(dst, t))
 		resched_cpu_locked(dst);
 }
@@ -643,7 +675,7 @@ static struct thread *idle_balance(struct rq *rq)
 /*
  * t was switched out on a CPU it may no longer use: requeue it elsewhere.
  * Until this runs, t is on no run queue with t->migrate set, and wake-ups
- * only set its state (wake_up_state()). Checking on_rq instead is not
+ * only set its state (wake_up_thread()). Checking on_rq instead is not
  * enough: a wake-up could activate it, it could run and block again on
  * another CPU, and still be switching out there (its context not saved)
  * when we looked.
@@ -662,16 +694,8 @@ static void migrate_away(struct thread *t)
 	t->migrate = false;
 	unsigned int cpu = select_cpu(t);
 
-	if (cpu != rq->cpu) {
-		u64 rel = t->vruntime - min(t->vruntime, rq->min_vruntime);
-
-		t->cpu = cpu;	/* under both P and the old R */
-		t->stats.nr_migrations++;
-		spin_unlock_no_resched(&rq->lock);
-		rq = cpu_rq(cpu);
-		spin_lock(&rq->lock);
-		t->vruntime = rq->min_vruntime + rel;
-	}
+	if (cpu != rq->cpu)
+		rq = move_to_cpu(rq, t, cpu);
 	activate(rq, t);
 	spin_unlock_no_resched(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
@@ -698,20 +722,10 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	cpumask_copy(&t->cpus_allowed, mask);
 	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
 		/* Queued on a CPU it may not use: move it now. */
-		unsigned int cpu = cpumask_first(&m);
-		struct rq *dst = cpu_rq(cpu);
-
-		u64 rel = t->vruntime - min(t->vruntime, rq->min_vruntime);
-
 		dequeue(rq, t);
 		t->on_rq = false;
-		t->cpu = cpu;
-		t->stats.nr_migrations++;
-		spin_unlock_no_resched(&rq->lock);
-		spin_lock(&dst->lock);
-		t->vruntime = dst->min_vruntime + rel;
-		activate(dst, t);
-		rq = dst;
+		rq = move_to_cpu(rq, t, cpumask_first(&m));
+		activate(rq, t);
 	} else if (rq->curr == t && !cpumask_test_cpu(rq->cpu, mask)) {
 		resched_cpu_locked(rq);
 	}
@@ -762,7 +776,7 @@ static int set_policy(struct thread *t, enum sched_class policy, unsigned int pr
 	if (policy == SCHED_CLASS_FAIR)
 		t->vruntime = max(t->vruntime, rq->min_vruntime);
 	if (queued) {
-		enqueue(rq, t, false);
+		enqueue(rq, t, QUEUE_BEHIND_EQUALS);
 		if (should_preempt(rq, t))
 			resched_cpu_locked(rq);
 	}
@@ -801,6 +815,16 @@ int sched_hook_add(const struct sched_hook_ops *ops, void *data)
 	return 0;
 }
 
+void *sched_hook_data(const struct thread *t, const struct sched_hook_ops *ops)
+{
+	unsigned int n = READ_ONCE(t->nr_hooks);
+
+	for (unsigned int i = 0; i < n && i < SCHED_MAX_HOOKS; i++)
+		if (READ_ONCE(t->hook_ops[i]) == ops)
+			return READ_ONCE(t->hook_data[i]);
+	return NULL;
+}
+
 void sched_hook_remove(const struct sched_hook_ops *ops)
 {
 	struct thread *t = current;
@@ -821,7 +845,6 @@ void sched_hook_remove(const struct sched_hook_ops *ops)
 
 /* ---- set-up ------------------------------------------------------------- */
 
-void sched_thread_init(struct thread *t, const char *name);
 void sched_thread_init(struct thread *t, const char *name)
 {
 	static u32 next_tid;
@@ -835,11 +858,9 @@ void sched_thread_init(struct thread *t, const char *name)
 	cpumask_copy(&t->cpus_allowed, &cpu_possible_mask);
 	strscpy(t->name, name, sizeof(t->name));
 	init_completion(&t->exited);
-	init_completion(&t->parked);
 }
 
 /* Build the frame switch.S pops for a thread that never ran. */
-void sched_thread_stack_init(struct thread *t);
 void sched_thread_stack_init(struct thread *t)
 {
 	u64 *sp = (u64 *)(t->stack + KSTACK_SIZE);
@@ -922,19 +943,50 @@ void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st)
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
+static const char *const thread_state_names[] = {
+	[THREAD_RUNNING] = "running",
+	[THREAD_BLOCKED] = "blocked",
+	[THREAD_DEAD] = "dead",
+};	/* scripts/gdb/baton.py reads this table too */
+
+const char *thread_state_name(int state)
+{
+	if (state < 0 || state >= (int)ARRAY_SIZE(thread_state_names))
+		return "?";
+	return thread_state_names[state];
+}
+
+static void dump_thread(struct thread *t, void *unused)
+{
+	printk(KERN_ERR "  %-16s %-8s cpu%u %s%s hooks %u vcsw %lu ivcsw %lu\n", t->name,
+	       thread_state_name(t->state), t->cpu, t->on_rq ? "on_rq " : "",
+	       t->on_cpu ? "on_cpu" : "", t->nr_hooks, (unsigned long)t->stats.nvcsw,
+	       (unsigned long)t->stats.nivcsw);
+	if (!t->on_cpu && t->ctx_rsp) {
+		/* Switched out: its saved frame (switch.S: rbp at +40) starts
+		 * the backtrace. */
+		u64 *frame = (u64 *)t->ctx_rsp;
+
+		show_backtrace(frame[5], "    ");
+	}
+}
+
+/* Lock-free on purpose: it runs from an NMI, perhaps with threads_lock or
+ * a run-queue lock held. */
+void sched_dump_threads(void)
+{
+	printk(KERN_ERR "threads:\n");
+	kthread_for_each_unlocked(dump_thread, NULL);
+}
 
 /* ---- CPU hotplug ---------------------------------------------------------- */
-
-static void sync_nop(void *info)
-{
-}
 
 void sched_cpu_deactivate(unsigned int cpu)
 {
 	clear_bit(cpu, cpumask_bits(&cpu_active_mask));
 	/* Wake-ups place threads with interrupts off: once every CPU has taken
 	 * an interrupt, none is still placing one by the old mask. */
-	on_each_cpu(sync_nop, NULL, true);
+	smp_wait_irqs_off_sections();
 }
 
 void sched_cpu_activate(unsigned int cpu)

@@ -28,7 +28,9 @@
  * ---------------------------------------------------------------------
  * A thread may carry up to SCHED_MAX_HOOKS hook objects (Linus Torvalds'
  * review of the cmwq patchset: the callbacks belong to the thread, not to
- * a scheduler class). Only the thread itself adds or removes its hooks.
+ * a scheduler class). Only the thread itself adds or removes its hooks;
+ * sched_hook_data(t, ops) finds a hook's data by its ops (the workqueue
+ * tells its workers this way), so no one else reads the hook slots.
  *
  *   sleeping(t, data)  t is about to block: it called schedule() in a state
  *       other than THREAD_RUNNING and no wake-up came first. Called on t's
@@ -62,7 +64,6 @@
 #define THREAD_RUNNING 0
 #define THREAD_BLOCKED 1
 #define THREAD_DEAD 2
-#define THREAD_PARKED 3	/* blocked in kthread_parkme(); only unpark or stop wake it */
 
 enum sched_class { SCHED_CLASS_IDLE, SCHED_CLASS_FAIR, SCHED_CLASS_FIFO };
 
@@ -125,18 +126,18 @@ struct thread {
 	bool in_hook;			/* S: inside a hook callback (must not block) */
 	int biglock_depth;		/* S: kernel/biglock.c */
 	const void *sleeper;		/* S: its schedule_timeout() timer while armed
-				 * (kernel/wait.c; the timer wheel checks it) */
+				 * (kernel/wait.c checks it when a wheel meets the timer) */
 
 	char name[THREAD_NAME_LEN];	/* I */
 	u32 tid;			/* I: unique id (tracing) */
 	int (*fn)(void *arg);		/* I */
 	void *arg;			/* I */
-	void *data;			/* I: kthread_data() */
+	void *data;			/* kthread_set_data() before it starts, or by
+				 * the thread itself: kthread_data() */
 	u8 *stack;			/* I: base of the kernel stack */
 	unsigned long kflags;		/* K: KTHREAD_* bits, atomic ops */
 	int exit_code;			/* K */
 	struct completion exited;	/* K */
-	struct completion parked;	/* K */
 	int refcount;			/* atomic: creator's ref + the thread's own */
 	struct list_head all_link;	/* threads_lock */
 	struct thread_stats stats;
@@ -160,8 +161,6 @@ __noreturn void cpu_idle(void);		/* the idle loop */
 void schedule(void);
 void yield(void);
 bool wake_up_thread(struct thread *t);	/* true if it was blocked */
-/* Wake t only if it is in state (THREAD_BLOCKED or THREAD_PARKED). */
-bool wake_up_state(struct thread *t, int state);
 void scheduler_tick(void);
 /* Called on return from an interrupt with need_resched set. */
 void preempt_schedule_irq(void);
@@ -174,8 +173,16 @@ int sched_set_normal(struct thread *t);
  * it runs (for t == current: once current runs on an allowed CPU). */
 int set_cpus_allowed(struct thread *t, const struct cpumask *mask);
 
+/* The calling thread adds or removes one of its own hooks; 0 or -ENOSPC. */
 int sched_hook_add(const struct sched_hook_ops *ops, void *data);
 void sched_hook_remove(const struct sched_hook_ops *ops);
+/* The data of t's hook with these ops, or NULL if t has none (a few
+ * compares: the workqueue asks on every queueing). Exact for t == current;
+ * for another thread a glance, which may be stale at once (display only). */
+void *sched_hook_data(const struct thread *t, const struct sched_hook_ops *ops);
+
+/* "running", "blocked", "dead" or "?": for ps, dumps and debuggers. */
+const char *thread_state_name(int state);
 
 /* Per-CPU run-queue figures for tests, benchmarks and the shell. */
 struct rq_stats {

@@ -365,21 +365,18 @@ static const struct sched_hook_ops wq_worker_hooks = {
 	.running = wq_worker_running,
 };
 
-/* The calling thread's worker struct, or NULL if it is not a worker. */
+/* The calling thread's worker struct (its hook's data), or NULL if it is
+ * not a worker. */
 static struct worker *current_worker(void)
 {
-	struct thread *t = current;
-
-	if (t->nr_hooks == 0 || t->hook_ops[0] != &wq_worker_hooks)
-		return NULL;
-	return kthread_data(t);
+	return sched_hook_data(current, &wq_worker_hooks);
 }
 
 void workqueue_describe_thread(struct thread *t, char *buf, size_t size)
 {
 	if (size)
 		buf[0] = '\0';
-	if (t->nr_hooks == 0 || t->hook_ops[0] != &wq_worker_hooks)
+	if (!sched_hook_data(t, &wq_worker_hooks))
 		return;
 	struct worker *worker = kthread_data(t);	/* display only: racy reads are fine */
 	work_func_t fn = worker ? READ_ONCE(worker->current_func) : NULL;

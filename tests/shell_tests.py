@@ -181,7 +181,7 @@ def interact_gdb(m, boot):
     checks = [
         ("gdb.helpers load", "GDB helpers loaded"),
         ("gdb.baton-cpus lists the CPUs", r"cpu1 +apic 1 +online"),
-        ("gdb.baton-threads lists threads with states", r"kworker/0:0 +\d+ +0 +(sleep|run)"),
+        ("gdb.baton-threads lists threads with states", r"kworker/0:0 +\d+ +0 +(blocked|running)"),
         ("gdb.baton-pools shows workers in work items", r"pool cpu1 +workers +[4-9](?s:.*)demo_fn"),
         ("gdb.baton-works counts pending items", r"\d+ pending work items"),
     ]

@@ -314,8 +314,6 @@ static int cmd_online(int argc, char **argv)
 	return cpu_set_state(argv[1], cpu_up, "online");
 }
 
-static const char *const state_names[] = { "run", "sleep", "dead", "parked" };
-
 static void ps_one(struct thread *t, void *arg)
 {
 	char cls[12], mask[32], work[48] = "";
@@ -328,14 +326,14 @@ static void ps_one(struct thread *t, void *arg)
 		snprintf(cls, sizeof(cls), "nice%d", t->nice);
 	cpumask_print_list(mask, sizeof(mask), &t->cpus_allowed);
 	workqueue_describe_thread(t, work, sizeof(work));
-	out("%-18s %4u %-6s %-7s %-10s %8lu %7lu %7lu %s\n", t->name, t->cpu,
-	    t->state >= 0 && t->state < 4 ? state_names[t->state] : "?", cls, mask,
+	out("%-18s %4u %-7s %-7s %-10s %8lu %7lu %7lu %s\n", t->name, t->cpu,
+	    thread_state_name(t->state), cls, mask,
 	    (u64)(t->stats.sum_exec_ns / NSEC_PER_MSEC), t->stats.nvcsw, t->stats.nivcsw, work);
 }
 
 static int cmd_ps(int argc, char **argv)
 {
-	out("%-18s %4s %-6s %-7s %-10s %8s %7s %7s %s\n", "NAME", "CPU", "STATE", "CLASS", "CPUS",
+	out("%-18s %4s %-7s %-7s %-10s %8s %7s %7s %s\n", "NAME", "CPU", "STATE", "CLASS", "CPUS",
 	    "RUN(ms)", "VCSW", "IVCSW", "WORK");
 	for_each_thread(ps_one, NULL);
 	return 0;

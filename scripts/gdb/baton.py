@@ -10,13 +10,19 @@
 # GDB only; nothing here runs in the kernel.
 import gdb
 
-STATES = {0: "run", 1: "sleep", 2: "dead", 3: "parked"}
 CLASSES = {0: "idle", 1: "fair", 2: "fifo"}
 TRUSTEE = {0: "", 1: "trustee in-charge", 2: "trustee done", 3: "trustee released"}
 
 
 def sym(name):
     return gdb.parse_and_eval(name)
+
+
+def thread_state_name(state):
+    """The kernel's own words (thread_state_names[] in kernel/sched.c)."""
+    names = sym("thread_state_names")
+    n = names.type.sizeof // names[0].type.sizeof
+    return names[state].string() if 0 <= state < n else "?"
 
 
 def cpumask_test(mask, cpu):
@@ -94,12 +100,12 @@ class Threads(gdb.Command):
         super().__init__("baton-threads", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        gdb.write("%-20s %5s %4s %-6s %-5s %5s %8s %8s\n" % ("NAME", "TID", "CPU", "STATE", "CLASS",
+        gdb.write("%-20s %5s %4s %-7s %-5s %5s %8s %8s\n" % ("NAME", "TID", "CPU", "STATE", "CLASS",
                                                           "NICE", "VCSW", "IVCSW"))
         for t in list_entries(sym("all_threads"), "struct thread", "all_link"):
-            gdb.write("%-20s %5d %4d %-6s %-5s %5d %8d %8d\n" % (
+            gdb.write("%-20s %5d %4d %-7s %-5s %5d %8d %8d\n" % (
                 t["name"].string(), int(t["tid"]), int(t["cpu"]),
-                STATES.get(int(t["state"]), "?"), CLASSES.get(int(t["policy"]), "?"),
+                thread_state_name(int(t["state"])), CLASSES.get(int(t["policy"]), "?"),
                 int(t["nice"]), int(t["stats"]["nvcsw"]), int(t["stats"]["nivcsw"])))
 
 

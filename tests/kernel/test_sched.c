@@ -106,12 +106,10 @@ static int fifo_marker(void *arg)
  * never ends. Only wake-up preemption lets the FIFO thread in. */
 static void fifo_preempts_fair(struct ktest *t)
 {
-	static const int nice[1] = { 0 };
 	unsigned int cpu = victim_cpu();
 	struct thread *s = kthread_create_on_cpu(spinner, NULL, cpu, "spin");
 	struct thread *f = kthread_create_on_cpu(fifo_marker, NULL, cpu, "fifo");
 
-	(void)nice;
 	spin_stop = false;
 	KT_ASSERT_TRUE(t, s && f);
 	KT_EXPECT_EQ(t, sched_set_fifo(f, 50), 0);
@@ -256,28 +254,32 @@ static void timer_fired(struct timer_list *tl)
 	fire_order[atomic_inc_return(&fired) - 1] = i;
 }
 
+/* Timers armed in one order expire in another: timer i gets the expiry of
+ * rank place[i], a random permutation (seeded, so a failure repeats), and
+ * ranks are two ticks apart. */
 static void timers_fire_in_order_never_early(struct ktest *t)
 {
 	struct prng r;
+	int place[NR_TEST_TIMERS];
 	u64 now = ktime_get_ns();
 
 	prng_seed(&r, 42);
+	for (int i = 0; i < NR_TEST_TIMERS; i++)
+		place[i] = i;
+	for (int i = NR_TEST_TIMERS - 1; i > 0; i--) {	/* Fisher-Yates */
+		int j = (int)prng_below(&r, (u32)i + 1), tmp = place[i];
+
+		place[i] = place[j];
+		place[j] = tmp;
+	}
 	atomic_set(&fired, 0);
 	for (int i = 0; i < NR_TEST_TIMERS; i++) {
 		timer_setup(&test_timers[i], timer_fired);
 		fired_at[i] = 0;
-		/* Distinct expiries at least two ticks apart, in random order of arming. */
-		test_timers[i].expires = 0;
 	}
-	for (int i = 0; i < NR_TEST_TIMERS; i++) {
-		int j = (int)prng_below(&r, NR_TEST_TIMERS);
-		int k = i;
-
-		/* arm timer k to expire in slot j's position (a permutation) */
-		(void)j;
-		add_timer(&test_timers[k], now + 20 * NSEC_PER_MSEC +
-					     (u64)((k * 7) % NR_TEST_TIMERS) * 2 * (NSEC_PER_SEC / HZ));
-	}
+	for (int i = 0; i < NR_TEST_TIMERS; i++)
+		add_timer(&test_timers[i], now + 20 * NSEC_PER_MSEC +
+					     (u64)place[i] * 2 * (NSEC_PER_SEC / HZ));
 	KT_EXPECT_TRUE(t, del_timer(&test_timers[0]));
 	KT_EXPECT_FALSE(t, del_timer(&test_timers[0]));
 	while (atomic_read(&fired) < NR_TEST_TIMERS - 1)
@@ -359,6 +361,27 @@ static void hooks_count_every_block(struct ktest *t)
 	KT_EXPECT_LE(t, 50, blocks);
 	KT_EXPECT_EQ(t, blocker_counts.sleeping, blocks);
 	KT_EXPECT_EQ(t, blocker_counts.running, blocks);
+}
+
+static const struct sched_hook_ops other_hooks = { 0 };
+
+/* A hook's data is found by its ops, whatever its slot, and is gone once
+ * the hook is removed. */
+static void hook_data_is_found_by_its_ops(struct ktest *t)
+{
+	static struct hook_counts a, b;
+	struct thread *self = current;
+
+	KT_EXPECT_TRUE(t, sched_hook_data(self, &counting_hooks) == NULL);
+	KT_ASSERT_TRUE(t, sched_hook_add(&other_hooks, &a) == 0);
+	KT_ASSERT_TRUE(t, sched_hook_add(&counting_hooks, &b) == 0);
+	KT_EXPECT_TRUE(t, sched_hook_data(self, &counting_hooks) == &b);
+	KT_EXPECT_TRUE(t, sched_hook_data(self, &other_hooks) == &a);
+	sched_hook_remove(&other_hooks);	/* counting_hooks moves to slot 0 */
+	KT_EXPECT_TRUE(t, sched_hook_data(self, &other_hooks) == NULL);
+	KT_EXPECT_TRUE(t, sched_hook_data(self, &counting_hooks) == &b);
+	sched_hook_remove(&counting_hooks);
+	KT_EXPECT_TRUE(t, sched_hook_data(self, &counting_hooks) == NULL);
 }
 
 static struct hook_counts spinner_counts;
@@ -546,39 +569,6 @@ static void threads_are_reaped(struct ktest *t)
 	KT_EXPECT_TRUE(t, kthread_create(returns_arg, NULL, "fails") == NULL);
 }
 
-static volatile int park_count;
-
-static int parker(void *arg)
-{
-	while (!kthread_should_stop()) {
-		if (kthread_should_park()) {
-			park_count++;
-			kthread_parkme();
-		}
-		msleep(1);
-	}
-	return 0;
-}
-
-static void park_and_unpark(struct ktest *t)
-{
-	struct thread *p = kthread_run(parker, NULL, "parker");
-
-	KT_ASSERT_NOT_NULL(t, p);
-	park_count = 0;
-	for (int i = 0; i < 5; i++) {
-		KT_EXPECT_EQ(t, kthread_park(p), 0);
-		KT_EXPECT_EQ(t, p->state, THREAD_PARKED);
-		KT_EXPECT_TRUE(t, test_bit(KTHREAD_IS_PARKED, &p->kflags));
-		kthread_unpark(p);
-		msleep(3);
-	}
-	/* A thread unparked and parked again before it ran stays in the same
-	 * kthread_parkme() call, so it may have seen fewer than 5 requests. */
-	KT_EXPECT_LE(t, 1, park_count);
-	kthread_stop(p);
-}
-
 /* One timer armed and disarmed from every CPU at once while its callback
  * re-arms it: a timer linked into two wheels at once (arming is check,
  * then act) corrupts both. */
@@ -643,10 +633,11 @@ static void timers_survive_concurrent_arming(struct ktest *t)
 	KT_EXPECT_EQ(t, timers_check(), 0);
 }
 
-KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(park_and_unpark),
+KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped),
 	    KTEST_CASE(equal_nice_shares_equally), KTEST_CASE(nice_weights_the_shares),
 	    KTEST_CASE(fifo_preempts_fair), KTEST_CASE(affinity_is_never_violated),
 	    KTEST_CASE(cross_cpu_wakeups_are_never_lost), KTEST_CASE(timers_fire_in_order_never_early),
 	    KTEST_CASE(timers_survive_concurrent_arming),
 	    KTEST_CASE(hooks_count_every_block), KTEST_CASE(hooks_silent_on_preemption),
+	    KTEST_CASE(hook_data_is_found_by_its_ops),
 	    KTEST_CASE(sleeping_hook_wakes_a_local_thread), KTEST_CASE(balancing_spreads_threads));
