@@ -434,8 +434,9 @@ static void __schedule(enum sched_mode mode)
 			prev->on_rq = false;
 		} else {
 			/* Preempted (or yielding): a FIFO thread keeps its place. */
-			enqueue(rq, prev, mode == SCHED_PREEMPT && prev->policy == SCHED_CLASS_FIFO ?
-						  QUEUE_AHEAD_OF_EQUALS : QUEUE_BEHIND_EQUALS);
+			bool keeps_turn = mode == SCHED_PREEMPT && prev->policy == SCHED_CLASS_FIFO;
+
+			enqueue(rq, prev, keeps_turn ? QUEUE_AHEAD_OF_EQUALS : QUEUE_BEHIND_EQUALS);
 		}
 	}
 	next = pick_next(rq);
