@@ -15,8 +15,11 @@
  *                      not reach a live CPU that is not online: see
  *                      cpus_in_transit() and kernel/mm/kstack.c.
  * possible and present are written on the boot CPU before any other runs.
- * online and active change with atomic bit operations; a reader that must
- * see a stable set holds the CPU hotplug lock (once there is one).
+ * online and active change with atomic bit operations, only inside
+ * cpu_down()/cpu_up() (serialised by kernel/hotplug.c's lock, which no
+ * other file takes). A reader sees each bit change whole but no set that
+ * stays put: a CPU it finds online may be going down already. Code that
+ * must not run on a CPU once it is gone registers a hotplug step.
  *
  * Cross-CPU calls:
  *   smp_call_function_single(cpu, fn, info, wait)  run fn(info) on cpu, in
