@@ -33,9 +33,9 @@
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
+#include "lib/histogram.h"
 #include "lib/printf.h"
 #include "lib/random.h"
-#include "lib/sort.h"
 #include "lib/string.h"
 
 #define NR_STRESS 4			/* stress threads */
@@ -50,10 +50,6 @@
 #define DRAIN_ROUNDS 5
 #define MAX_ITEMS 128
 #define NR_ORDERED 8
-#define LAT_SAMPLES 4096		/* exact median up to this many */
-#define HIST_SUB_BITS 6			/* histogram: 64 buckets per power of two */
-#define HIST_SUB (1u << HIST_SUB_BITS)
-#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
 #define UL(x) ((unsigned long)(x))
 
 static unsigned int torture_cycles = 500;
@@ -78,7 +74,6 @@ PARAM_ENUM(torture_inject, torture_inject, inject_names,
 enum twq { TWQ_BOUND, TWQ_HIGHPRI, TWQ_INTENSIVE, TWQ_UNBOUND, TWQ_ORDERED, NR_TWQ };
 static const char *const twq_names[NR_TWQ] = { "torture_bound", "torture_hi", "torture_cpu",
 					       "torture_unbound", "torture_ordered" };
-static struct workqueue_struct *twq[NR_TWQ];	/* I */
 
 #define TI_DELAYED (1u << 0)	/* a delayed item (queue_delayed_work, mod_delayed_work) */
 #define TI_SLEEP (1u << 1)	/* sleeps 0-3 ms */
@@ -142,17 +137,6 @@ static const struct item_spec private_specs[] = {
 };
 #define NR_PRIVATE ARRAY_SIZE(private_specs)
 
-static struct torture_item items[MAX_ITEMS];	/* I (layout); fields as above */
-static unsigned int nr_items;			/* I */
-static unsigned int nr_shared;			/* I: items[0..nr_shared) */
-static unsigned int first_ordered;		/* I: then NR_ORDERED ordered ones, then
-						 * NR_PRIVATE per stress thread */
-
-static DEFINE_SPINLOCK(ordered_lock);
-static u64 ordered_next_seq;			/* OL */
-static u64 ordered_last_run;			/* OL */
-static atomic_t ordered_inside;			/* A: ordered items running (0 or 1) */
-
 /* ---- timers -------------------------------------------------------------- */
 
 /* One per stress thread and one for the onoff thread (its owner is the
@@ -167,9 +151,6 @@ struct torture_timer {
 };
 #define NR_TIMERS (NR_STRESS + 1)
 #define ONOFF_TIMER NR_STRESS
-static struct torture_timer timers[NR_TIMERS];
-static atomic_t timer_offline_fires;		/* A: callbacks that found their CPU offline */
-static unsigned int timer_offline_cpu;		/* racy: the last such CPU, for the report */
 
 /* ---- watched operations -------------------------------------------------- */
 
@@ -187,7 +168,6 @@ struct torture_slot {
 };
 #define NR_SLOTS (NR_STRESS + 1)
 #define ONOFF_SLOT NR_STRESS
-static struct torture_slot slots[NR_SLOTS];
 
 static void slot_begin(struct torture_slot *s, const char *what, const char *obj, int arg)
 {
@@ -212,48 +192,82 @@ struct stress {
 	struct torture_item *priv[NR_PRIVATE];	/* I */
 	struct completion done;		/* the thread completes it on its way out */
 };
-static struct stress stress[NR_STRESS];
-static struct thread *watch_thread;	/* I; stopped by the onoff thread */
 
+/* The hotplug calls of a run: all S (stats_lock), written by the onoff thread. */
+struct hp_counts {
+	u64 cycles;			/* offline + online of one CPU, completed */
+	u64 offline, online;		/* successful cpu_down / cpu_up calls */
+	u64 quick_onlines;		/* cpu_up right after its cpu_down */
+	u64 probes;			/* deliberate failing calls made */
+};
+
+/* Everything one run uses. torture_start() zeroes it and sets it up
+ * (run_init()) while no run is active; the result stays readable until
+ * the next start. */
+static struct torture_run {
+	struct torture_params params;	/* I: with a seed */
+	u64 start_ns;			/* I */
+	volatile bool stop_requested;	/* torture_stop() */
+	volatile bool stopping;		/* the end: items stop re-queueing, stress threads exit */
+	atomic_t verdict_given;		/* A: the verdict is out */
+	struct completion finished;	/* completed for all at the verdict */
+
+	/* The CPUs */
+	unsigned int cand[NR_CPUS];	/* I: CPUs to take down: online at start, not 0 */
+	unsigned int nr_cand;		/* I */
+	struct cpumask initially_online;	/* I */
+	struct cpumask taken_down;	/* O: CPUs this run took offline */
+	struct cpuhp_stats hp_before;	/* I */
+
+	/* The threads */
+	struct stress stress[NR_STRESS];
+	struct thread *watch_thread;	/* I; stopped by the onoff thread */
+	struct prng onoff_rng;		/* O */
+
+	/* What they work on (each struct's fields have their own legend) */
+	struct workqueue_struct *twq[NR_TWQ];	/* I */
+	struct torture_item items[MAX_ITEMS];	/* I (layout) */
+	unsigned int nr_items;		/* I */
+	unsigned int nr_shared;		/* I: items[0..nr_shared) */
+	unsigned int first_ordered;	/* I: then NR_ORDERED ordered ones, then
+					 * NR_PRIVATE per stress thread */
+	u64 ordered_next_seq;		/* OL */
+	u64 ordered_last_run;		/* OL */
+	atomic_t ordered_inside;	/* A: ordered items running (0 or 1) */
+	struct torture_timer timers[NR_TIMERS];
+	atomic_t timer_offline_fires;	/* A: callbacks that found their CPU offline */
+	unsigned int timer_offline_cpu;	/* racy: the last such CPU, for the report */
+	struct torture_slot slots[NR_SLOTS];
+
+	/* What it counts */
+	struct hp_counts hp;		/* S */
+	struct histogram lat_down, lat_up;	/* S: cpu_down / cpu_up latency in ns */
+	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere;	/* A */
+	/* Kernel WARNs during the run are violations too: the count already
+	 * reported (A: compare-and-swap). Spinlock "stuck" reports are only
+	 * counted: on a busy host a vCPU holding a lock can be descheduled for
+	 * seconds, and a real deadlock hangs an operation, which the watchdog
+	 * reports. */
+	unsigned long warns_seen;
+	unsigned long spin_stuck_at_start;	/* I */
+	u64 stacks_held_at_start;	/* I */
+
+	/* The verdict */
+	atomic_long_t nr_violations;	/* A */
+	struct torture_result result;	/* R: final once the verdict is given */
+} run;
+
+/* The locks and what spans runs: never reset (a reader such as
+ * torture_status() may hold one as a run ends and the next starts). */
 static DEFINE_MUTEX(torture_mutex);
 static bool active;			/* TM: threads of a run exist (maybe stuck) */
-static bool have_result;		/* TM */
-static struct completion finished;	/* completed for all at the verdict */
-static atomic_t finalized;		/* A: the verdict is out */
-static struct torture_params run_params;	/* I */
-static u64 start_ns;			/* I */
-static volatile bool stop_requested;	/* torture_stop() */
-static volatile bool stopping;		/* the end: items stop re-queueing, stress threads exit */
+static bool have_result;		/* TM: a run has given its verdict */
+static DEFINE_SPINLOCK(ordered_lock);
+static DEFINE_SPINLOCK(stats_lock);
+static DEFINE_SPINLOCK(report_lock);
 static DECLARE_WAIT_QUEUE_HEAD(onoff_wait);	/* the onoff thread's pauses */
 
-static unsigned int cand[NR_CPUS];	/* I: CPUs to take down: online at start, not 0 */
-static unsigned int nr_cand;		/* I */
-static struct cpumask initially_online;	/* I */
-static struct cpumask taken_down;	/* O: CPUs this run took offline */
-static struct cpuhp_stats hp_before;	/* I */
-
-struct lat_stats {
-	u64 n, min, max;
-	u64 samples[LAT_SAMPLES];	/* the first LAT_SAMPLES */
-	u32 hist[HIST_BUCKETS];
-};
-static DEFINE_SPINLOCK(stats_lock);
-static struct lat_stats lat_down, lat_up;	/* S */
-static u64 nr_cycles, nr_offline, nr_online, nr_quick, nr_probes;	/* S; written by the onoff thread */
-static u64 lat_scratch[LAT_SAMPLES];	/* the finaliser only (once per run) */
-
-static atomic_long_t nr_flushes, nr_cancels, ran_elsewhere;	/* A */
-/* Kernel WARNs during the run are violations too: the count already
- * reported (A: compare-and-swap). Spinlock "stuck" reports are only
- * counted: on a busy host a vCPU holding a lock can be descheduled for
- * seconds, and a real deadlock hangs an operation, which the watchdog
- * reports. */
-static unsigned long warns_seen;
-static unsigned long spin_stuck_at_start;	/* I */
-static u64 stacks_held_at_start;		/* I */
-static atomic_long_t nr_violations;	/* A */
-static DEFINE_SPINLOCK(report_lock);
-static struct torture_result result;	/* R: final once finalized */
+static struct histogram lat_snapshot;	/* the verdict only (once per run) */
 
 /* ---- violations ---------------------------------------------------------- */
 
@@ -265,7 +279,7 @@ static void __printf(1, 2) violation(const char *fmt, ...)
 	va_start(ap, fmt);
 	vscnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	long n = atomic_long_add_return(1, &nr_violations);
+	long n = atomic_long_add_return(1, &run.nr_violations);
 
 	if (n <= VIOLATIONS_PRINTED)
 		pr_err("violation %ld: %s\n", n, buf);
@@ -274,8 +288,8 @@ static void __printf(1, 2) violation(const char *fmt, ...)
 	unsigned long flags = spin_lock_irqsave(&report_lock);
 
 	/* After the verdict the result stays as printed. */
-	if (!atomic_read(&finalized) && result.nr_reports < TORTURE_MAX_REPORTS)
-		strscpy(result.reports[result.nr_reports++], buf, TORTURE_REPORT_LEN);
+	if (!atomic_read(&run.verdict_given) && run.result.nr_reports < TORTURE_MAX_REPORTS)
+		strscpy(run.result.reports[run.result.nr_reports++], buf, TORTURE_REPORT_LEN);
 	spin_unlock_irqrestore(&report_lock, flags);
 }
 
@@ -293,7 +307,7 @@ static void check_reports(const unsigned long *counter, unsigned long *seen, con
 
 static void check_kernel_reports(void)
 {
-	check_reports(&warn_count, &warns_seen, "kernel warning(s) (WARN)");
+	check_reports(&warn_count, &run.warns_seen, "kernel warning(s) (WARN)");
 }
 
 /* No thread may run on an offline CPU: check where we are, preemption off
@@ -331,37 +345,47 @@ static u64 random_delay_ns(struct prng *r, unsigned int max_ms)
 
 /* ---- queueing with accounting ------------------------------------------- */
 
-static bool item_queue(struct torture_item *it, unsigned int cpu)
+/* Before each queue_* call: count the queueing, note the CPU asked for. */
+static void count_queueing(struct torture_item *it, unsigned int cpu)
 {
-	struct workqueue_struct *wq = twq[it->wq];
-
 	atomic_long_inc(&it->queued);
 	WRITE_ONCE(it->target, cpu);
-	bool ok = cpu >= NR_CPUS ? queue_work(wq, &it->dw.work) : queue_work_on(cpu, wq, &it->dw.work);
-
-	if (!ok)
-		atomic_long_add_return(-1, &it->queued);
-	return ok;
 }
 
-/* queue_delayed_work_on, or mod_delayed_work_on (which always queues:
- * when it returns true it replaced a pending queueing). */
-static bool item_queue_delayed(struct torture_item *it, unsigned int cpu, u64 delay_ns, bool mod)
+/* After it: a queueing that did not happen is taken back; returns queued. */
+static bool settle_queueing(struct torture_item *it, bool queued)
 {
-	struct workqueue_struct *wq = twq[it->wq];
-	bool ok;
+	if (!queued)
+		atomic_long_add_return(-1, &it->queued);
+	return queued;
+}
 
-	atomic_long_inc(&it->queued);
-	WRITE_ONCE(it->target, cpu);
-	if (mod) {
-		if (mod_delayed_work_on(cpu, wq, &it->dw, delay_ns))
-			atomic_long_add_return(-1, &it->queued);
+static bool item_queue(struct torture_item *it, unsigned int cpu)
+{
+	struct workqueue_struct *wq = run.twq[it->wq];
+
+	count_queueing(it, cpu);
+	return settle_queueing(it, cpu >= NR_CPUS ? queue_work(wq, &it->dw.work) :
+						    queue_work_on(cpu, wq, &it->dw.work));
+}
+
+enum delayed_call {
+	QUEUE_DELAYED,	/* queue_delayed_work_on: fails if already pending */
+	MOD_DELAYED,	/* mod_delayed_work_on: always queues; true when it replaced
+			 * a pending queueing, which it takes over */
+};
+
+static bool item_queue_delayed(struct torture_item *it, unsigned int cpu, u64 delay_ns,
+			       enum delayed_call call)
+{
+	struct workqueue_struct *wq = run.twq[it->wq];
+
+	count_queueing(it, cpu);
+	if (call == MOD_DELAYED) {
+		settle_queueing(it, !mod_delayed_work_on(cpu, wq, &it->dw, delay_ns));
 		return true;
 	}
-	ok = queue_delayed_work_on(cpu, wq, &it->dw, delay_ns);
-	if (!ok)
-		atomic_long_add_return(-1, &it->queued);
-	return ok;
+	return settle_queueing(it, queue_delayed_work_on(cpu, wq, &it->dw, delay_ns));
 }
 
 static void ordered_release(struct torture_item *it)
@@ -380,12 +404,12 @@ static void ordered_queue(struct prng *r)
 	unsigned long flags = spin_lock_irqsave(&ordered_lock);
 
 	for (unsigned int i = 0; i < NR_ORDERED; i++) {
-		struct torture_item *it = &items[first_ordered + (start + i) % NR_ORDERED];
+		struct torture_item *it = &run.items[run.first_ordered + (start + i) % NR_ORDERED];
 
 		if (it->busy)
 			continue;
 		it->busy = true;
-		it->seq = ++ordered_next_seq;
+		it->seq = ++run.ordered_next_seq;
 		/* It can fail: a cancel holds the item's PENDING bit for a moment. */
 		if (!item_queue(it, WORK_CPU_UNBOUND))
 			it->busy = false;
@@ -406,17 +430,17 @@ static void item_fn(struct work_struct *w)
 	if (inside != 1)
 		violation("item %s: %d executions at once (one on cpu%u)", it->name, inside, cpu);
 	if (target < NR_CPUS && target != cpu && (cpu_going_down(target) || !cpu_online(target)))
-		atomic_long_inc(&ran_elsewhere);
+		atomic_long_inc(&run.ran_elsewhere);
 	if (it->flags & TI_ORDERED) {
-		int n = atomic_inc_return(&ordered_inside);
+		int n = atomic_inc_return(&run.ordered_inside);
 
 		if (n != 1)
 			violation("ordered workqueue: %d items at once (%s among them)", n, it->name);
 		unsigned long flags = spin_lock_irqsave(&ordered_lock);
-		u64 seq = it->seq, last = ordered_last_run;
+		u64 seq = it->seq, last = run.ordered_last_run;
 
-		if (seq > ordered_last_run)
-			ordered_last_run = seq;
+		if (seq > run.ordered_last_run)
+			run.ordered_last_run = seq;
 		spin_unlock_irqrestore(&ordered_lock, flags);
 		if (seq <= last)
 			violation("ordered workqueue: %s (queued #%lu) ran after #%lu", it->name, UL(seq),
@@ -430,16 +454,16 @@ static void item_fn(struct work_struct *w)
 		udelay(prng_below(&it->rng, 301));
 	if (it->flags & (TI_SLEEP | TI_LONG | TI_SPIN))
 		check_cpu("item", it->name);
-	if ((it->flags & TI_REQUEUE) && !READ_ONCE(stopping) && prng_below(&it->rng, 4)) {
+	if ((it->flags & TI_REQUEUE) && !READ_ONCE(run.stopping) && prng_below(&it->rng, 4)) {
 		unsigned int c = random_queue_cpu(&it->rng);
 
 		if (it->flags & TI_DELAYED)
-			item_queue_delayed(it, c, random_delay_ns(&it->rng, 3), false);
+			item_queue_delayed(it, c, random_delay_ns(&it->rng, 3), QUEUE_DELAYED);
 		else
 			item_queue(it, c);
 	}
 	if (it->flags & TI_ORDERED) {
-		atomic_dec(&ordered_inside);
+		atomic_dec(&run.ordered_inside);
 		ordered_release(it);
 	}
 	atomic_long_inc(&it->executed);
@@ -455,8 +479,8 @@ static void torture_timer_fn(struct timer_list *t)
 	unsigned int cpu = smp_processor_id();
 
 	if (!cpu_online(cpu)) {
-		WRITE_ONCE(timer_offline_cpu, cpu);
-		atomic_inc(&timer_offline_fires);
+		WRITE_ONCE(run.timer_offline_cpu, cpu);
+		atomic_inc(&run.timer_offline_fires);
 	}
 	atomic_long_inc(&tt->fired);
 }
@@ -498,80 +522,72 @@ static void timer_check_late(struct torture_timer *tt)
 	}
 }
 
-/* ---- latency statistics -------------------------------------------------- */
+/* ---- statistics --------------------------------------------------------- */
 
-static unsigned int hist_bucket(u64 v)
-{
-	if (v < HIST_SUB)
-		return (unsigned int)v;
-	unsigned int e = 63 - (unsigned int)__builtin_clzll(v);	/* >= HIST_SUB_BITS */
-
-	return (e - HIST_SUB_BITS + 1) * HIST_SUB +
-	       (unsigned int)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
-}
-
-/* The middle of bucket b. */
-static u64 hist_value(unsigned int b)
-{
-	if (b < HIST_SUB)
-		return b;
-	unsigned int e = b / HIST_SUB + HIST_SUB_BITS - 1, m = b % HIST_SUB;
-	unsigned int shift = e - HIST_SUB_BITS;
-
-	return ((u64)(HIST_SUB + m) << shift) + ((1ULL << shift) >> 1);
-}
-
-static void lat_add(struct lat_stats *l, u64 ns)
+static void lat_add(struct histogram *h, u64 ns)
 {
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
 
-	if (!l->n || ns < l->min)
-		l->min = ns;
-	if (ns > l->max)
-		l->max = ns;
-	if (l->n < LAT_SAMPLES)
-		l->samples[l->n] = ns;
-	l->hist[hist_bucket(ns)]++;
-	l->n++;
+	histogram_add(h, ns);
 	spin_unlock_irqrestore(&stats_lock, flags);
 }
 
-/* The finaliser only (lat_scratch). */
-static void lat_summary(struct lat_stats *l, struct torture_latency *out)
+/* The verdict only (lat_snapshot): copied under the lock, summarized
+ * outside it. */
+static void lat_summary(const struct histogram *h, struct value_summary *out)
 {
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
-	u64 n = l->n;
 
-	*out = (struct torture_latency){ .n = n, .min_ns = l->min, .max_ns = l->max };
-	if (n && n <= LAT_SAMPLES)
-		memcpy(lat_scratch, l->samples, n * sizeof(u64));
+	lat_snapshot = *h;
 	spin_unlock_irqrestore(&stats_lock, flags);
-	if (!n)
-		return;
-	if (n <= LAT_SAMPLES) {
-		sort(lat_scratch, n, sizeof(u64), cmp_u64);
-		out->median_ns = lat_scratch[(n - 1) / 2];
-		return;
-	}
-	/* Beyond the samples: the histogram (no new sample comes now but a
-	 * last one from a run that gave up; that only shifts it slightly). */
-	u64 seen = 0;
+	histogram_summarize(&lat_snapshot, out);
+}
 
-	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
-		seen += READ_ONCE(l->hist[b]);
-		if (seen >= (n + 1) / 2) {
-			out->median_ns = clamp(hist_value(b), out->min_ns, out->max_ns);
-			break;
-		}
+static void read_hp_counts(struct hp_counts *c)
+{
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	*c = run.hp;
+	spin_unlock_irqrestore(&stats_lock, flags);
+}
+
+static u64 cycles_completed(void)
+{
+	struct hp_counts c;
+
+	read_hp_counts(&c);
+	return c.cycles;
+}
+
+/* The items' counts, summed (a moving picture while the run goes on). */
+struct work_totals {
+	u64 queued, executed, cancelled;
+};
+
+static void sum_items(struct work_totals *t)
+{
+	*t = (struct work_totals){ 0 };
+	for (unsigned int i = 0; i < run.nr_items; i++) {
+		t->queued += atomic_long_read(&run.items[i].queued);
+		t->executed += atomic_long_read(&run.items[i].executed);
+		t->cancelled += atomic_long_read(&run.items[i].cancelled);
 	}
+}
+
+static unsigned long to_us(u64 ns)
+{
+	return UL(ns / NSEC_PER_USEC);
 }
 
 /* ---- the onoff thread ---------------------------------------------------- */
 
-/* cpu_down (up = false) or cpu_up, timed and checked. The onoff thread. */
-static int timed_hotplug(unsigned int cpu, bool up)
+enum hotplug_dir { TAKE_DOWN, BRING_UP };
+
+/* cpu_down or cpu_up, timed and checked. The onoff thread. */
+static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir)
 {
-	struct torture_slot *s = &slots[ONOFF_SLOT];
+	struct torture_slot *s = &run.slots[ONOFF_SLOT];
+	bool up = dir == BRING_UP;
 	const char *op = up ? "cpu_up" : "cpu_down";
 
 	slot_begin(s, op, NULL, (int)cpu);
@@ -584,18 +600,18 @@ static int timed_hotplug(unsigned int cpu, bool up)
 		violation("%s(%u) returned %d (%s)", op, cpu, err, errno_name(err));
 		return err;
 	}
-	lat_add(up ? &lat_up : &lat_down, dt);
+	lat_add(up ? &run.lat_up : &run.lat_down, dt);
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
 
 	if (up)
-		nr_online++;
+		run.hp.online++;
 	else
-		nr_offline++;
+		run.hp.offline++;
 	spin_unlock_irqrestore(&stats_lock, flags);
 	if (up)
-		cpumask_clear_cpu(cpu, &taken_down);
+		cpumask_clear_cpu(cpu, &run.taken_down);
 	else
-		cpumask_set_cpu(cpu, &taken_down);
+		cpumask_set_cpu(cpu, &run.taken_down);
 	bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
 
 	if (online != up || act != up || cpu_going_down(cpu))
@@ -604,22 +620,20 @@ static int timed_hotplug(unsigned int cpu, bool up)
 	return 0;
 }
 
-static void cycle_done(bool quick)
+/* How a cycle's cpu_up followed its cpu_down. */
+enum cycle_kind {
+	UP_LATER,	/* in a later round of the onoff thread */
+	UP_AT_ONCE,	/* right after it, while the trustee may still run its work */
+};
+
+/* One more completed offline/online cycle (cycles_completed() reads them). */
+static void count_cycle(enum cycle_kind kind)
 {
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
 
-	nr_cycles++;
-	nr_quick += quick;
+	run.hp.cycles++;
+	run.hp.quick_onlines += kind == UP_AT_ONCE;
 	spin_unlock_irqrestore(&stats_lock, flags);
-}
-
-static u64 cycles_done(void)
-{
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
-	u64 n = nr_cycles;
-
-	spin_unlock_irqrestore(&stats_lock, flags);
-	return n;
 }
 
 /* A call that must fail, with the error hotplug.h documents. */
@@ -627,7 +641,7 @@ static void probe_one(const char *call, unsigned int cpu, int err, int want, int
 {
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
 
-	nr_probes++;
+	run.hp.probes++;
 	spin_unlock_irqrestore(&stats_lock, flags);
 	if (err != want && err != also)
 		violation("%s(%u) returned %d (%s), expected %s", call, cpu, err, errno_name(err),
@@ -638,11 +652,11 @@ static void probe(struct prng *r)
 {
 	unsigned int cpu, online_cand = NR_CPUS, offline_cand = NR_CPUS;
 
-	for (unsigned int i = 0; i < nr_cand; i++) {
-		if (cpu_online(cand[i]))
-			online_cand = cand[i];
+	for (unsigned int i = 0; i < run.nr_cand; i++) {
+		if (cpu_online(run.cand[i]))
+			online_cand = run.cand[i];
 		else
-			offline_cand = cand[i];
+			offline_cand = run.cand[i];
 	}
 	switch (prng_below(r, 4)) {
 	case 0:
@@ -672,52 +686,56 @@ static void probe(struct prng *r)
 	}
 }
 
+enum doom_time { BEFORE_DOWN, AFTER_DOWN };
+
 /* Work and a timer for cpu, which is about to go down (or just went):
  * the trustee must run the work elsewhere, the timer must move. */
-static void doom(struct prng *r, unsigned int cpu, bool before)
+static void doom(struct prng *r, unsigned int cpu, enum doom_time when)
 {
-	for (unsigned int i = 0; i < nr_shared; i++) {
-		struct torture_item *it = &items[i];
+	bool before = when == BEFORE_DOWN;
+
+	for (unsigned int i = 0; i < run.nr_shared; i++) {
+		struct torture_item *it = &run.items[i];
 
 		if (!(it->flags & TI_DOOM))
 			continue;
 		if (it->flags & TI_DELAYED)
-			item_queue_delayed(it, cpu, random_delay_ns(r, before ? 20 : 3), false);
+			item_queue_delayed(it, cpu, random_delay_ns(r, before ? 20 : 3), QUEUE_DELAYED);
 		else
 			item_queue(it, cpu);
 	}
 	if (before)	/* only this thread takes CPUs down: cpu stays online until we do */
-		timer_arm(&timers[ONOFF_TIMER], random_delay_ns(r, 100), cpu);
+		timer_arm(&run.timers[ONOFF_TIMER], random_delay_ns(r, 100), cpu);
 }
 
 static bool onoff_should_end(void)
 {
-	if (READ_ONCE(stop_requested) || atomic_long_read(&nr_violations) >= VIOLATIONS_ABORT)
+	if (READ_ONCE(run.stop_requested) || atomic_long_read(&run.nr_violations) >= VIOLATIONS_ABORT)
 		return true;
-	if (run_params.cycles)
-		return cycles_done() >= run_params.cycles;
-	return run_params.duration_s &&
-	       ktime_get_ns() - start_ns >= (u64)run_params.duration_s * NSEC_PER_SEC;
+	if (run.params.cycles)
+		return cycles_completed() >= run.params.cycles;
+	return run.params.duration_s &&
+	       ktime_get_ns() - run.start_ns >= (u64)run.params.duration_s * NSEC_PER_SEC;
 }
 
 static void onoff_pause(void)
 {
-	if (run_params.interval_ms)
-		wait_event_timeout(onoff_wait, READ_ONCE(stop_requested),
-				   (u64)run_params.interval_ms * NSEC_PER_MSEC);
+	if (run.params.interval_ms)
+		wait_event_timeout(onoff_wait, READ_ONCE(run.stop_requested),
+				   (u64)run.params.interval_ms * NSEC_PER_MSEC);
 }
 
-static void finish(void);
+static void end_run(void);
 
 /* The harness's self-test: faults the torture must catch. */
 static void inject_fault(void)
 {
-	struct torture_slot *s = &slots[ONOFF_SLOT];
+	struct torture_slot *s = &run.slots[ONOFF_SLOT];
 
-	if (run_params.inject == TORTURE_INJECT_LOST) {
-		pr_notice("injecting a fault: a queueing of %s that never happens\n", items[0].name);
-		atomic_long_inc(&items[0].queued);
-	} else if (run_params.inject == TORTURE_INJECT_HANG) {
+	if (run.params.inject == TORTURE_INJECT_LOST) {
+		pr_notice("injecting a fault: a queueing of %s that never happens\n", run.items[0].name);
+		atomic_long_inc(&run.items[0].queued);
+	} else if (run.params.inject == TORTURE_INJECT_HANG) {
 		pr_notice("injecting a fault: torture/onoff hangs\n");
 		slot_begin(s, "injected hang", NULL, 0);
 		for (;;)
@@ -731,31 +749,31 @@ static int onoff_thread(void *arg)
 	bool injected = false;
 
 	while (!onoff_should_end()) {
-		if (run_params.inject && !injected && cycles_done() >= 10) {
+		if (run.params.inject && !injected && cycles_completed() >= 10) {
 			inject_fault();
 			injected = true;
 		}
 		check_cpu("thread", "torture/onoff");
-		timer_check_late(&timers[ONOFF_TIMER]);
+		timer_check_late(&run.timers[ONOFF_TIMER]);
 		if (prng_below(r, 16) == 0)
 			probe(r);
-		unsigned int cpu = cand[prng_below(r, nr_cand)];
+		unsigned int cpu = run.cand[prng_below(r, run.nr_cand)];
 
 		if (cpu_online(cpu)) {
-			doom(r, cpu, true);
-			if (!timed_hotplug(cpu, false)) {
-				doom(r, cpu, false);
+			doom(r, cpu, BEFORE_DOWN);
+			if (!timed_hotplug(cpu, TAKE_DOWN)) {
+				doom(r, cpu, AFTER_DOWN);
 				/* Sometimes at once, while the trustee still has work. */
-				if (prng_below(r, 4) == 0 && !timed_hotplug(cpu, true))
-					cycle_done(true);
+				if (prng_below(r, 4) == 0 && !timed_hotplug(cpu, BRING_UP))
+					count_cycle(UP_AT_ONCE);
 			}
-		} else if (cpumask_test_cpu(cpu, &taken_down)) {
-			if (!timed_hotplug(cpu, true))
-				cycle_done(false);
+		} else if (cpumask_test_cpu(cpu, &run.taken_down)) {
+			if (!timed_hotplug(cpu, BRING_UP))
+				count_cycle(UP_LATER);
 		}
 		onoff_pause();
 	}
-	finish();
+	end_run();
 	return 0;
 }
 
@@ -763,43 +781,57 @@ static int onoff_thread(void *arg)
 
 static struct torture_item *random_shared(struct prng *r)
 {
-	return &items[prng_below(r, nr_shared)];
+	return &run.items[prng_below(r, run.nr_shared)];
 }
 
 /* Shared and ordered items: anyone may flush or cancel them. */
 static struct torture_item *random_flushable(struct prng *r)
 {
-	unsigned int i = prng_below(r, nr_shared + NR_ORDERED);
+	unsigned int i = prng_below(r, run.nr_shared + NR_ORDERED);
 
-	return &items[i < nr_shared ? i : first_ordered + (i - nr_shared)];
+	return &run.items[i < run.nr_shared ? i : run.first_ordered + (i - run.nr_shared)];
+}
+
+enum cancel_wait {
+	CANCEL_NOWAIT,	/* cancel_work, cancel_delayed_work */
+	CANCEL_SYNC,	/* the _sync ones: also wait for a running execution */
+};
+
+/* The name of the call do_flush() / do_cancel() makes for it. */
+static const char *flush_call(const struct torture_item *it)
+{
+	return it->flags & TI_DELAYED ? "flush_delayed_work" : "flush_work";
+}
+
+static const char *cancel_call(const struct torture_item *it, enum cancel_wait wait)
+{
+	if (it->flags & TI_DELAYED)
+		return wait == CANCEL_SYNC ? "cancel_delayed_work_sync" : "cancel_delayed_work";
+	return wait == CANCEL_SYNC ? "cancel_work_sync" : "cancel_work";
 }
 
 static void do_flush(struct torture_slot *s, struct torture_item *it)
 {
-	if (it->flags & TI_DELAYED) {
-		slot_begin(s, "flush_delayed_work", it->name, 0);
+	slot_begin(s, flush_call(it), it->name, 0);
+	if (it->flags & TI_DELAYED)
 		flush_delayed_work(&it->dw);
-	} else {
-		slot_begin(s, "flush_work", it->name, 0);
+	else
 		flush_work(&it->dw.work);
-	}
 	slot_end(s);
-	atomic_long_inc(&nr_flushes);
+	atomic_long_inc(&run.nr_flushes);
 }
 
-static bool do_cancel(struct torture_slot *s, struct torture_item *it, bool sync)
+static bool do_cancel(struct torture_slot *s, struct torture_item *it, enum cancel_wait wait)
 {
-	bool ret;
+	bool sync = wait == CANCEL_SYNC, ret;
 
-	if (it->flags & TI_DELAYED) {
-		slot_begin(s, sync ? "cancel_delayed_work_sync" : "cancel_delayed_work", it->name, 0);
+	slot_begin(s, cancel_call(it, wait), it->name, 0);
+	if (it->flags & TI_DELAYED)
 		ret = sync ? cancel_delayed_work_sync(&it->dw) : cancel_delayed_work(&it->dw);
-	} else {
-		slot_begin(s, sync ? "cancel_work_sync" : "cancel_work", it->name, 0);
+	else
 		ret = sync ? cancel_work_sync(&it->dw.work) : cancel_work(&it->dw.work);
-	}
 	slot_end(s);
-	atomic_long_inc(&nr_cancels);
+	atomic_long_inc(&run.nr_cancels);
 	if (ret) {
 		atomic_long_inc(&it->cancelled);
 		if (it->flags & TI_ORDERED)
@@ -811,9 +843,9 @@ static bool do_cancel(struct torture_slot *s, struct torture_item *it, bool sync
 static void do_flush_workqueue(struct torture_slot *s, enum twq w)
 {
 	slot_begin(s, "flush_workqueue", twq_names[w], 0);
-	flush_workqueue(twq[w]);
+	flush_workqueue(run.twq[w]);
 	slot_end(s);
-	atomic_long_inc(&nr_flushes);
+	atomic_long_inc(&run.nr_flushes);
 }
 
 /* A private item after a flush or a _sync cancel: nothing in flight, and
@@ -834,7 +866,7 @@ static void private_queue(struct torture_item *it, struct prng *r)
 {
 	bool ok = it->flags & TI_DELAYED ?
 			  item_queue_delayed(it, random_present_cpu(r), random_delay_ns(r, 3),
-					     prng_below(r, 2)) :
+					     prng_below(r, 2) ? MOD_DELAYED : QUEUE_DELAYED) :
 			  item_queue(it, random_queue_cpu(r));
 
 	/* Idle since its last flush or _sync cancel: a queueing must succeed. */
@@ -842,44 +874,46 @@ static void private_queue(struct torture_item *it, struct prng *r)
 		violation("private item %s was still pending when queued again", it->name);
 }
 
+/* A plain (not delayed) item on workqueue w? */
+static bool plain_on(const struct torture_item *it, enum twq w)
+{
+	return it->wq == w && !(it->flags & TI_DELAYED);
+}
+
 /* Queue one's own items, then flush or cancel them, and check exactly. */
 static void private_op(struct stress *st, struct torture_slot *s)
 {
 	struct prng *r = &st->rng;
 	struct torture_item *it = st->priv[prng_below(r, NR_PRIVATE)];
+	unsigned int op = prng_below(r, 4);
 
-	switch (prng_below(r, 4)) {
-	case 0:
-		private_queue(it, r);
-		do_flush(s, it);
-		private_check(it, it->flags & TI_DELAYED ? "flush_delayed_work" : "flush_work");
-		break;
+	switch (op) {
 	case 1:
 		private_queue(it, r);
 		if (prng_below(r, 2))
 			msleep(prng_below(r, 3));
-		do_cancel(s, it, true);
-		private_check(it, it->flags & TI_DELAYED ? "cancel_delayed_work_sync" :
-							   "cancel_work_sync");
+		do_cancel(s, it, CANCEL_SYNC);
+		private_check(it, cancel_call(it, CANCEL_SYNC));
 		break;
 	case 2: {
 		/* All of one's plain items of one workqueue, then flush it. */
 		enum twq w = it->wq;
 
 		for (unsigned int i = 0; i < NR_PRIVATE; i++)
-			if (st->priv[i]->wq == w && !(st->priv[i]->flags & TI_DELAYED))
+			if (plain_on(st->priv[i], w))
 				private_queue(st->priv[i], r);
 		do_flush_workqueue(s, w);
 		for (unsigned int i = 0; i < NR_PRIVATE; i++)
-			if (st->priv[i]->wq == w && !(st->priv[i]->flags & TI_DELAYED))
+			if (plain_on(st->priv[i], w))
 				private_check(st->priv[i], "flush_workqueue");
 		break;
 	}
-	default:
+	default:	/* 0: flush at once; 3: after a sleep */
 		private_queue(it, r);
-		msleep(prng_below(r, 4));
+		if (op == 3)
+			msleep(prng_below(r, 4));
 		do_flush(s, it);
-		private_check(it, it->flags & TI_DELAYED ? "flush_delayed_work" : "flush_work");
+		private_check(it, flush_call(it));
 		break;
 	}
 }
@@ -901,7 +935,7 @@ static void hop(struct stress *st, struct torture_slot *s)
 	if (err && err != -EINVAL)	/* -EINVAL: it went down meanwhile */
 		violation("set_cpus_allowed(cpu%u) returned %d", cpu, err);
 	check_cpu("thread", current->name);
-	timer_arm(&timers[st->id], random_delay_ns(r, 50), NR_CPUS);
+	timer_arm(&run.timers[st->id], random_delay_ns(r, 50), NR_CPUS);
 	if (prng_below(r, 64))
 		set_cpus_allowed(current, &cpu_possible_mask);
 }
@@ -910,9 +944,9 @@ static int stress_thread(void *arg)
 {
 	struct stress *st = arg;
 	struct prng *r = &st->rng;
-	struct torture_slot *s = &slots[st->id];
+	struct torture_slot *s = &run.slots[st->id];
 
-	while (!READ_ONCE(stopping)) {
+	while (!READ_ONCE(run.stopping)) {
 		unsigned int op = prng_below(r, 64);
 		struct torture_item *it;
 
@@ -920,13 +954,13 @@ static int stress_thread(void *arg)
 			it = random_shared(r);
 			if (it->flags & TI_DELAYED)
 				item_queue_delayed(it, random_queue_cpu(r), random_delay_ns(r, 4),
-						   prng_below(r, 3) == 0);
+						   prng_below(r, 3) == 0 ? MOD_DELAYED : QUEUE_DELAYED);
 			else
 				item_queue(it, random_queue_cpu(r));
 		} else if (op < 30) {
 			do_flush(s, random_flushable(r));
 		} else if (op < 36) {
-			do_cancel(s, random_flushable(r), prng_below(r, 4) != 0);
+			do_cancel(s, random_flushable(r), prng_below(r, 4) ? CANCEL_SYNC : CANCEL_NOWAIT);
 		} else if (op < 38) {
 			do_flush_workqueue(s, (enum twq)prng_below(r, NR_TWQ));
 		} else if (op < 46) {
@@ -936,12 +970,12 @@ static int stress_thread(void *arg)
 		} else if (op < 58) {
 			hop(st, s);
 		} else if (op < 60) {
-			timer_delete(&timers[st->id]);
+			timer_delete(&run.timers[st->id]);
 		} else {
 			msleep(1 + prng_below(r, 2));
 		}
 		check_cpu("thread", current->name);
-		timer_check_late(&timers[st->id]);
+		timer_check_late(&run.timers[st->id]);
 	}
 	set_cpus_allowed(current, &cpu_possible_mask);
 	complete(&st->done);
@@ -950,12 +984,18 @@ static int stress_thread(void *arg)
 
 /* ---- the watchdog -------------------------------------------------------- */
 
-static void finalize(bool gave_up);
+/* How a run reaches its verdict. */
+enum run_end {
+	RUN_ENDED,	/* end_run(): the threads stopped, the end checks are done */
+	RUN_GAVE_UP,	/* threads are stuck: the verdict without them */
+};
+
+static void report_verdict(enum run_end how);
 
 static void watch_slots(u64 now, u64 *first_stall)
 {
 	for (unsigned int i = 0; i < NR_SLOTS; i++) {
-		struct torture_slot *s = &slots[i];
+		struct torture_slot *s = &run.slots[i];
 		u64 st = READ_ONCE(s->state);
 
 		if (!(st & 1) || st != s->seen_state) {
@@ -990,8 +1030,8 @@ static void watch_slots(u64 now, u64 *first_stall)
 /* Never more executions and cancels than queueings, at any time. */
 static void watch_counts(void)
 {
-	for (unsigned int i = 0; i < nr_items; i++) {
-		struct torture_item *it = &items[i];
+	for (unsigned int i = 0; i < run.nr_items; i++) {
+		struct torture_item *it = &run.items[i];
 		long e = atomic_long_read(&it->executed), c = atomic_long_read(&it->cancelled);
 		long q = atomic_long_read(&it->queued);
 
@@ -1002,7 +1042,7 @@ static void watch_counts(void)
 		}
 	}
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		struct torture_timer *tt = &timers[i];
+		struct torture_timer *tt = &run.timers[i];
 		long f = atomic_long_read(&tt->fired), d = atomic_long_read(&tt->deleted);
 		long a = atomic_long_read(&tt->armed);
 
@@ -1016,22 +1056,19 @@ static void watch_counts(void)
 
 static void print_progress(u64 now)
 {
-	long run = 0;
+	struct work_totals works;
+	struct hp_counts hp;
 
-	for (unsigned int i = 0; i < nr_items; i++)
-		run += atomic_long_read(&items[i].executed);
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
-	u64 cycles = nr_cycles, down = nr_offline, up = nr_online;
-
-	spin_unlock_irqrestore(&stats_lock, flags);
-	pr_info("%lu s: %lu cycles (%lu offline, %lu online), %ld works run, %ld violations\n",
-		UL((now - start_ns) / NSEC_PER_SEC), UL(cycles), UL(down), UL(up), run,
-		atomic_long_read(&nr_violations));
+	sum_items(&works);
+	read_hp_counts(&hp);
+	pr_info("%lu s: %lu cycles (%lu offline, %lu online), %lu works run, %ld violations\n",
+		UL((now - run.start_ns) / NSEC_PER_SEC), UL(hp.cycles), UL(hp.offline),
+		UL(hp.online), UL(works.executed), atomic_long_read(&run.nr_violations));
 }
 
 static int watch_thread_fn(void *unused)
 {
-	u64 first_stall = 0, next_progress = start_ns + PROGRESS_NS;
+	u64 first_stall = 0, next_progress = run.start_ns + PROGRESS_NS;
 	int offline_fires_seen = 0;
 
 	while (!kthread_should_stop()) {
@@ -1041,18 +1078,18 @@ static int watch_thread_fn(void *unused)
 		watch_slots(now, &first_stall);
 		watch_counts();
 		check_kernel_reports();
-		int n = atomic_read(&timer_offline_fires);
+		int n = atomic_read(&run.timer_offline_fires);
 
 		if (n != offline_fires_seen) {
 			violation("a torture timer fired on cpu%u while it was offline (%d such so far)",
-				  READ_ONCE(timer_offline_cpu), n);
+				  READ_ONCE(run.timer_offline_cpu), n);
 			offline_fires_seen = n;
 		}
-		if (atomic_read(&finalized))
+		if (atomic_read(&run.verdict_given))
 			continue;
 		if (first_stall && now - first_stall >= GIVE_UP_NS) {
 			pr_err("threads are stuck: ending the run without them\n");
-			finalize(true);
+			report_verdict(RUN_GAVE_UP);
 			continue;
 		}
 		if (now >= next_progress) {
@@ -1078,26 +1115,26 @@ static bool drain_items(struct torture_slot *s)
 	for (unsigned int round = 0; round < DRAIN_ROUNDS; round++) {
 		bool idle = true;
 
-		for (unsigned int i = 0; i < nr_items; i++)
-			do_flush(s, &items[i]);
+		for (unsigned int i = 0; i < run.nr_items; i++)
+			do_flush(s, &run.items[i]);
 		for (unsigned int w = 0; w < NR_TWQ; w++)
 			do_flush_workqueue(s, (enum twq)w);
-		for (unsigned int i = 0; i < nr_items; i++)
-			idle &= item_idle(&items[i]);
+		for (unsigned int i = 0; i < run.nr_items; i++)
+			idle &= item_idle(&run.items[i]);
 		if (idle)
 			return true;
 	}
-	for (unsigned int i = 0; i < nr_items; i++)
-		if (!item_idle(&items[i]))
+	for (unsigned int i = 0; i < run.nr_items; i++)
+		if (!item_idle(&run.items[i]))
 			violation("item %s still pending or running after %u rounds of flushing",
-				  items[i].name, DRAIN_ROUNDS);
+				  run.items[i].name, DRAIN_ROUNDS);
 	return false;
 }
 
 static void final_checks(void)
 {
-	for (unsigned int i = 0; i < nr_items; i++) {
-		struct torture_item *it = &items[i];
+	for (unsigned int i = 0; i < run.nr_items; i++) {
+		struct torture_item *it = &run.items[i];
 		long q = atomic_long_read(&it->queued), e = atomic_long_read(&it->executed);
 		long c = atomic_long_read(&it->cancelled);
 
@@ -1109,7 +1146,7 @@ static void final_checks(void)
 				  atomic_read(&it->inside));
 	}
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		struct torture_timer *tt = &timers[i];
+		struct torture_timer *tt = &run.timers[i];
 
 		if (del_timer_sync(&tt->timer))
 			atomic_long_inc(&tt->deleted);
@@ -1150,14 +1187,13 @@ static void final_checks(void)
 	struct cpuhp_stats now;
 
 	cpuhp_get_stats(&now);
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
-	u64 down = nr_offline, up = nr_online;
+	struct hp_counts hp;
+	u64 downs = now.nr_down - run.hp_before.nr_down, ups = now.nr_up - run.hp_before.nr_up;
 
-	spin_unlock_irqrestore(&stats_lock, flags);
-	if (now.nr_down - hp_before.nr_down != down || now.nr_up - hp_before.nr_up != up)
+	read_hp_counts(&hp);
+	if (downs != hp.offline || ups != hp.online)
 		violation("cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu and %lu",
-			  UL(now.nr_down - hp_before.nr_down), UL(now.nr_up - hp_before.nr_up), UL(down),
-			  UL(up));
+			  UL(downs), UL(ups), UL(hp.offline), UL(hp.online));
 	/* Every hotplug operation ends by releasing the kernel stacks freed
 	 * while its CPU was in transit: none may still be held. */
 	unsigned int held = kstack_nr_held(NULL);
@@ -1166,69 +1202,72 @@ static void final_checks(void)
 		violation("%u freed kernel stacks still held back, with no CPU starting or dying", held);
 }
 
-/* The onoff thread, once the cycles or the time are done. */
-static void finish(void)
+static void destroy_wqs(void)
 {
-	struct torture_slot *s = &slots[ONOFF_SLOT];
+	for (unsigned int w = 0; w < NR_TWQ; w++) {
+		if (run.twq[w])
+			destroy_workqueue(run.twq[w]);
+		run.twq[w] = NULL;
+	}
+}
+
+/* The onoff thread, once the cycles or the time are done: restore the
+ * CPUs, stop the stress threads, drain everything, check the end state,
+ * then report the verdict and stop the watchdog. */
+static void end_run(void)
+{
+	struct torture_slot *s = &run.slots[ONOFF_SLOT];
 	bool stuck = false;
 
 	/* Leave the CPUs as we found them (the stress goes on meanwhile). */
-	for (unsigned int i = 0; i < nr_cand; i++)
-		if (cpumask_test_cpu(cand[i], &initially_online) && !cpu_online(cand[i]))
-			timed_hotplug(cand[i], true);
-	WRITE_ONCE(stopping, true);
+	for (unsigned int i = 0; i < run.nr_cand; i++)
+		if (cpumask_test_cpu(run.cand[i], &run.initially_online) && !cpu_online(run.cand[i]))
+			timed_hotplug(run.cand[i], BRING_UP);
+	WRITE_ONCE(run.stopping, true);
 	smp_mb();
 	for (unsigned int i = 0; i < NR_STRESS; i++) {
-		slot_begin(s, "waiting for", stress[i].thread->name, 0);
-		u64 left = wait_for_completion_timeout(&stress[i].done, STOP_WAIT_NS);
+		slot_begin(s, "waiting for", run.stress[i].thread->name, 0);
+		u64 left = wait_for_completion_timeout(&run.stress[i].done, STOP_WAIT_NS);
 
 		slot_end(s);
 		if (!left) {
-			violation("%s did not stop within %lu s", stress[i].thread->name,
+			violation("%s did not stop within %lu s", run.stress[i].thread->name,
 				  UL(STOP_WAIT_NS / NSEC_PER_SEC));
 			stuck = true;
 		}
 	}
 	if (stuck) {
-		finalize(true);
+		report_verdict(RUN_GAVE_UP);
 		return;		/* leave everything as it is: threads still use it */
 	}
 	for (unsigned int i = 0; i < NR_STRESS; i++)
-		kthread_stop(stress[i].thread);
-	timer_delete(&timers[ONOFF_TIMER]);
+		kthread_stop(run.stress[i].thread);
+	timer_delete(&run.timers[ONOFF_TIMER]);
 	bool idle = drain_items(s);
 
 	if (idle) {
 		for (unsigned int w = 0; w < NR_TWQ; w++) {
 			slot_begin(s, "drain_workqueue", twq_names[w], 0);
-			drain_workqueue(twq[w]);
+			drain_workqueue(run.twq[w]);
 			slot_end(s);
 		}
 	}
 	final_checks();
 	check_kernel_reports();
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
-	u64 cycles = nr_cycles;
+	u64 cycles = cycles_completed();
+	struct work_totals works;
 
-	spin_unlock_irqrestore(&stats_lock, flags);
-	long run = 0;
-
-	for (unsigned int i = 0; i < nr_items; i++)
-		run += atomic_long_read(&items[i].executed);
+	sum_items(&works);
 	if (!cycles)
 		violation("no offline/online cycle was completed");
-	else if (run_params.cycles && cycles < run_params.cycles && !READ_ONCE(stop_requested))
-		violation("only %lu of %u cycles were done", UL(cycles), run_params.cycles);
-	if (!run)
+	else if (run.params.cycles && cycles < run.params.cycles && !READ_ONCE(run.stop_requested))
+		violation("only %lu of %u cycles were done", UL(cycles), run.params.cycles);
+	if (!works.executed)
 		violation("no work item ran");
-	if (idle) {
-		for (unsigned int w = 0; w < NR_TWQ; w++) {
-			destroy_workqueue(twq[w]);
-			twq[w] = NULL;
-		}
-	}
-	finalize(false);
-	kthread_stop(watch_thread);
+	if (idle)
+		destroy_wqs();
+	report_verdict(RUN_ENDED);
+	kthread_stop(run.watch_thread);
 	/* Items left in flight (a violation) keep the run "active": a new one
 	 * must not re-initialise them under the workqueue. */
 	mutex_lock(&torture_mutex);
@@ -1236,63 +1275,58 @@ static void finish(void)
 	mutex_unlock(&torture_mutex);
 }
 
-static void print_latency(const char *what, const struct torture_latency *l)
+static void print_latency(const char *what, const struct value_summary *l)
 {
-	pr_notice("%s latency us: min %lu median %lu max %lu (%lu samples)\n", what,
-		  UL(l->min_ns / NSEC_PER_USEC), UL(l->median_ns / NSEC_PER_USEC),
-		  UL(l->max_ns / NSEC_PER_USEC), UL(l->n));
+	pr_notice("%s latency us: min %lu median %lu max %lu (%lu samples)\n", what, to_us(l->min),
+		  to_us(l->median), to_us(l->max), UL(l->n));
 }
 
-/* Fill the result and print the verdict, once per run. */
-static void finalize(bool gave_up)
+/* Fill the result and print the verdict, once per run (the first caller
+ * does it: end_run(), or the watchdog giving up on stuck threads). */
+static void report_verdict(enum run_end how)
 {
-	struct torture_result *res = &result;
+	struct torture_result *res = &run.result;
+	bool gave_up = how == RUN_GAVE_UP;
 
-	if (atomic_cmpxchg(&finalized, 0, 1) != 0)
+	if (atomic_cmpxchg(&run.verdict_given, 0, 1) != 0)
 		return;
 	if (gave_up)
-		WRITE_ONCE(stopping, true);	/* the stress threads that can, stop */
-	struct torture_latency down, up;
-	u64 queued = 0, run = 0, cancelled = 0, armed = 0, fired = 0;
+		WRITE_ONCE(run.stopping, true);	/* the stress threads that can, stop */
+	struct work_totals works;
+	struct hp_counts hp;
+	u64 armed = 0, fired = 0;
 
-	lat_summary(&lat_down, &down);
-	lat_summary(&lat_up, &up);
-	for (unsigned int i = 0; i < nr_items; i++) {
-		queued += atomic_long_read(&items[i].queued);
-		run += atomic_long_read(&items[i].executed);
-		cancelled += atomic_long_read(&items[i].cancelled);
-	}
+	lat_summary(&run.lat_down, &res->offline);
+	lat_summary(&run.lat_up, &res->online);
+	sum_items(&works);
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		armed += atomic_long_read(&timers[i].armed);
-		fired += atomic_long_read(&timers[i].fired);
+		armed += atomic_long_read(&run.timers[i].armed);
+		fired += atomic_long_read(&run.timers[i].fired);
 	}
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
-
-	res->cycles = nr_cycles;
-	res->nr_offline = nr_offline;
-	res->nr_online = nr_online;
-	res->quick_onlines = nr_quick;
-	res->probes = nr_probes;
-	spin_unlock_irqrestore(&stats_lock, flags);
-	res->seed = run_params.seed;
-	res->elapsed_ns = ktime_get_ns() - start_ns;
-	res->stopped = READ_ONCE(stop_requested);
+	read_hp_counts(&hp);
+	res->cycles = hp.cycles;
+	res->nr_offline = hp.offline;
+	res->nr_online = hp.online;
+	res->quick_onlines = hp.quick_onlines;
+	res->probes = hp.probes;
+	res->seed = run.params.seed;
+	res->elapsed_ns = ktime_get_ns() - run.start_ns;
+	res->stopped = READ_ONCE(run.stop_requested);
 	res->gave_up = gave_up;
-	res->offline = down;
-	res->online = up;
-	res->works_queued = queued;
-	res->works_run = run;
-	res->works_cancelled = cancelled;
-	res->ran_elsewhere = atomic_long_read(&ran_elsewhere);
-	res->flushes = atomic_long_read(&nr_flushes);
-	res->cancels = atomic_long_read(&nr_cancels);
+	res->works_queued = works.queued;
+	res->works_run = works.executed;
+	res->works_cancelled = works.cancelled;
+	res->ran_elsewhere = atomic_long_read(&run.ran_elsewhere);
+	res->flushes = atomic_long_read(&run.nr_flushes);
+	res->cancels = atomic_long_read(&run.nr_cancels);
 	res->timers_armed = armed;
 	res->timers_fired = fired;
-	res->spin_stuck = READ_ONCE(spin_stuck_reports) - spin_stuck_at_start;
+	res->spin_stuck = READ_ONCE(spin_stuck_reports) - run.spin_stuck_at_start;
 	kstack_nr_held(&res->stacks_held);
-	res->stacks_held -= stacks_held_at_start;
-	flags = spin_lock_irqsave(&report_lock);
-	res->violations = atomic_long_read(&nr_violations);
+	res->stacks_held -= run.stacks_held_at_start;
+	unsigned long flags = spin_lock_irqsave(&report_lock);
+
+	res->violations = atomic_long_read(&run.nr_violations);
 	res->passed = res->violations == 0 && !gave_up;
 	spin_unlock_irqrestore(&report_lock, flags);
 
@@ -1304,8 +1338,8 @@ static void finalize(bool gave_up)
 	print_latency("online", &res->online);
 	pr_notice("works queued %lu, run %lu, cancelled %lu, %lu ran elsewhere as their CPU went down; "
 		  "%lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
-		  UL(queued), UL(run), UL(cancelled), UL(res->ran_elsewhere), UL(res->flushes),
-		  UL(res->cancels), UL(armed), UL(fired));
+		  UL(res->works_queued), UL(res->works_run), UL(res->works_cancelled),
+		  UL(res->ran_elsewhere), UL(res->flushes), UL(res->cancels), UL(armed), UL(fired));
 	pr_notice("%lu kernel stack(s) freed while a CPU was starting or dying, held back until "
 		  "none was\n", UL(res->stacks_held));
 	if (res->spin_stuck)
@@ -1321,7 +1355,7 @@ static void finalize(bool gave_up)
 	mutex_lock(&torture_mutex);
 	have_result = true;
 	mutex_unlock(&torture_mutex);
-	complete_all(&finished);
+	complete_all(&run.finished);
 }
 
 /* ---- starting ------------------------------------------------------------ */
@@ -1329,7 +1363,7 @@ static void finalize(bool gave_up)
 static struct torture_item *item_init(unsigned int idx, const struct item_spec *sp, unsigned int n,
 				      u64 seed)
 {
-	struct torture_item *it = &items[idx];
+	struct torture_item *it = &run.items[idx];
 
 	*it = (struct torture_item){ .flags = sp->flags, .wq = sp->wq };
 	if (sp->flags & TI_DELAYED)
@@ -1353,55 +1387,57 @@ static void items_init(u64 seed)
 	for (size_t i = 0; i < ARRAY_SIZE(shared_specs); i++)
 		for (unsigned int k = 0; k < shared_specs[i].count; k++, n++)
 			item_init(n, &shared_specs[i], k, seed);
-	nr_shared = n;
-	first_ordered = n;
+	run.nr_shared = n;
+	run.first_ordered = n;
 	for (unsigned int k = 0; k < NR_ORDERED; k++, n++)
 		item_init(n, &ordered_spec[k % 2], k, seed);
 	for (unsigned int t = 0; t < NR_STRESS; t++) {
 		for (unsigned int k = 0; k < NR_PRIVATE; k++, n++) {
-			stress[t].priv[k] = item_init(n, &private_specs[k], t, seed);
+			run.stress[t].priv[k] = item_init(n, &private_specs[k], t, seed);
 		}
 	}
-	nr_items = n;
-	ordered_next_seq = 0;
-	ordered_last_run = 0;
-	atomic_set(&ordered_inside, 0);
+	run.nr_items = n;
 }
 
-static void state_init(const struct torture_params *p)
+/* The one place a run is reset: zero it, then set up everything but the
+ * workqueues and threads for p, taking down CPUs of candidates (online at
+ * the start, not 0). Under torture_mutex, no run active. */
+static void run_init(const struct torture_params *p, const struct cpumask *online)
 {
-	run_params = *p;
-	if (!run_params.seed)
-		run_params.seed = ktime_get_ns() | 1;
-	WRITE_ONCE(stop_requested, false);
-	WRITE_ONCE(stopping, false);
-	atomic_set(&finalized, 0);
-	memset(&result, 0, sizeof(result));
-	memset(&lat_down, 0, sizeof(lat_down));
-	memset(&lat_up, 0, sizeof(lat_up));
-	nr_cycles = nr_offline = nr_online = nr_quick = nr_probes = 0;
-	atomic_long_set(&nr_flushes, 0);
-	atomic_long_set(&nr_cancels, 0);
-	atomic_long_set(&ran_elsewhere, 0);
-	atomic_long_set(&nr_violations, 0);
-	atomic_set(&timer_offline_fires, 0);
-	warns_seen = READ_ONCE(warn_count);
-	spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
-	kstack_nr_held(&stacks_held_at_start);
-	cpumask_clear(&taken_down);
-	items_init(run_params.seed);
-	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		struct torture_timer *tt = &timers[i];
+	unsigned int cpu;
 
-		*tt = (struct torture_timer){ .late_reported = true };
+	memset(&run, 0, sizeof(run));
+	run.params = *p;
+	if (!run.params.seed)
+		run.params.seed = ktime_get_ns() | 1;
+	init_completion(&run.finished);
+	cpumask_copy(&run.initially_online, online);
+	for_each_present_cpu(cpu)
+		if (cpu != 0 && cpumask_test_cpu(cpu, online))
+			run.cand[run.nr_cand++] = cpu;
+	prng_seed(&run.onoff_rng, run.params.seed);
+	for (unsigned int i = 0; i < NR_STRESS; i++) {
+		struct stress *st = &run.stress[i];
+
+		st->id = i;
+		prng_seed(&st->rng, run.params.seed + i + 1);
+		init_completion(&st->done);
+	}
+	run.warns_seen = READ_ONCE(warn_count);
+	run.spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
+	kstack_nr_held(&run.stacks_held_at_start);
+	items_init(run.params.seed);
+	for (unsigned int i = 0; i < NR_TIMERS; i++) {
+		struct torture_timer *tt = &run.timers[i];
+
+		tt->late_reported = true;
 		timer_setup(&tt->timer, torture_timer_fn);
 		if (i == ONOFF_TIMER)
 			snprintf(tt->name, sizeof(tt->name), "onoff");
 		else
 			snprintf(tt->name, sizeof(tt->name), "stress%u", i);
 	}
-	for (unsigned int i = 0; i < NR_SLOTS; i++)
-		slots[i] = (struct torture_slot){ .thread = i == ONOFF_SLOT ? "torture/onoff" : NULL };
+	run.slots[ONOFF_SLOT].thread = "torture/onoff";
 }
 
 static const unsigned int wq_flags[NR_TWQ] = {
@@ -1410,15 +1446,6 @@ static const unsigned int wq_flags[NR_TWQ] = {
 	[TWQ_INTENSIVE] = WQ_CPU_INTENSIVE,
 	[TWQ_UNBOUND] = WQ_UNBOUND,
 };
-
-static void destroy_wqs(void)
-{
-	for (unsigned int w = 0; w < NR_TWQ; w++) {
-		if (twq[w])
-			destroy_workqueue(twq[w]);
-		twq[w] = NULL;
-	}
-}
 
 void torture_params_from_cmdline(struct torture_params *p)
 {
@@ -1429,9 +1456,9 @@ void torture_params_from_cmdline(struct torture_params *p)
 
 int torture_start(const struct torture_params *p)
 {
-	static struct prng onoff_rng;
 	struct thread *onoff = NULL;
-	unsigned int cpu, made = 0;
+	struct cpumask online;
+	unsigned int cpu, nr_cand = 0, made = 0;
 	int err = -ENOMEM;
 
 	might_sleep();
@@ -1442,85 +1469,86 @@ int torture_start(const struct torture_params *p)
 		mutex_unlock(&torture_mutex);
 		return -EBUSY;
 	}
-	nr_cand = 0;
-	cpumask_copy(&initially_online, &cpu_online_mask);
+	/* Count the candidates first: the last run's result stays if none. */
+	cpumask_copy(&online, &cpu_online_mask);
 	for_each_present_cpu(cpu)
-		if (cpu != 0 && cpu_online(cpu))
-			cand[nr_cand++] = cpu;
+		nr_cand += cpu != 0 && cpumask_test_cpu(cpu, &online);
 	if (!nr_cand) {
 		mutex_unlock(&torture_mutex);
 		return -ENODEV;
 	}
-	init_completion(&finished);
-	state_init(p);
-	prng_seed(&onoff_rng, run_params.seed);
+	run_init(p, &online);
 	for (unsigned int w = 0; w < NR_TWQ; w++) {
-		twq[w] = w == TWQ_ORDERED ? alloc_ordered_workqueue(twq_names[w], 0) :
+		run.twq[w] = w == TWQ_ORDERED ? alloc_ordered_workqueue(twq_names[w], 0) :
 					   alloc_workqueue(twq_names[w], wq_flags[w], 0);
-		if (!twq[w])
+		if (!run.twq[w])
 			goto fail_wq;
 	}
 	for (; made < NR_STRESS; made++) {
-		struct stress *st = &stress[made];
+		struct stress *st = &run.stress[made];
 
-		st->id = made;
-		prng_seed(&st->rng, run_params.seed + made + 1);
-		init_completion(&st->done);
 		st->thread = kthread_create(stress_thread, st, "torture/stress%u", made);
 		if (!st->thread)
 			goto fail_threads;
-		slots[made].thread = st->thread->name;
+		run.slots[made].thread = st->thread->name;
 	}
-	watch_thread = kthread_create(watch_thread_fn, NULL, "torture/watch");
-	if (!watch_thread)
+	run.watch_thread = kthread_create(watch_thread_fn, NULL, "torture/watch");
+	if (!run.watch_thread)
 		goto fail_threads;
-	onoff = kthread_create(onoff_thread, &onoff_rng, "torture/onoff");
+	onoff = kthread_create(onoff_thread, &run.onoff_rng, "torture/onoff");
 	if (!onoff) {
-		kthread_stop(watch_thread);
+		kthread_stop(run.watch_thread);
 		goto fail_threads;
 	}
-	cpuhp_get_stats(&hp_before);
-	start_ns = ktime_get_ns();
+	cpuhp_get_stats(&run.hp_before);
+	run.start_ns = ktime_get_ns();
 	active = true;
 	mutex_unlock(&torture_mutex);
 	pr_notice("starting: %u CPUs to take down, %u%s cycles, %u s, interval %u ms, seed %lu\n",
-		  nr_cand, run_params.cycles, run_params.cycles ? "" : " (time-bound)",
-		  run_params.duration_s, run_params.interval_ms, UL(run_params.seed));
-	wake_up_thread(watch_thread);
+		  run.nr_cand, run.params.cycles, run.params.cycles ? "" : " (time-bound)",
+		  run.params.duration_s, run.params.interval_ms, UL(run.params.seed));
+	wake_up_thread(run.watch_thread);
 	for (unsigned int i = 0; i < NR_STRESS; i++)
-		wake_up_thread(stress[i].thread);
+		wake_up_thread(run.stress[i].thread);
 	wake_up_thread(onoff);
 	put_thread(onoff);	/* it ends the run and exits by itself */
 	return 0;
 
 fail_threads:
-	WRITE_ONCE(stopping, true);
+	WRITE_ONCE(run.stopping, true);
 	for (unsigned int i = 0; i < made; i++)
-		kthread_stop(stress[i].thread);
+		kthread_stop(run.stress[i].thread);
 fail_wq:
 	destroy_wqs();
 	mutex_unlock(&torture_mutex);
 	return err;
 }
 
+/* Threads of a run exist and it has no verdict yet. torture_mutex held. */
+static bool run_in_progress(void)
+{
+	WARN_ON(!mutex_owned(&torture_mutex));
+	return active && !atomic_read(&run.verdict_given);
+}
+
 void torture_stop(void)
 {
 	mutex_lock(&torture_mutex);
-	bool running = active && !atomic_read(&finalized);
+	bool running = run_in_progress();
 
 	if (running) {
-		WRITE_ONCE(stop_requested, true);
+		WRITE_ONCE(run.stop_requested, true);
 		wake_up_all(&onoff_wait);
 	}
 	mutex_unlock(&torture_mutex);
 	if (running)
-		wait_for_completion(&finished);
+		wait_for_completion(&run.finished);
 }
 
 bool torture_running(void)
 {
 	mutex_lock(&torture_mutex);
-	bool running = active && !atomic_read(&finalized);
+	bool running = run_in_progress();
 
 	mutex_unlock(&torture_mutex);
 	return running;
@@ -1535,19 +1563,20 @@ bool torture_wait(u64 timeout_ns)
 	if (!started)
 		return false;
 	if (timeout_ns == UINT64_MAX) {
-		wait_for_completion(&finished);
+		wait_for_completion(&run.finished);
 		return true;
 	}
-	return wait_for_completion_timeout(&finished, timeout_ns) != 0 || completion_done(&finished);
+	return wait_for_completion_timeout(&run.finished, timeout_ns) != 0 ||
+	       completion_done(&run.finished);
 }
 
 bool torture_get_result(struct torture_result *r)
 {
 	mutex_lock(&torture_mutex);
-	bool have = have_result && atomic_read(&finalized);
+	bool have = have_result && atomic_read(&run.verdict_given);
 
 	if (have)
-		*r = result;
+		*r = run.result;
 	mutex_unlock(&torture_mutex);
 	return have;
 }
@@ -1555,42 +1584,38 @@ bool torture_get_result(struct torture_result *r)
 size_t torture_status(char *buf, size_t size)
 {
 	mutex_lock(&torture_mutex);
-	bool running = active && !atomic_read(&finalized), have = have_result;
+	bool running = run_in_progress(), have = have_result;
 
 	mutex_unlock(&torture_mutex);
 	if (!running && !have)
 		return scnprintf(buf, size, "torture: not run\n");
 	if (!running) {
-		const struct torture_result *r = &result;
+		const struct torture_result *r = &run.result;
 		size_t n = scnprintf(buf, size,
 				     "torture: %s after %lu s: %lu cycles, offline us %lu/%lu/%lu, "
 				     "online us %lu/%lu/%lu (min/median/max), works run %lu, "
 				     "violations %lu\n",
 				     r->passed ? "PASS" : "FAIL", UL(r->elapsed_ns / NSEC_PER_SEC),
-				     UL(r->cycles), UL(r->offline.min_ns / NSEC_PER_USEC),
-				     UL(r->offline.median_ns / NSEC_PER_USEC),
-				     UL(r->offline.max_ns / NSEC_PER_USEC),
-				     UL(r->online.min_ns / NSEC_PER_USEC),
-				     UL(r->online.median_ns / NSEC_PER_USEC),
-				     UL(r->online.max_ns / NSEC_PER_USEC), UL(r->works_run),
-				     r->violations);
+				     UL(r->cycles), to_us(r->offline.min), to_us(r->offline.median),
+				     to_us(r->offline.max), to_us(r->online.min),
+				     to_us(r->online.median), to_us(r->online.max),
+				     UL(r->works_run), r->violations);
 		for (unsigned int i = 0; i < r->nr_reports; i++)
 			n += scnprintf(buf + n, size - n, "  %u: %s\n", i + 1, r->reports[i]);
 		return n;
 	}
-	long run = 0;
+	struct work_totals works;
 
-	for (unsigned int i = 0; i < nr_items; i++)
-		run += atomic_long_read(&items[i].executed);
+	sum_items(&works);
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
-	u64 cycles = nr_cycles, dmin = lat_down.min, dmax = lat_down.max, umin = lat_up.min,
-	    umax = lat_up.max;
+	u64 cycles = run.hp.cycles, dmin = run.lat_down.min, dmax = run.lat_down.max,
+	    umin = run.lat_up.min, umax = run.lat_up.max;
 
 	spin_unlock_irqrestore(&stats_lock, flags);
 	return scnprintf(buf, size,
 			 "torture: running for %lu s: %lu cycles of %u, offline us %lu-%lu, online us "
-			 "%lu-%lu, works run %ld, violations %ld\n",
-			 UL((ktime_get_ns() - start_ns) / NSEC_PER_SEC), UL(cycles), run_params.cycles,
-			 UL(dmin / NSEC_PER_USEC), UL(dmax / NSEC_PER_USEC), UL(umin / NSEC_PER_USEC),
-			 UL(umax / NSEC_PER_USEC), run, atomic_long_read(&nr_violations));
+			 "%lu-%lu, works run %lu, violations %ld\n",
+			 UL((ktime_get_ns() - run.start_ns) / NSEC_PER_SEC), UL(cycles), run.params.cycles,
+			 to_us(dmin), to_us(dmax), to_us(umin), to_us(umax), UL(works.executed),
+			 atomic_long_read(&run.nr_violations));
 }

@@ -71,6 +71,7 @@
 #ifndef KERNEL_TOOLS_TORTURE_H
 #define KERNEL_TOOLS_TORTURE_H
 
+#include "lib/histogram.h"
 #include "lib/types.h"
 
 struct torture_params {
@@ -89,12 +90,6 @@ struct torture_params {
 #define TORTURE_MAX_REPORTS 8		/* violation descriptions kept */
 #define TORTURE_REPORT_LEN 160
 
-struct torture_latency {
-	u64 n;				/* samples */
-	u64 min_ns, median_ns, max_ns;	/* median exact up to 4096 samples, then
-					 * from a histogram (within 1/64) */
-};
-
 struct torture_result {
 	bool passed;
 	bool stopped;			/* ended by torture_stop() */
@@ -105,7 +100,9 @@ struct torture_result {
 	u64 nr_offline, nr_online;	/* successful cpu_down / cpu_up calls */
 	u64 quick_onlines;		/* cpu_up right after its cpu_down */
 	u64 probes;			/* deliberate failing calls made */
-	struct torture_latency offline, online;
+	/* cpu_down / cpu_up latency in ns: median exact up to HIST_SAMPLES
+	 * (4096) calls, then from a histogram (lib/histogram.h) */
+	struct value_summary offline, online;
 	u64 works_queued, works_run, works_cancelled;
 	u64 ran_elsewhere;		/* items for a CPU going down that ran on another */
 	u64 flushes, cancels;
