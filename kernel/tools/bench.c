@@ -17,7 +17,7 @@
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
-#include "lib/sort.h"
+#include "lib/histogram.h"
 #include "lib/string.h"
 
 /* One run of one benchmark: fill samples[0..n) (in the benchmark's unit). */
@@ -192,10 +192,18 @@ static void mem_item(struct work_struct *w)
 	msleep(MEM_ITEM_MS);
 }
 
-/* cpu_down(B) (measured unless up_only), then cpu_up(B) (measured if
- * up_only); with busy, BUSY_ITEMS items are pending on B each time. */
-static int bench_hotplug(struct bench_ctx *c, bool busy, bool up_only)
+enum hotplug_load {
+	NO_WORK,	/* nothing pending on B */
+	BUSY_WORK,	/* BUSY_ITEMS items pending on B at each cpu_down */
+};
+
+enum hotplug_measured { MEASURE_CPU_DOWN, MEASURE_CPU_UP };
+
+/* cpu_down(B), then cpu_up(B), n times: one of the two is measured. */
+static int bench_hotplug(struct bench_ctx *c, enum hotplug_load load,
+			 enum hotplug_measured measured)
 {
+	bool busy = load == BUSY_WORK;
 	struct workqueue_struct *wq = NULL;
 	struct work_struct *items = NULL;
 	int err = 0;
@@ -230,9 +238,11 @@ static int bench_hotplug(struct bench_ctx *c, bool busy, bool up_only)
 		u64 t2 = ktime_get_ns();
 
 		err = cpu_up(c->b);
+		u64 t3 = ktime_get_ns();
+
 		if (err)
 			pr_err("cpu_up(%u): error %d; it stays offline\n", c->b, err);
-		c->samples[i] = ((up_only ? ktime_get_ns() - t2 : t1 - t0)) / NSEC_PER_USEC;
+		c->samples[i] = (measured == MEASURE_CPU_UP ? t3 - t2 : t1 - t0) / NSEC_PER_USEC;
 	}
 out:
 	if (wq)
@@ -241,9 +251,20 @@ out:
 	return err;
 }
 
-static int bench_offline_idle(struct bench_ctx *c) { return bench_hotplug(c, false, false); }
-static int bench_offline_busy(struct bench_ctx *c) { return bench_hotplug(c, true, false); }
-static int bench_online(struct bench_ctx *c) { return bench_hotplug(c, false, true); }
+static int bench_offline_idle(struct bench_ctx *c)
+{
+	return bench_hotplug(c, NO_WORK, MEASURE_CPU_DOWN);
+}
+
+static int bench_offline_busy(struct bench_ctx *c)
+{
+	return bench_hotplug(c, BUSY_WORK, MEASURE_CPU_DOWN);
+}
+
+static int bench_online(struct bench_ctx *c)
+{
+	return bench_hotplug(c, NO_WORK, MEASURE_CPU_UP);
+}
 
 /* ---- memory ------------------------------------------------------------- */
 
@@ -375,9 +396,11 @@ static int run_one(const struct bench *bm, unsigned int a, unsigned int b, unsig
 		return -ENOMEM;
 	err = bm->run(&c);
 	if (!err) {
-		sort(c.samples, c.n, sizeof(u64), cmp_u64);
-		pr_notice("%s: n %u min %lu median %lu max %lu %s\n", bm->name, c.n, c.samples[0],
-			  c.samples[(c.n - 1) / 2], c.samples[c.n - 1], bm->unit);
+		struct value_summary sum;
+
+		summarize_values(c.samples, c.n, &sum);
+		pr_notice("%s: n %lu min %lu median %lu max %lu %s\n", bm->name, sum.n, sum.min,
+			  sum.median, sum.max, bm->unit);
 	} else {
 		pr_err("%s: failed (error %d)\n", bm->name, err);
 	}
