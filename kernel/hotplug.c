@@ -53,23 +53,25 @@ void cpuhp_remove_step(struct cpuhp_step *step)
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
-/* Run the up callbacks of phase from the first step up to (not including)
- * stop (NULL: all). On failure, undo the ones that ran and return the error. */
+/* Run the up callbacks of phase, from step from (NULL: the first) to the
+ * last. On failure, undo the ones this call ran, in reverse, and return
+ * the error. */
 static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step *from)
 {
-	struct cpuhp_step *st, *undo;
+	struct cpuhp_step *first, *st, *undo;
 
-	st = from ? from : list_first_entry(&phases[phase], struct cpuhp_step, node);
-	for (; &st->node != &phases[phase]; st = list_next_entry(st, node)) {
+	first = from ? from : list_first_entry(&phases[phase], struct cpuhp_step, node);
+	for (st = first; &st->node != &phases[phase]; st = list_next_entry(st, node)) {
 		int err = st->up ? st->up(cpu) : 0;
 
 		if (!err)
 			continue;
 		pr_warn("cpu%u: %s up failed (%d): rolling back\n", cpu, st->name, err);
-		for (undo = list_prev_entry(st, node); &undo->node != &phases[phase];
-		     undo = list_prev_entry(undo, node))
+		for (undo = st; undo != first;) {
+			undo = list_prev_entry(undo, node);
 			if (undo->down && undo->down(cpu))
 				pr_err("cpu%u: %s down failed while rolling back\n", cpu, undo->name);
+		}
 		return err;
 	}
 	return 0;
@@ -95,28 +97,33 @@ static int phase_down(enum cpuhp_phase phase, unsigned int cpu)
 	return 0;
 }
 
-/* The starting/dying callbacks, on the CPU itself with interrupts off:
- * they cannot fail. */
-static void phase_atomic(unsigned int cpu, bool up)
+/* The CPUHP_STARTING phase runs on the CPU itself with interrupts off, so
+ * its callbacks cannot fail: an error is reported and ignored, nothing is
+ * rolled back. The "starting" callbacks, in order, as the CPU comes up: */
+static void run_starting_steps(unsigned int cpu)
 {
 	struct cpuhp_step *st;
 
-	if (up) {
-		list_for_each_entry(st, &phases[CPUHP_STARTING], node)
-			if (st->up && st->up(cpu))
-				pr_err("cpu%u: starting step %s failed; ignored\n", cpu, st->name);
-	} else {
-		list_for_each_entry_reverse(st, &phases[CPUHP_STARTING], node)
-			if (st->down && st->down(cpu))
-				pr_err("cpu%u: dying step %s failed; ignored\n", cpu, st->name);
-	}
+	list_for_each_entry(st, &phases[CPUHP_STARTING], node)
+		if (st->up && st->up(cpu))
+			pr_err("cpu%u: starting step %s failed; ignored\n", cpu, st->name);
+}
+
+/* The "dying" callbacks, in reverse order, as the CPU goes down. */
+static void run_dying_steps(unsigned int cpu)
+{
+	struct cpuhp_step *st;
+
+	list_for_each_entry_reverse(st, &phases[CPUHP_STARTING], node)
+		if (st->down && st->down(cpu))
+			pr_err("cpu%u: dying step %s failed; ignored\n", cpu, st->name);
 }
 
 /* From ap_start(), interrupts off: the starting callbacks, then online. */
 void cpuhp_ap_starting(void)
 {
 	trace_event(TR_CPU, NULL, smp_processor_id(), TRC_STARTING);
-	phase_atomic(smp_processor_id(), true);
+	run_starting_steps(smp_processor_id());
 	smp_cpu_starting();
 }
 
@@ -131,7 +138,7 @@ static int take_cpu_down(void *arg)
 	assert(cpu == (unsigned int)(unsigned long)arg);	/* bound, FIFO 99 */
 	trace_event(TR_CPU, NULL, cpu, TRC_DYING);
 	smp_cpu_dying();		/* out of cpu_online_mask; pending calls run */
-	phase_atomic(cpu, false);	/* workqueue, irqs, timers, scheduler */
+	run_dying_steps(cpu);		/* workqueue, irqs, timers, scheduler */
 	should_die[cpu] = true;		/* the idle thread takes it from here */
 	local_irq_enable();
 	return 0;
@@ -158,19 +165,22 @@ __noreturn void cpu_play_dead(void)
 		__asm__ volatile("cli; hlt" ::: "memory");	/* until INIT */
 }
 
-static int validate(unsigned int cpu, bool down)
+/* Is cpu a CPU that cpu_down()/cpu_up() can act on at all? 0, -EINVAL
+ * or -ENODEV. */
+static int check_cpu_number(unsigned int cpu)
 {
 	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
 		return -EINVAL;
 	if (!cpumask_test_cpu(cpu, &cpu_present_mask))
 		return -ENODEV;
-	if (cpu_online(cpu) == down)
-		return 0;
-	return -EALREADY;
+	return 0;
 }
 
-/* online_steps: false when a failed cpu_up() already undid them. */
-static int _cpu_down(unsigned int cpu, bool online_steps)
+/* Does _cpu_down() run the "offline" callbacks? Not when a failed cpu_up()
+ * has already undone the "online" ones. */
+enum offline_steps { RUN_OFFLINE_STEPS, SKIP_OFFLINE_STEPS };
+
+static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 {
 	struct thread *stopper;
 	int err;
@@ -178,14 +188,14 @@ static int _cpu_down(unsigned int cpu, bool online_steps)
 	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
 	cpumask_set_cpu(cpu, &going_down);
 	sched_cpu_deactivate(cpu);
-	err = online_steps ? phase_down(CPUHP_ONLINE, cpu) : 0;
+	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu) : 0;
 	if (err)
 		goto cancel;
 	stopper = kthread_create_on_cpu(take_cpu_down, (void *)(unsigned long)cpu, cpu, "stop/%u", cpu);
 	if (!stopper) {
 		err = -ENOMEM;
 		pr_warn("cpu%u: cannot create its stopper thread: offline cancelled\n", cpu);
-		if (online_steps)
+		if (offline_steps == RUN_OFFLINE_STEPS)
 			phase_up(CPUHP_ONLINE, cpu, NULL);
 		goto cancel;
 	}
@@ -225,9 +235,11 @@ cancel:
 int cpu_down(unsigned int cpu)
 {
 	u64 t0 = ktime_get_ns();
-	int err = validate(cpu, true);
+	int err = check_cpu_number(cpu);
 
 	might_sleep();
+	if (!err && !cpu_online(cpu))
+		err = -EALREADY;	/* a quick refusal, not counted; checked again below */
 	if (err)
 		return err;
 	mutex_lock(&cpu_hotplug_lock);
@@ -238,7 +250,7 @@ int cpu_down(unsigned int cpu)
 	else if (cpu == 0)
 		err = -EPERM;
 	else
-		err = _cpu_down(cpu, true);
+		err = _cpu_down(cpu, RUN_OFFLINE_STEPS);
 	if (err) {
 		stats.nr_down_failed++;
 	} else {
@@ -270,7 +282,7 @@ static int _cpu_up(unsigned int cpu)
 	err = phase_up(CPUHP_ONLINE, cpu, NULL);
 	if (err) {
 		/* Online but not usable: take it back down. */
-		_cpu_down(cpu, false);
+		_cpu_down(cpu, SKIP_OFFLINE_STEPS);
 		return err;
 	}
 	trace_event(TR_CPU, current, cpu, TRC_ONLINE);
@@ -280,9 +292,11 @@ static int _cpu_up(unsigned int cpu)
 int cpu_up(unsigned int cpu)
 {
 	u64 t0 = ktime_get_ns();
-	int err = validate(cpu, false);
+	int err = check_cpu_number(cpu);
 
 	might_sleep();
+	if (!err && cpu_online(cpu))
+		err = -EALREADY;	/* a quick refusal, not counted; checked again below */
 	if (err)
 		return err;
 	mutex_lock(&cpu_hotplug_lock);

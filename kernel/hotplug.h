@@ -49,8 +49,10 @@
  * workqueue takes its pools back from the trustee).
  *
  * A failing "offline" or "prepare" callback rolls the operation back: the
- * callbacks already run are undone in reverse, and the CPU ends where it
- * started.
+ * callbacks of that phase already run are undone in reverse, and the CPU
+ * ends where it started. A failing "online" callback takes the CPU back
+ * down. A failing "starting", "dying" or "dead" callback is only reported:
+ * there is no way back by then.
  */
 #ifndef KERNEL_HOTPLUG_H
 #define KERNEL_HOTPLUG_H
