@@ -180,10 +180,14 @@ unsigned int kstack_nr_held(u64 *ever)
 	return n;
 }
 
+/* Which part of a stack an address is looked up in. */
+enum stack_part { STACK_BODY, STACK_GUARD };
+
 /* Fixed stacks: the boot stack and every CPU's IST stacks. */
-static bool fixed_stack(u64 addr, u64 *lo, u64 *hi, bool guard, char *what, size_t size)
+static bool fixed_stack(u64 addr, u64 *lo, u64 *hi, enum stack_part part, char *what, size_t size)
 {
 	u64 s = (u64)boot_stack, g = (u64)boot_stack_guard;
+	bool guard = part == STACK_GUARD;
 
 	if (guard ? (addr >= g && addr < s) : (addr >= s && addr < (u64)boot_stack_top)) {
 		*lo = s;
@@ -210,7 +214,7 @@ static bool fixed_stack(u64 addr, u64 *lo, u64 *hi, bool guard, char *what, size
 
 bool kstack_bounds(u64 addr, u64 *lo, u64 *hi)
 {
-	if (fixed_stack(addr, lo, hi, false, NULL, 0))
+	if (fixed_stack(addr, lo, hi, STACK_BODY, NULL, 0))
 		return true;
 	if (addr < KSTACK_BASE || addr >= KSTACK_BASE + (u64)KSTACK_MAX_SLOTS * KSTACK_SLOT_SIZE)
 		return false;
@@ -227,7 +231,7 @@ bool kstack_bounds(u64 addr, u64 *lo, u64 *hi)
 
 bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size)
 {
-	if (fixed_stack(addr, lo, hi, true, what, size))
+	if (fixed_stack(addr, lo, hi, STACK_GUARD, what, size))
 		return true;
 	if (addr < KSTACK_BASE || addr >= KSTACK_BASE + (u64)KSTACK_MAX_SLOTS * KSTACK_SLOT_SIZE)
 		return false;
