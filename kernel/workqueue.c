@@ -14,19 +14,27 @@
  *   need_to_create_worker  work waits, nobody runs it, nobody is idle
  *   too_many_workers       more idle workers than the pool needs
  *
- * Workers leave the idle list of a per-CPU pool only on the pool's CPU,
- * with pool->lock held (so with preemption off): workers leave it
- * themselves, and the reaping work item runs on that CPU. That is what
- * lets the sleeping hook read its first entry without the lock: no one on
- * this CPU can be inside pool->lock while a worker of the pool is blocking
- * in schedule(), so the worker it reads cannot be freed under it. Adding
- * may happen elsewhere (create_worker() from the online step, or from a
- * manager not yet rebound): the new worker is complete before pool->lock
- * is taken, and list_add() publishes it with its last store, so a reader
- * on the pool's CPU sees the old first entry or the new one, both valid.
- * The online step also empties the list from the control CPU, but in the
- * same pool->lock section that ends the pool's disassociation, before any
- * worker of it can be bound again (and only bound workers read it).
+ * The idle-list rule. One reader takes a per-CPU pool's idle list without
+ * pool->lock: the sleeping hook of a counted (bound) worker, running on the
+ * pool's CPU, which reads its first entry. So such a reader exists only
+ * while the pool is associated (not disassociated) and its CPU is online.
+ * Every change is made with pool->lock held, and while a reader may exist:
+ *   - an entry is removed only on the pool's CPU (pool->lock keeps
+ *     preemption off there, so no worker of the pool is inside schedule()
+ *     meanwhile and the worker the hook reads cannot be freed under it):
+ *     workers leave it themselves, and the reaping work item runs there;
+ *   - an entry may be added on any CPU (create_worker() from the online
+ *     step, or a manager not yet rebound): the new worker is complete
+ *     before pool->lock is taken, and list_add() publishes it with its
+ *     last store, so the reader sees the old first entry or the new one,
+ *     both valid.
+ * Otherwise entries may go on any CPU: an idle worker woken after its CPU
+ * left cpu_online_mask but before workqueue_cpu_dying() leaves the list
+ * from wherever the scheduler runs it (its CPU only runs the stopper by
+ * then), and the trustee and the online step empty the list of a
+ * disassociated pool (the online step does so in the locked section that
+ * ends the disassociation, before it ends it). worker_leave_idle() and
+ * destroy_worker() check the rule.
  */
 #define pr_fmt(fmt) "workqueue: " fmt
 #include "kernel/workqueue.h"
@@ -48,7 +56,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define NR_STD_POOLS 2			/* per CPU: normal, high priority */
+#define NR_STD_POOLS WQ_NR_CPU_POOLS	/* per CPU: normal, high priority */
 #define HIGHPRI_NICE (-20)
 #define MAX_IDLE_WORKERS_RATIO 4	/* keep 1 idle worker per 4 busy ones */
 #define MIN_IDLE_WORKERS 2
@@ -56,11 +64,12 @@
 #define MAYDAY_INTERVAL_NS (100 * NSEC_PER_MSEC)
 #define CREATE_COOLDOWN_MS 10		/* between failed creation attempts */
 #define STATS_INTERVAL_NS NSEC_PER_SEC
+/* pool->trustee_state, also the b value of TR_TRUSTEE trace events (a
+ * move to TRUSTEE_NONE is the hand-back when the CPU is online again). */
 #define TRUSTEE_NONE 0			/* the CPU is online: no trustee */
 #define TRUSTEE_IN_CHARGE 1		/* CPU offline, the trustee runs the pool */
 #define TRUSTEE_DONE 2			/* CPU offline, work gone, workers released */
-#define TRUSTEE_RELEASED 3		/* the CPU came back while in charge */
-static const char *const trustee_names[] = { "none", "in-charge", "done", "released" };
+static const char *const trustee_names[] = { "none", "in-charge", "done" };
 #define WQ_MAGIC 0x57514d51		/* "WQMQ" while alive */
 #define WQ_MAGIC_DEAD 0x64656164
 
@@ -100,7 +109,15 @@ struct worker_pool {
 	struct list_head workers;	/* L: all of them, and an attached rescuer */
 	unsigned int nr_workers;	/* L: rescuers not counted */
 	unsigned int nr_idle;		/* L */
-	atomic_t nr_running;		/* A: changed only on the pool's CPU */
+	/* A: counted workers running. Changed by a counted worker's own
+	 * flag changes (under L) and its sleep/wake hooks (without L, on
+	 * the pool's CPU only), and zeroed under L by workqueue_cpu_dying()
+	 * on the dying CPU. A counted worker runs on the pool's CPU, except
+	 * between the CPU leaving cpu_online_mask and workqueue_cpu_dying(),
+	 * when the scheduler may run it elsewhere: its hooks leave the count
+	 * alone then, and L orders its flag changes with the zeroing. While
+	 * the pool is disassociated no worker is counted: it stays 0. */
+	atomic_t nr_running;
 	bool manager_active;		/* L */
 	bool disassociated;		/* L: per-CPU pool whose CPU is offline */
 	int trustee_state;		/* L: TRUSTEE_* */
@@ -252,7 +269,8 @@ static void wake_up_worker(struct worker_pool *pool)
 		wake_up_thread(w->thread);
 }
 
-/* Flag changes of the worker itself (pool->lock held, on its CPU). */
+/* Flag changes of the worker itself (pool->lock held). Only these and the
+ * hooks move nr_running (see its legend). */
 static void worker_set_flags(struct worker *worker, unsigned int flags)
 {
 	assert_spin_locked(&worker->pool->lock);
@@ -288,23 +306,36 @@ static void worker_enter_idle(struct worker *worker)
 		mod_timer(&pool->idle_timer, ktime_get_ns() + wq_idle_timeout_ms * NSEC_PER_MSEC);
 }
 
+/* The idle-list rule (top of file): the idle list of an associated
+ * per-CPU pool whose CPU is online loses entries on that CPU only.
+ * pool->lock held. */
+static void assert_idle_removal_allowed(struct worker_pool *pool)
+{
+	assert_spin_locked(&pool->lock);
+	WARN_ONCE(pool_is_bound(pool) && !pool->disassociated && cpu_online(pool->cpu) &&
+		  smp_processor_id() != pool->cpu,
+		  "pool %d: idle worker removed on cpu%u, not on its cpu%u", pool->id,
+		  smp_processor_id(), pool->cpu);
+}
+
 static void worker_leave_idle(struct worker *worker)
 {
 	assert_spin_locked(&worker->pool->lock);
 	if (!(worker->flags & WORKER_IDLE))
 		return;
+	assert_idle_removal_allowed(worker->pool);
 	worker->flags &= ~WORKER_IDLE;
 	worker->pool->nr_idle--;
 	list_del_init(&worker->idle_entry);
 }
 
-/* Tell an idle worker to exit. pool->lock held; for a per-CPU pool, on
- * its CPU (the idle-list rule above). */
+/* Tell an idle worker to exit. pool->lock held; where, the idle-list
+ * rule at the top says. */
 static void destroy_worker(struct worker *worker)
 {
 	struct worker_pool *pool = worker->pool;
 
-	assert_spin_locked(&pool->lock);
+	assert_idle_removal_allowed(pool);
 	WARN_ON_ONCE(!(worker->flags & WORKER_IDLE) || worker->current_work);
 	pool->nr_workers--;
 	pool->nr_idle--;
@@ -314,6 +345,15 @@ static void destroy_worker(struct worker *worker)
 	worker->flags = (worker->flags & ~WORKER_IDLE) | WORKER_DIE;
 	trace_event(TR_WORKER_DESTROY, worker->thread, (u64)pool->id, 0);
 	wake_up_thread(worker->thread);
+}
+
+/* Destroy every idle worker, the longest idle first: an unbound pool no
+ * workqueue uses, or a per-CPU pool whose trustee is done or whose CPU is
+ * back. pool->lock held. */
+static void destroy_idle_workers(struct worker_pool *pool)
+{
+	while (pool->nr_idle)
+		destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
 }
 
 /* ---- the scheduler hooks: concurrency management ------------------------ */
@@ -346,15 +386,22 @@ static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 	return NULL;
 }
 
+/* The worker runs again (its own context, nothing held). It counts again
+ * if sleeping() uncounted it, on the pool's CPU only: woken elsewhere, its
+ * CPU is going down and workqueue_cpu_dying() is about to zero the count
+ * and uncount it for good (with preemption off here, that step cannot
+ * slip in between the flags test and the increment on the pool's CPU). */
 static void wq_worker_running(struct thread *t, void *data)
 {
 	struct worker *worker = data;
+	struct worker_pool *pool = worker->pool;
 
 	if (!worker->sleeping)
 		return;
 	preempt_disable();
-	if (!(worker->flags & WORKER_NOT_RUNNING))
-		atomic_inc(&worker->pool->nr_running);
+	if (!(worker->flags & WORKER_NOT_RUNNING) &&
+	    !(pool_is_bound(pool) && pool->cpu != smp_processor_id()))
+		atomic_inc(&pool->nr_running);
 	worker->sleeping = false;
 	trace_event(TR_WORKER_WAKE, t, (u64)worker->pool->id, 0);
 	preempt_enable();
@@ -491,8 +538,13 @@ static void pwq_set_max_active(struct pool_workqueue *pwq, int max_active)
 		wake_up_worker(pwq->pool);
 }
 
+/* Where an item was when it left flight: counted in nr_active (on the
+ * worklist or running) or waiting over max_active. */
+enum work_slot { WORK_WAS_INACTIVE, WORK_WAS_ACTIVE };
+
 /* An item of pwq is done (or cancelled). pool->lock held. */
-static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, unsigned int color, bool was_active)
+static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, unsigned int color,
+				 enum work_slot slot)
 {
 	assert_spin_locked(&pwq->pool->lock);
 	if (color == WORK_NO_COLOR) {
@@ -500,7 +552,7 @@ static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, unsigned int color,
 		return;
 	}
 	pwq->nr_in_flight--;
-	if (was_active) {
+	if (slot == WORK_WAS_ACTIVE) {
 		pwq->nr_active--;
 		pwq_activate_inactive(pwq);
 	}
@@ -556,7 +608,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_func = NULL;
 	worker->current_pwq = NULL;
 	if (pwq)
-		pwq_dec_nr_in_flight(pwq, color, true);
+		pwq_dec_nr_in_flight(pwq, color, WORK_WAS_ACTIVE);
 }
 
 static void process_scheduled_works(struct worker *worker)
@@ -664,12 +716,17 @@ static void pool_mayday_timeout(struct timer_list *t)
 	spin_unlock_no_resched(&pool->lock);
 }
 
-/* The manager role: make sure an idle worker exists. pool->lock held;
- * returns true if it dropped the lock (the caller must re-check). */
-static bool manage_workers(struct worker *worker)
+/* The manager role: create a worker, and keep trying while one is needed
+ * (need_to_create_worker); if that fails for MAYDAY_INITIAL_TIMEOUT, the
+ * mayday timer calls the rescuers. Taken by a worker of the pool that is
+ * about to work with no idle worker left, and by the trustee of a
+ * disassociated pool; one manager at a time. pool->lock held (interrupts
+ * off); sleeps with it dropped. Returns false, without dropping it, if
+ * another manager is at work; true if it dropped the lock (the caller
+ * must look at the pool afresh). */
+static bool manage_workers(struct worker_pool *pool)
 {
-	struct worker_pool *pool = worker->pool;
-
+	assert_spin_locked(&pool->lock);
 	if (pool->manager_active)
 		return false;
 	pool->manager_active = true;
@@ -748,7 +805,7 @@ recheck:
 			goto recheck;
 		if (!need_more_worker(pool))
 			goto sleep;
-		if (!may_start_working(pool) && manage_workers(worker))
+		if (!may_start_working(pool) && manage_workers(pool))
 			goto recheck;
 		worker_clr_flags(worker, WORKER_PREP);
 		do {
@@ -1135,15 +1192,19 @@ bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw, u6
 
 /* ---- grabbing a pending item (cancel, mod) ------------------------------ */
 
+/* What a work item is, for grabbing and cancelling: a delayed one has a
+ * timer to stop as well. */
+enum work_kind { WORK_PLAIN, WORK_DELAYED };
+
 /* Try to own w's PENDING bit with w queued nowhere. Returns 1 if it was
  * pending and we took it off its queue or timer (its reference is still
  * held: the caller puts or reuses it), 0 if it was idle and PENDING is now
  * ours, -EAGAIN if it is in transit (being queued or started right now):
  * try again. On 0 and 1, interrupts stay disabled (*irqflags restores). */
-static int try_grab_pending(struct work_struct *w, bool is_dwork, unsigned long *irqflags)
+static int try_grab_pending(struct work_struct *w, enum work_kind kind, unsigned long *irqflags)
 {
 	*irqflags = local_irq_save();
-	if (is_dwork) {
+	if (kind == WORK_DELAYED) {
 		struct delayed_work *dw = to_delayed_work(w);
 
 		if (del_timer(&dw->timer)) {
@@ -1169,7 +1230,7 @@ static int try_grab_pending(struct work_struct *w, bool is_dwork, unsigned long 
 				pwq->nr_inactive--;
 			}
 			w->pwq = NULL;
-			pwq_dec_nr_in_flight(pwq, w->color, active);
+			pwq_dec_nr_in_flight(pwq, w->color, active ? WORK_WAS_ACTIVE : WORK_WAS_INACTIVE);
 			spin_unlock_no_resched(&pool->lock);
 			return 1;
 		}
@@ -1179,11 +1240,11 @@ static int try_grab_pending(struct work_struct *w, bool is_dwork, unsigned long 
 	return -EAGAIN;
 }
 
-static int grab_pending(struct work_struct *w, bool is_dwork, unsigned long *irqflags)
+static int grab_pending(struct work_struct *w, enum work_kind kind, unsigned long *irqflags)
 {
 	int ret;
 
-	while ((ret = try_grab_pending(w, is_dwork, irqflags)) == -EAGAIN)
+	while ((ret = try_grab_pending(w, kind, irqflags)) == -EAGAIN)
 		cpu_relax();
 	return ret;
 }
@@ -1196,7 +1257,7 @@ bool mod_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct d
 	if (!work_valid(&dw->work, "mod_delayed_work"))
 		return false;
 	cpu = wq_cpu_arg(cpu, "mod_delayed_work", &dw->work);
-	int ret = grab_pending(&dw->work, true, &flags);
+	int ret = grab_pending(&dw->work, WORK_DELAYED, &flags);
 
 	if (ret == 0 && dw->work.get)
 		dw->work.get(&dw->work);	/* a new queueing; when stolen, its reference carries over */
@@ -1359,8 +1420,11 @@ void flush_workqueue(struct workqueue_struct *wq)
 	wait_event(wq->flush_wait, READ_ONCE(wq->done_gen) > my_gen);
 }
 
-/* Items (and, with barriers, flush_work barriers) queued or running. M held. */
-static int wq_nr_in_flight(struct workqueue_struct *wq, bool barriers)
+/* What wq_nr_in_flight() counts: items only, or flush_work barriers too. */
+enum in_flight_count { ITEMS_ONLY, ITEMS_AND_BARRIERS };
+
+/* Items (and barriers, if asked) queued or running. M held. */
+static int wq_nr_in_flight(struct workqueue_struct *wq, enum in_flight_count what)
 {
 	struct pool_workqueue *pwq;
 	int n = 0;
@@ -1369,7 +1433,7 @@ static int wq_nr_in_flight(struct workqueue_struct *wq, bool barriers)
 	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 		unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
 
-		n += pwq->nr_in_flight + (barriers ? pwq->nr_barriers : 0);
+		n += pwq->nr_in_flight + (what == ITEMS_AND_BARRIERS ? pwq->nr_barriers : 0);
 		spin_unlock_irqrestore(&pwq->pool->lock, flags);
 	}
 	return n;
@@ -1386,7 +1450,7 @@ void drain_workqueue(struct workqueue_struct *wq)
 	for (;;) {
 		flush_workqueue(wq);
 		mutex_lock(&wq->mutex);
-		int left = wq_nr_in_flight(wq, true);
+		int left = wq_nr_in_flight(wq, ITEMS_AND_BARRIERS);
 
 		mutex_unlock(&wq->mutex);
 		if (!left)
@@ -1402,19 +1466,22 @@ void drain_workqueue(struct workqueue_struct *wq)
 
 /* ---- cancelling and asking ---------------------------------------------- */
 
-static bool __cancel_work(struct work_struct *w, bool is_dwork, bool sync)
+/* Whether a cancel waits for an execution in progress (the _sync ones). */
+enum cancel_wait { CANCEL_NO_WAIT, CANCEL_SYNC };
+
+static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cancel_wait wait)
 {
 	unsigned long flags;
 
-	if (sync)
+	if (wait == CANCEL_SYNC)
 		might_sleep();
 	if (!work_valid(w, "cancel_work"))
 		return false;
 	/* From here on queue_work(w) fails: a self-requeue too. */
-	int ret = grab_pending(w, is_dwork, &flags);
+	int ret = grab_pending(w, kind, &flags);
 
 	local_irq_restore(flags);
-	if (sync)
+	if (wait == CANCEL_SYNC)
 		flush_work(w);	/* wait for an execution in progress */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	if (ret == 1 && w->put)
@@ -1424,22 +1491,22 @@ static bool __cancel_work(struct work_struct *w, bool is_dwork, bool sync)
 
 bool cancel_work(struct work_struct *w)
 {
-	return __cancel_work(w, false, false);
+	return __cancel_work(w, WORK_PLAIN, CANCEL_NO_WAIT);
 }
 
 bool cancel_work_sync(struct work_struct *w)
 {
-	return __cancel_work(w, false, true);
+	return __cancel_work(w, WORK_PLAIN, CANCEL_SYNC);
 }
 
 bool cancel_delayed_work(struct delayed_work *dw)
 {
-	return __cancel_work(&dw->work, true, false);
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_NO_WAIT);
 }
 
 bool cancel_delayed_work_sync(struct delayed_work *dw)
 {
-	return __cancel_work(&dw->work, true, true);
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_SYNC);
 }
 
 unsigned int work_busy(struct work_struct *w)
@@ -1460,20 +1527,21 @@ unsigned int work_busy(struct work_struct *w)
 /* ---- CPU hotplug: the trustee --------------------------------------------
  *
  * When a CPU goes down, its two pools are "disassociated" on the dying CPU
- * itself (interrupts off, so no hook of theirs can run meanwhile): every
- * worker gets WORKER_UNBOUND (out of concurrency management, nr_running is
- * zeroed) and may run on any active CPU. cpu_down() does not wait for the
- * pools to drain. A trustee - a work item on system_unbound_wq, not a
- * thread - takes charge: the pool behaves like an unbound one (every
- * pending item gets a worker), the trustee creates workers when none is
- * idle (with maydays to rescuers if it cannot), and once the work is gone
- * it releases the idle workers and leaves (TRUSTEE_DONE). Work queued to
- * the offline CPU later calls it back.
+ * itself (interrupts off, so no hook can act on them meanwhile: hooks act
+ * only on the pool's CPU): every worker gets WORKER_UNBOUND (out of
+ * concurrency management, nr_running is zeroed) and may run on any active
+ * CPU. cpu_down() does not wait for the pools to drain. A trustee - a work
+ * item on system_unbound_wq, not a thread - takes charge: the pool behaves
+ * like an unbound one (every pending item gets a worker), the trustee is
+ * its manager when no worker is idle (manage_workers(): creation, maydays
+ * to rescuers if it fails), and once the work is gone it releases the idle
+ * workers and leaves (TRUSTEE_DONE). Work queued to the offline CPU later
+ * calls it back (TRUSTEE_IN_CHARGE again).
  *
- * When the CPU returns, workqueue_cpu_online() releases the pools: idle
- * (unbound) workers are destroyed, busy ones are marked WORKER_REBIND and
- * move back to the CPU after their current item, a bound worker is
- * created, and concurrency management resumes. A cancelled offline never
+ * When the CPU returns, workqueue_cpu_online() takes the pools back
+ * (TRUSTEE_NONE): idle (unbound) workers are destroyed, busy ones are
+ * marked WORKER_REBIND and move back to the CPU after their current item,
+ * a bound worker is created, and concurrency management resumes. A cancelled offline never
  * reaches the dying step, so it leaves nothing to undo.
  */
 
@@ -1482,40 +1550,35 @@ static bool trustee_has_news(struct worker_pool *pool, unsigned int seen)
 	return READ_ONCE(pool->trustee_events) != seen || !READ_ONCE(pool->disassociated);
 }
 
+/* Record a trustee state change (and trace it). pool->lock held. */
+static void trustee_set_state(struct worker_pool *pool, int state)
+{
+	assert_spin_locked(&pool->lock);
+	if (pool->trustee_state == state)
+		return;
+	pool->trustee_state = state;
+	trace_event(TR_TRUSTEE, NULL, (u64)pool->id, (u64)state);
+}
+
+/* The trustee: runs a disassociated pool until its work is gone, as the
+ * pool's manager (manage_workers) when no worker is idle; then releases
+ * the idle workers (TRUSTEE_DONE) and leaves. Queued again by work queued
+ * to the pool meanwhile, or when it finds no idle worker; returns at once
+ * once the CPU is back. */
 static void trustee_fn(struct work_struct *work)
 {
 	struct worker_pool *pool = container_of(work, struct worker_pool, trustee_work);
-	bool mayday_armed = false;
 
-	for (;;) {
-		spin_lock_irq(&pool->lock);
-		if (!pool->disassociated)
-			break;
-		pool->trustee_state = TRUSTEE_IN_CHARGE;
-		if (need_to_create_worker(pool) && !pool->manager_active) {
-			pool->manager_active = true;
-			spin_unlock_irq(&pool->lock);
-			if (!mayday_armed)
-				mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INITIAL_TIMEOUT_NS);
-			mayday_armed = true;
-			if (create_worker(pool)) {
-				del_timer_sync(&pool->mayday_timer);
-				mayday_armed = false;
-			} else {
-				msleep(CREATE_COOLDOWN_MS);
-			}
-			spin_lock_irq(&pool->lock);
-			pool->manager_active = false;
-			spin_unlock_irq(&pool->lock);
+	spin_lock_irq(&pool->lock);
+	while (pool->disassociated) {
+		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
+		if (need_to_create_worker(pool) && manage_workers(pool))
 			continue;
-		}
 		if (list_empty(&pool->worklist) && pool->nr_idle == pool->nr_workers &&
 		    !pool->manager_active) {
 			/* The work is gone: release the workers. */
-			while (pool->nr_idle)
-				destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
-			pool->trustee_state = TRUSTEE_DONE;
-			trace_event(TR_TRUSTEE, NULL, (u64)pool->id, TRUSTEE_DONE);
+			destroy_idle_workers(pool);
+			trustee_set_state(pool, TRUSTEE_DONE);
 			break;
 		}
 		if (need_more_worker(pool))
@@ -1524,10 +1587,9 @@ static void trustee_fn(struct work_struct *work)
 
 		spin_unlock_irq(&pool->lock);
 		wait_event_timeout(pool->trustee_wait, trustee_has_news(pool, seen), 100 * NSEC_PER_MSEC);
+		spin_lock_irq(&pool->lock);
 	}
 	spin_unlock_irq(&pool->lock);
-	if (mayday_armed)
-		del_timer_sync(&pool->mayday_timer);
 }
 
 int workqueue_cpu_dying(unsigned int cpu)
@@ -1539,8 +1601,7 @@ int workqueue_cpu_dying(unsigned int cpu)
 
 		spin_lock(&pool->lock);
 		pool->disassociated = true;
-		pool->trustee_state = TRUSTEE_IN_CHARGE;
-		trace_event(TR_TRUSTEE, NULL, (u64)pool->id, TRUSTEE_IN_CHARGE);
+		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
 		list_for_each_entry(worker, &pool->workers, node) {
 			if (worker->flags & WORKER_RESCUER)
 				continue;	/* it leaves by itself */
@@ -1565,19 +1626,22 @@ int workqueue_cpu_online(unsigned int cpu)
 
 		spin_lock_irq(&pool->lock);
 		if (pool->disassociated) {
+			/* Idle workers go while the pool is still disassociated
+			 * (the idle-list rule); the busy ones rebind later. */
+			destroy_idle_workers(pool);
 			pool->disassociated = false;
-			pool->trustee_state = TRUSTEE_RELEASED;
-			trace_event(TR_TRUSTEE, NULL, (u64)pool->id, TRUSTEE_RELEASED);
-			while (pool->nr_idle)
-				destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
+			trustee_set_state(pool, TRUSTEE_NONE);
 			list_for_each_entry(worker, &pool->workers, node)
 				if (!(worker->flags & WORKER_RESCUER))
 					worker->flags |= WORKER_REBIND;
-			atomic_set(&pool->nr_running, 0);
+			/* No worker was counted while it was disassociated. */
+			if (WARN_ONCE(atomic_read(&pool->nr_running) != 0,
+				      "cpu%u pool %d: nr_running %d while disassociated", cpu,
+				      pool->id, atomic_read(&pool->nr_running)))
+				atomic_set(&pool->nr_running, 0);
 			pool->trustee_events++;
 			wake_up(&pool->trustee_wait);
 		}
-		pool->trustee_state = TRUSTEE_NONE;
 		spin_unlock_irq(&pool->lock);
 		/* A bound idle worker, so concurrency management has one to wake. */
 		if (!create_worker(pool)) {
@@ -1588,9 +1652,9 @@ int workqueue_cpu_online(unsigned int cpu)
 	return 0;
 }
 
-unsigned int workqueue_pool_unbound_workers(unsigned int cpu, bool highpri)
+unsigned int workqueue_pool_unbound_workers(unsigned int cpu, enum wq_cpu_pool which)
 {
-	struct worker_pool *pool = &cpu_pools[cpu][highpri ? 1 : 0];
+	struct worker_pool *pool = &cpu_pools[cpu][which];
 	struct worker *worker;
 	unsigned int n = 0;
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
@@ -1684,8 +1748,7 @@ static void put_unbound_pool(struct worker_pool *pool)
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	if (--pool->refcnt == 0)
-		while (pool->nr_idle)
-			destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
+		destroy_idle_workers(pool);
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
 
@@ -1884,7 +1947,7 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 		}
 	} else {
 		for_each_possible_cpu(cpu) {
-			wq->cpu_pwqs[cpu] = alloc_pwq(wq, &cpu_pools[cpu][(flags & WQ_HIGHPRI) ? 1 : 0]);
+			wq->cpu_pwqs[cpu] = alloc_pwq(wq, &cpu_pools[cpu][(flags & WQ_HIGHPRI) ? WQ_POOL_HIGHPRI : WQ_POOL_NORMAL]);
 			if (!wq->cpu_pwqs[cpu])
 				goto fail;
 		}
@@ -1910,7 +1973,7 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC, "destroy_workqueue of a destroyed workqueue (%p)", wq))
 		return;
 	mutex_lock(&wq->mutex);
-	int busy = wq_nr_in_flight(wq, false);	/* a returned flush_work's barrier is no misuse */
+	int busy = wq_nr_in_flight(wq, ITEMS_ONLY);	/* a returned flush_work's barrier is no misuse */
 
 	wq->destroying = true;
 	mutex_unlock(&wq->mutex);
@@ -1969,8 +2032,10 @@ void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
 
 /* ---- freezing ----------------------------------------------------------- */
 
-/* Set every freezable pwq's max_active (0 = frozen); count the busy ones. PM held. */
-static int freezable_set(bool freeze)
+enum freeze_op { THAW, FREEZE };
+
+/* Set every freezable pwq's max_active (FREEZE: 0); count the busy ones. PM held. */
+static int freezable_set(enum freeze_op op)
 {
 	struct workqueue_struct *wq;
 	struct pool_workqueue *pwq;
@@ -1983,7 +2048,7 @@ static int freezable_set(bool freeze)
 		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 			unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
 
-			pwq_set_max_active(pwq, freeze ? 0 : wq->saved_max_active);
+			pwq_set_max_active(pwq, op == FREEZE ? 0 : wq->saved_max_active);
 			busy += pwq->nr_active;
 			spin_unlock_irqrestore(&pwq->pool->lock, flags);
 		}
@@ -2004,7 +2069,7 @@ int workqueue_freeze(u64 timeout_ns)
 		return -EBUSY;
 	}
 	wq_freezing = true;
-	int busy = freezable_set(true);
+	int busy = freezable_set(FREEZE);
 
 	mutex_unlock(&wq_pool_mutex);
 	while (busy) {
@@ -2015,7 +2080,7 @@ int workqueue_freeze(u64 timeout_ns)
 		}
 		msleep(1);
 		mutex_lock(&wq_pool_mutex);
-		busy = freezable_set(true);
+		busy = freezable_set(FREEZE);
 		mutex_unlock(&wq_pool_mutex);
 	}
 	return 0;
@@ -2027,7 +2092,7 @@ void workqueue_thaw(void)
 	mutex_lock(&wq_pool_mutex);
 	if (wq_freezing) {
 		wq_freezing = false;
-		freezable_set(false);
+		freezable_set(THAW);
 	}
 	mutex_unlock(&wq_pool_mutex);
 }
@@ -2062,9 +2127,9 @@ static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
 
-void workqueue_pool_stats(unsigned int cpu, bool highpri, struct wq_pool_stats *st)
+void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st)
 {
-	pool_stats(&cpu_pools[cpu][highpri ? 1 : 0], st);
+	pool_stats(&cpu_pools[cpu][which], st);
 }
 
 void workqueue_wq_stats(struct workqueue_struct *wq, struct wq_stats *st)
@@ -2245,10 +2310,10 @@ void workqueue_init(void)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		init_pool(&cpu_pools[cpu][0], cpu, 0);
-		init_pool(&cpu_pools[cpu][1], cpu, HIGHPRI_NICE);
-		cpu_pools[cpu][0].id = next_pool_id++;
-		cpu_pools[cpu][1].id = next_pool_id++;
+		init_pool(&cpu_pools[cpu][WQ_POOL_NORMAL], cpu, 0);
+		init_pool(&cpu_pools[cpu][WQ_POOL_HIGHPRI], cpu, HIGHPRI_NICE);
+		cpu_pools[cpu][WQ_POOL_NORMAL].id = next_pool_id++;
+		cpu_pools[cpu][WQ_POOL_HIGHPRI].id = next_pool_id++;
 	}
 	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))

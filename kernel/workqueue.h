@@ -58,11 +58,20 @@
  * ---------------------------------------------------------------------
  * Non-reentrancy
  * ---------------------------------------------------------------------
- * A work item never runs on two workers at once, system wide. A pool
- * knows which items its workers are executing; an item queued while it
- * still runs elsewhere is queued to the pool where it runs, and that pool
- * hands it to the same worker after the current execution (the
+ * Per workqueue, as in Linux: an item queued to a workqueue while it runs
+ * from that same workqueue, on any CPU, does not start on a second worker;
+ * it runs after the current execution, on the worker running it. A pool
+ * knows which items its workers are executing; the item is queued to the
+ * pool where it runs, and that pool hands it to the same worker (the
  * "collision" path). Re-queueing an item from inside itself is safe.
+ * Exactly what the code gives, beyond that: a pool never runs one item on
+ * two of its workers at once, whichever workqueues it came through (the
+ * per-CPU pools are shared by every bound workqueue of their priority).
+ * Across pools an item remembers only the pool it last started on: queued
+ * to another workqueue while it runs, it may run there at the same time,
+ * and while it does, queueing it to the first workqueue again is guarded
+ * only if it lands on the pool of that first execution. (Lab 2's
+ * wq_lab_no_reentrancy_guard=1 turns all of this off.)
  *
  * ---------------------------------------------------------------------
  * Flushing: colours
@@ -109,7 +118,9 @@
  * possible at all is misuse: reported once, then queued as if
  * WORK_CPU_UNBOUND.
  *
- * Optional references (Linus' second review point): work_set_refs() gives
+ * Optional references (asked for by David Howells in the RFC thread, as
+ * what slow-work did: "keeps references on its work items by asking the
+ * client to get and put on the client's refcount"): work_set_refs() gives
  * an item get/put callbacks; the workqueue calls get() when a queue_work
  * succeeds and put() once that queueing is over (after the execution
  * returns, or when cancel takes it off the queue), so an object can never
@@ -253,8 +264,10 @@ void workqueue_init(void);
  * dying CPU, interrupts off); take them back when it is online again. */
 int workqueue_cpu_dying(unsigned int cpu);
 int workqueue_cpu_online(unsigned int cpu);
+/* Which of a CPU's two pools. */
+enum wq_cpu_pool { WQ_POOL_NORMAL, WQ_POOL_HIGHPRI, WQ_NR_CPU_POOLS };
 /* Workers of cpu's pool still unbound (tests: none after a rebind). */
-unsigned int workqueue_pool_unbound_workers(unsigned int cpu, bool highpri);
+unsigned int workqueue_pool_unbound_workers(unsigned int cpu, enum wq_cpu_pool which);
 
 /* ---- observability ----------------------------------------------------- */
 
@@ -265,7 +278,7 @@ struct wq_pool_stats {
 	unsigned int nr_pending;
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;
 };
-void workqueue_pool_stats(unsigned int cpu, bool highpri, struct wq_pool_stats *st);
+void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st);
 
 /* A workqueue's figures. */
 struct wq_stats {

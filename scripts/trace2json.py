@@ -33,7 +33,7 @@ import sys
 
 LINE = re.compile(r"^T (\d+) (\d+) (\w+) (\d+) (\S+) ([0-9a-f]+) ([0-9a-f]+) (\S+)")
 CPU_PHASES = ["down-begin", "dying", "dead", "up-begin", "starting", "online"]
-TRUSTEE = ["none", "in-charge", "done", "released"]
+TRUSTEE = ["none", "in-charge", "done"]
 
 
 class TraceError(Exception):

@@ -11,7 +11,7 @@
 import gdb
 
 CLASSES = {0: "idle", 1: "fair", 2: "fifo"}
-TRUSTEE = {0: "", 1: "trustee in-charge", 2: "trustee done", 3: "trustee released"}
+TRUSTEE = {0: "", 1: "trustee in-charge", 2: "trustee done"}
 
 
 def sym(name):
