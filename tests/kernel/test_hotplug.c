@@ -131,8 +131,8 @@ static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
 		queue_work_on(cpu, system_wq, &w);
 		flush_work(&w);
 		KT_EXPECT_EQ(t, work_ran_on, cpu);
-		KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, false) == 0 &&
-					     workqueue_pool_unbound_workers(cpu, true) == 0));
+		KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0 &&
+					     workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI) == 0));
 		pinned_stop = true;
 		kthread_stop(th);
 	}
@@ -256,17 +256,36 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	/* The trustee released its workers once the work was gone. */
 	struct wq_pool_stats st;
 
-	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, false, &st), st.nr_workers == 0)));
+	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st), st.nr_workers == 0)));
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	kfree(items);
 	destroy_workqueue(wq);
 }
 
-/* The CPU comes back while the trustee still has work: the workers finish
- * their items and rebind; nothing is lost or run twice. */
+static atomic_t cm_running, cm_max;
+
+static void cm_fn(struct work_struct *w)
+{
+	int n = atomic_inc_return(&cm_running);
+
+	atomic_max(&cm_max, n);
+	udelay(1000);
+	atomic_dec(&cm_running);
+}
+
+/* The CPU comes back while the trustee still has work (items still pending
+ * when cpu_up() returns): the workers finish their items and rebind.
+ * Half of the items are queued again meanwhile, from here: each item runs
+ * once per successful queueing, never on two workers at once (one still
+ * running on an unbound worker is handed to that worker), and none is
+ * lost. Then the pool is bound again with concurrency management back:
+ * CPU-bound items queued together run there one at a time. */
+#define REONLINE_ITEMS 200
+
 static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 {
-	unsigned int cpu = last_cpu(), n = 200;
+	unsigned int cpu = last_cpu(), n = REONLINE_ITEMS, requeued = 0;
+	static struct work_struct cm[16];
 	struct workqueue_struct *wq;
 
 	if (!need_two(t))
@@ -279,13 +298,25 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	KT_EXPECT_LE(t, atomic_read(&items_done), (int)n - 1);	/* still in charge when it came back */
-	/* Requeue half of them meanwhile, from here. */
+	/* Requeue half of them meanwhile, from here: those done or running
+	 * are queued again (and must run again), those still pending not. */
+	bool again[REONLINE_ITEMS / 2];
+
+	for (unsigned int i = 0; i < n / 2; i++) {
+		again[i] = queue_work_on(cpu, wq, &items[i].work);
+		requeued += again[i];
+	}
 	flush_workqueue(wq);
-	KT_EXPECT_EQ(t, atomic_read(&items_done), (int)n);
-	KT_EXPECT_EQ(t, items_run_other_than_once(n), 0);
+	KT_EXPECT_EQ(t, atomic_read(&items_done), (int)(n + requeued));
+	int wrong_runs = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (atomic_read(&items[i].runs) != 1 + (i < n / 2 && again[i]))
+			wrong_runs++;
+	KT_EXPECT_EQ(t, wrong_runs, 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_overlap), 0);
-	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, false) == 0));
-	/* Concurrency management is back: CPU-bound items one at a time. */
+	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0));
+	/* Bound again: an item queued there runs there... */
 	work_ran_on = NR_CPUS;
 	struct work_struct w;
 
@@ -293,6 +324,18 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 	queue_work_on(cpu, wq, &w);
 	flush_work(&w);
 	KT_EXPECT_EQ(t, work_ran_on, cpu);
+	/* ...and concurrency management is back: CPU-bound items (they never
+	 * block) queued together run one at a time. */
+	atomic_set(&cm_max, 0);
+	preempt_disable();
+	for (int i = 0; i < 16; i++) {
+		INIT_WORK(&cm[i], cm_fn);
+		queue_work_on(cpu, wq, &cm[i]);
+	}
+	preempt_enable();
+	for (int i = 0; i < 16; i++)
+		flush_work(&cm[i]);
+	KT_EXPECT_EQ(t, atomic_read(&cm_max), 1);
 	kfree(items);
 	destroy_workqueue(wq);
 }
@@ -381,7 +424,7 @@ static void cancelled_offline_leaves_no_trace(struct ktest *t)
 	kthread_fail_next(0);
 	KT_EXPECT_TRUE(t, cpu_online(cpu));
 	KT_EXPECT_TRUE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
-	KT_EXPECT_EQ(t, workqueue_pool_unbound_workers(cpu, false), 0);
+	KT_EXPECT_EQ(t, workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL), 0);
 	INIT_WORK(&w, where_fn);
 	work_ran_on = NR_CPUS;
 	queue_work_on(cpu, system_wq, &w);
@@ -435,17 +478,6 @@ static void pinger_fn(struct work_struct *w)
 		queue_work(system_wq, w);
 }
 
-static atomic_t cm_running, cm_max;
-
-static void cm_fn(struct work_struct *w)
-{
-	int n = atomic_inc_return(&cm_running);
-
-	atomic_max(&cm_max, n);
-	udelay(1000);
-	atomic_dec(&cm_running);
-}
-
 static void hotplug_while_workers_block_and_wake(struct ktest *t)
 {
 	unsigned int cpu = last_cpu();
@@ -473,9 +505,9 @@ static void hotplug_while_workers_block_and_wake(struct ktest *t)
 		cancel_work_sync(&pingers[i]);
 	KT_EXPECT_LE(t, PINGERS, atomic_read(&ping_runs));
 	/* Quiet now: no worker of the pool counts as running... */
-	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, false, &st),
+	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st),
 				      st.nr_running == 0 && st.nr_pending == 0)));
-	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, false) == 0));
+	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0));
 	/* ...and concurrency management is exact again: one at a time. */
 	atomic_set(&cm_max, 0);
 	preempt_disable();

@@ -42,7 +42,7 @@ static void blocked_items_overlap(struct ktest *t)
 	struct wq_pool_stats before, after;
 
 	atomic_set(&max_asleep, 0);
-	workqueue_pool_stats(cpu, false, &before);
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	for (int i = 0; i < 64; i++) {
 		INIT_WORK(&items[i].work, sleep_40ms);
 		items[i].done = &done;
@@ -50,7 +50,7 @@ static void blocked_items_overlap(struct ktest *t)
 	}
 	for (int i = 0; i < 64; i++)
 		flush_work(&items[i].work);
-	workqueue_pool_stats(cpu, false, &after);
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &after);
 	KT_EXPECT_EQ(t, atomic_read(&done), 64);
 	/* Serially at most one would sleep at a time; overlapped, many do
 	 * (how many depends on how fast the host lets us create workers). */

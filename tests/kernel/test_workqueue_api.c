@@ -743,7 +743,7 @@ static void rescuer_makes_progress_when_workers_cannot_be_created(struct ktest *
 	KT_ASSERT_NOT_NULL(t, wq);
 	init_completion(&rescue_release);
 	rescue_ran_in_rescuer = false;
-	workqueue_pool_stats(cpu, false, &before);
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	unsigned int n = before.nr_workers + NR_BLOCKERS_EXTRA;
 
 	blockers = kzalloc(sizeof(*blockers) * n);
@@ -764,7 +764,7 @@ static void rescuer_makes_progress_when_workers_cannot_be_created(struct ktest *
 		flush_work(&blockers[i]);
 	flush_work(&rescue_item);
 	KT_EXPECT_TRUE(t, rescue_ran_in_rescuer);
-	workqueue_pool_stats(cpu, false, &after);
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &after);
 	KT_EXPECT_LE(t, before.nr_maydays + 1, after.nr_maydays);
 	KT_EXPECT_LE(t, before.nr_rescued + 1, after.nr_rescued);
 	workqueue_wq_stats(wq, &st);
@@ -925,20 +925,20 @@ static void idle_workers_are_reaped_after_the_timeout(struct ktest *t)
 	struct wq_pool_stats st, before;
 
 	wq_idle_timeout_ms = 50;
-	workqueue_pool_stats(cpu, true, &before);
+	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
 	for (int i = 0; i < 24; i++) {
 		INIT_WORK(&reap_items[i], reap_fn);
 		queue_work_on(cpu, system_highpri_wq, &reap_items[i]);
 	}
 	for (int i = 0; i < 24; i++)
 		flush_work(&reap_items[i]);
-	workqueue_pool_stats(cpu, true, &st);
+	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &st);
 	unsigned int peak = st.nr_workers;
 	u64 t0 = ktime_get_ns();
 
 	while (st.nr_workers > 2 && ktime_get_ns() - t0 < WAIT_NS) {
 		msleep(20);
-		workqueue_pool_stats(cpu, true, &st);
+		workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &st);
 	}
 	wq_idle_timeout_ms = saved;
 	KT_EXPECT_LE(t, 8, peak);
