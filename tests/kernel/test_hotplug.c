@@ -276,10 +276,10 @@ static void cm_fn(struct work_struct *w)
 /* The CPU comes back while the trustee still has work (items still pending
  * when cpu_up() returns): the workers finish their items and rebind.
  * Half of the items are queued again meanwhile, from here: each item runs
- * once per successful queueing, never on two workers at once (one still
- * running on an unbound worker is handed to that worker), and none is
- * lost. Then the pool is bound again with concurrency management back:
- * CPU-bound items queued together run there one at a time. */
+ * once per successful queueing (none lost, none run twice), and no item is
+ * seen on two workers at once. Then the pool is bound again with
+ * concurrency management back: an item queued there runs there, and
+ * CPU-bound items queued together run one at a time. */
 #define REONLINE_ITEMS 200
 
 static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
@@ -297,12 +297,16 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 		queue_work_on(cpu, wq, &items[i].work);
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
-	KT_EXPECT_LE(t, atomic_read(&items_done), (int)n - 1);	/* still in charge when it came back */
-	/* Requeue half of them meanwhile, from here: those done or running
-	 * are queued again (and must run again), those still pending not. */
-	bool again[REONLINE_ITEMS / 2];
+	int done_at_up = atomic_read(&items_done);
 
-	for (unsigned int i = 0; i < n / 2; i++) {
+	KT_EXPECT_LE(t, done_at_up, (int)n - 1);	/* still in charge when it came back */
+	/* Requeue half of them meanwhile, from here, starting with the ones
+	 * about to finish (items run roughly in order): those done or running
+	 * are queued again (and must run again), those still pending not. */
+	unsigned int first = min((unsigned int)done_at_up, n / 2);
+	bool again[REONLINE_ITEMS] = { false };
+
+	for (unsigned int i = first; i < first + n / 2; i++) {
 		again[i] = queue_work_on(cpu, wq, &items[i].work);
 		requeued += again[i];
 	}
@@ -311,7 +315,7 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 	int wrong_runs = 0;
 
 	for (unsigned int i = 0; i < n; i++)
-		if (atomic_read(&items[i].runs) != 1 + (i < n / 2 && again[i]))
+		if (atomic_read(&items[i].runs) != 1 + again[i])
 			wrong_runs++;
 	KT_EXPECT_EQ(t, wrong_runs, 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_overlap), 0);
