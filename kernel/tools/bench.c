@@ -306,14 +306,14 @@ static int bench_mem_worker(struct bench_ctx *c)
 		struct wq_pool_stats before, peak;
 
 		msleep(1);
-		workqueue_pool_stats(c->a, false, &before);
+		workqueue_pool_stats(c->a, WQ_POOL_NORMAL, &before);
 		unsigned int nr = min(before.nr_idle + MEM_WORKERS, MEM_MAX_ITEMS);
 		u64 used = pages_in_use();
 
 		for (unsigned int k = 0; k < nr; k++)
 			queue_work_on(c->a, wq, &items[k]);
 		msleep(MEM_ITEM_MS / 2);	/* all of them asleep in their items */
-		workqueue_pool_stats(c->a, false, &peak);
+		workqueue_pool_stats(c->a, WQ_POOL_NORMAL, &peak);
 		u64 now = pages_in_use();
 
 		flush_workqueue(wq);

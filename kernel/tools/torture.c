@@ -1164,14 +1164,14 @@ static void final_checks(void)
 	do {
 		left = 0;
 		for_each_online_cpu(cpu)
-			left += workqueue_pool_unbound_workers(cpu, false) +
-				workqueue_pool_unbound_workers(cpu, true);
+			left += workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) +
+				workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI);
 		if (left)
 			msleep(10);
 	} while (left && ktime_get_ns() - t0 < REBIND_WAIT_NS);
 	for_each_online_cpu(cpu) {
-		unsigned int n = workqueue_pool_unbound_workers(cpu, false),
-			     h = workqueue_pool_unbound_workers(cpu, true);
+		unsigned int n = workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL),
+			     h = workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI);
 
 		if (n + h)
 			violation("cpu%u is online but %u normal and %u highpri workers are still unbound",
