@@ -6,6 +6,7 @@
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0)
 #   make bench      benchmarks under -icount, checked against targets (SMP=4, BENCH=all)
 #   make debug      QEMU waiting for GDB, and GDB attached, stopped at kmain
+#   make format     reformat the C sources with clang-format-14 (make test checks them)
 #   make clean
 #
 # CROSS_COMPILE=x86_64-elf- selects a cross toolchain; the host gcc is the
@@ -46,7 +47,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kern
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all iso run test test-matrix torture bench debug clean deps host-tests kernel-tests compile_commands.json
+.PHONY: all iso run test test-matrix torture bench debug format clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso
 
@@ -125,6 +126,10 @@ BENCH ?= all
 bench: deps iso
 	$(Q)$(PYTHON) tests/bench.py --iso $(BUILD)/baton.iso --build $(BUILD) --smp '$(SMP)' \
 		--only '$(BENCH)'
+
+# The house style (.clang-format), as tests/check_format.py checks it.
+format: deps
+	$(Q)find arch kernel lib drivers tests -name '*.[ch]' | xargs clang-format-14 -i
 
 compile_commands.json:
 	$(Q)$(MAKE) -B -n V=1 all | $(PYTHON) scripts/compile_commands.py > compile_commands.json

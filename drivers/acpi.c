@@ -12,23 +12,23 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define ACPI_MAX_TABLES 64
-#define ACPI_MAX_TABLE_LEN (16u << 20)	/* anything longer is corrupt */
+#define ACPI_MAX_TABLES	   64
+#define ACPI_MAX_TABLE_LEN (16u << 20) /* anything longer is corrupt */
 
 struct rsdp {
-	char signature[8];	/* "RSD PTR " */
-	u8 checksum;		/* bytes 0..19 */
+	char signature[8]; /* "RSD PTR " */
+	u8 checksum;	   /* bytes 0..19 */
 	char oem_id[6];
-	u8 revision;		/* 0: ACPI 1.0 (20 bytes); 2: ACPI 2.0+ (36 bytes) */
+	u8 revision; /* 0: ACPI 1.0 (20 bytes); 2: ACPI 2.0+ (36 bytes) */
 	u32 rsdt_address;
 	u32 length;
 	u64 xsdt_address;
-	u8 extended_checksum;	/* all 36 bytes */
+	u8 extended_checksum; /* all 36 bytes */
 	u8 reserved[3];
 } __packed;
 
-struct acpi_gas {	/* Generic Address Structure, 5.2.3.2 */
-	u8 space_id;	/* 0 memory, 1 I/O port */
+struct acpi_gas {    /* Generic Address Structure, 5.2.3.2 */
+	u8 space_id; /* 0 memory, 1 I/O port */
 	u8 bit_width;
 	u8 bit_offset;
 	u8 access_size;
@@ -36,31 +36,31 @@ struct acpi_gas {	/* Generic Address Structure, 5.2.3.2 */
 } __packed;
 
 /* The FADT fields we use (5.2.9), by offset. */
-#define FADT_DSDT 40
-#define FADT_SCI_INT 46
-#define FADT_SMI_CMD 48
-#define FADT_ACPI_ENABLE 52
-#define FADT_PM1A_CNT 64
-#define FADT_PM1B_CNT 68
-#define FADT_PM_TMR_BLK 76
-#define FADT_PM_TMR_LEN 91
-#define FADT_IAPC_BOOT_ARCH 109
-#define FADT_FLAGS 112
-#define FADT_RESET_REG 116
-#define FADT_RESET_VALUE 128
-#define FADT_X_DSDT 140
-#define FADT_X_PM_TMR_BLK 208
-#define FADT_V1_LENGTH 116	/* the ACPI 1.0 FADT; every later one is longer */
-#define FADT_REV_BOOT_ARCH 2	/* first revision with IAPC_BOOT_ARCH */
-#define FADT_BOOT_ARCH_8042 (1u << 1)
-#define ACPI_SPACE_MEMORY 0
-#define ACPI_SPACE_IO 1
+#define FADT_DSDT		40
+#define FADT_SCI_INT		46
+#define FADT_SMI_CMD		48
+#define FADT_ACPI_ENABLE	52
+#define FADT_PM1A_CNT		64
+#define FADT_PM1B_CNT		68
+#define FADT_PM_TMR_BLK		76
+#define FADT_PM_TMR_LEN		91
+#define FADT_IAPC_BOOT_ARCH	109
+#define FADT_FLAGS		112
+#define FADT_RESET_REG		116
+#define FADT_RESET_VALUE	128
+#define FADT_X_DSDT		140
+#define FADT_X_PM_TMR_BLK	208
+#define FADT_V1_LENGTH		116 /* the ACPI 1.0 FADT; every later one is longer */
+#define FADT_REV_BOOT_ARCH	2   /* first revision with IAPC_BOOT_ARCH */
+#define FADT_BOOT_ARCH_8042	(1u << 1)
+#define ACPI_SPACE_MEMORY	0
+#define ACPI_SPACE_IO		1
 #define FADT_FLAG_RESET_REG_SUP (1u << 10)
-#define PM1_SLP_TYP_SHIFT 10
-#define PM1_SLP_EN (1u << 13)
-#define PM1_SCI_EN (1u << 0)
-#define ACPI_ENABLE_POLLS 100000
-#define ACPI_SLEEP_WAIT_READS 1000000
+#define PM1_SLP_TYP_SHIFT	10
+#define PM1_SLP_EN		(1u << 13)
+#define PM1_SCI_EN		(1u << 0)
+#define ACPI_ENABLE_POLLS	100000
+#define ACPI_SLEEP_WAIT_READS	1000000
 
 /* HPET description table: the fields up to the register base. */
 struct hpet_table {
@@ -69,8 +69,8 @@ struct hpet_table {
 	struct acpi_gas base;
 } __packed;
 
-static const struct acpi_sdt_header *tables[ACPI_MAX_TABLES];	/* I: set in acpi_init */
-static unsigned int nr_tables;					/* I */
+static const struct acpi_sdt_header *tables[ACPI_MAX_TABLES]; /* I: set in acpi_init */
+static unsigned int nr_tables;				      /* I */
 
 bool acpi_checksum_ok(const void *p, size_t len)
 {
@@ -105,7 +105,8 @@ static const struct rsdp *find_rsdp(void)
 	if (boot_info.rsdp_len) {
 		if (rsdp_valid((const void *)boot_info.rsdp, boot_info.rsdp_len))
 			return (const void *)boot_info.rsdp;
-		pr_err("the RSDP from the boot loader has a bad signature or checksum; searching the BIOS areas\n");
+		pr_err("the RSDP from the boot loader has a bad signature or checksum; searching "
+		       "the BIOS areas\n");
 	}
 	u16 ebda_segment = *(const u16 *)phys_to_virt(0x40E);
 	const struct rsdp *r = NULL;
@@ -228,8 +229,8 @@ int acpi_parse_s5(const u8 *aml, size_t len, u8 *slp_typa, u8 *slp_typb)
 		const u8 *p = aml + i + 5, *end = aml + len;
 		size_t used;
 
-		p += 1 + (*p >> 6);	/* PkgLength: 1 + (bits 6-7) bytes */
-		p++;			/* NumElements */
+		p += 1 + (*p >> 6); /* PkgLength: 1 + (bits 6-7) bytes */
+		p++;		    /* NumElements */
 		if (p >= end || aml_byte_const(p, end, slp_typa, &used))
 			return -EINVAL;
 		p += used;
@@ -318,7 +319,8 @@ int acpi_parse_hpet(const struct acpi_sdt_header *hpet, u64 *phys)
 		return -EINVAL;
 	}
 	if (h->base.space_id != ACPI_SPACE_MEMORY || !h->base.address) {
-		pr_err("HPET: registers at %lx in address space %u; only memory (0) at a nonzero address works\n",
+		pr_err("HPET: registers at %lx in address space %u; only memory (0) at a nonzero "
+		       "address works\n",
 		       (unsigned long)h->base.address, h->base.space_id);
 		return -EINVAL;
 	}
@@ -351,23 +353,24 @@ static u32 fadt_pm_timer_port(const struct acpi_sdt_header *f)
 		if (x.address) {
 			if (x.space_id == ACPI_SPACE_IO && x.address <= 0xFFFF)
 				return (u32)x.address;
-			pr_warn("FADT: PM timer at %lx in address space %u, not an I/O port; not used\n",
+			pr_warn("FADT: PM timer at %lx in address space %u, not an I/O port; not "
+				"used\n",
 				(unsigned long)x.address, x.space_id);
 			return 0;
 		}
 	}
 	if (!port || !port_len)
-		return 0;	/* no PM timer (hardware-reduced ACPI, say) */
+		return 0; /* no PM timer (hardware-reduced ACPI, say) */
 	if (port_len != 4 || port > 0xFFFF) {
-		pr_warn("FADT: PM timer block %x of length %u (must be 4, below 0x10000); not used\n",
+		pr_warn("FADT: PM timer block %x of length %u (must be 4, below 0x10000); not "
+			"used\n",
 			port, port_len);
 		return 0;
 	}
 	return port;
 }
 
-int acpi_parse_fadt(const struct acpi_sdt_header *fadt,
-		    struct acpi_fadt_info *info)
+int acpi_parse_fadt(const struct acpi_sdt_header *fadt, struct acpi_fadt_info *info)
 {
 	if (!fadt)
 		return -ENOENT;

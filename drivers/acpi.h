@@ -51,44 +51,44 @@ void acpi_reset(void);
 int acpi_parse_s5(const u8 *aml, size_t len, u8 *slp_typa, u8 *slp_typb);
 
 /* MADT (ACPI 6.5, 5.2.12): the interrupt controllers. */
-#define ACPI_MAX_CPUS 256
-#define ACPI_MAX_IOAPICS 8
-#define ACPI_MAX_OVERRIDES 16
+#define ACPI_MAX_CPUS	    256
+#define ACPI_MAX_IOAPICS    8
+#define ACPI_MAX_OVERRIDES  16
 #define ACPI_MAX_LAPIC_NMIS 8
 
 /* Every field says what the firmware said; only the CPU's ids are ids. */
 struct acpi_madt_cpu {
-	u32 apic_id;		/* local APIC id (x2APIC id for type 9) */
-	u32 acpi_uid;		/* ACPI processor UID, matched by NMI entries */
-	bool enabled;		/* usable now */
-	bool online_capable;	/* not enabled, but can be brought up later */
-	bool x2apic;		/* from a type 9 (x2APIC) entry */
+	u32 apic_id;	     /* local APIC id (x2APIC id for type 9) */
+	u32 acpi_uid;	     /* ACPI processor UID, matched by NMI entries */
+	bool enabled;	     /* usable now */
+	bool online_capable; /* not enabled, but can be brought up later */
+	bool x2apic;	     /* from a type 9 (x2APIC) entry */
 };
 
 struct acpi_madt_ioapic {
 	u32 id;
-	u64 phys;		/* register window */
-	u32 gsi_base;		/* first GSI its inputs serve */
+	u64 phys;     /* register window */
+	u32 gsi_base; /* first GSI its inputs serve */
 };
 
 struct acpi_madt_override {
-	u8 bus;			/* 0: ISA (the only bus ACPI defines) */
+	u8 bus; /* 0: ISA (the only bus ACPI defines) */
 	u8 source_irq;
 	u32 gsi;
-	u16 flags;	/* MPS INTI flags: polarity bits 0-1, trigger bits 2-3 */
+	u16 flags; /* MPS INTI flags: polarity bits 0-1, trigger bits 2-3 */
 };
 
 struct acpi_madt_lapic_nmi {
-	u32 acpi_uid;	/* 0xFFFFFFFF = all processors (a type 4 entry's
-			 * 8-bit 0xFF is widened to it, so one test serves) */
-	u16 flags;	/* MPS INTI flags, as in the overrides */
-	u8 lint;	/* LINT0 or LINT1 */
+	u32 acpi_uid; /* 0xFFFFFFFF = all processors (a type 4 entry's
+		       * 8-bit 0xFF is widened to it, so one test serves) */
+	u16 flags;    /* MPS INTI flags, as in the overrides */
+	u8 lint;      /* LINT0 or LINT1 */
 };
 
 #define ACPI_MADT_NMI_ALL_CPUS 0xFFFFFFFFu
 
 struct acpi_madt_info {
-	u64 lapic_phys;	/* from the header, or the 64-bit override (type 5) */
+	u64 lapic_phys;	  /* from the header, or the 64-bit override (type 5) */
 	bool pcat_compat; /* flags bit 0: dual 8259s present (must be masked) */
 	struct acpi_madt_cpu cpus[ACPI_MAX_CPUS];
 	unsigned int nr_cpus;
@@ -127,8 +127,7 @@ struct acpi_madt_info {
  * Returns 0; -ENOENT if madt is NULL; -EINVAL (reported, *info untouched)
  * if the table is not a MADT or too short for its header.
  */
-int acpi_parse_madt(const struct acpi_sdt_header *madt,
-		    struct acpi_madt_info *info);
+int acpi_parse_madt(const struct acpi_sdt_header *madt, struct acpi_madt_info *info);
 
 /*
  * HPET description table (IA-PC HPET specification 1.0a, 3.2.4): the
@@ -140,15 +139,14 @@ int acpi_parse_hpet(const struct acpi_sdt_header *hpet, u64 *phys);
 
 /* FADT details later code needs (ACPI 6.5, 5.2.9). */
 struct acpi_fadt_info {
-	u16 sci_irq;		/* the SCI, as an ISA IRQ (a GSI on APIC systems) */
-	u32 pm_timer_port;	/* I/O port of the ACPI PM timer; 0 if none */
-	u16 iapc_boot_arch;	/* IA-PC boot architecture flags; 0 before rev 2 */
-	bool has_8042;		/* a PS/2 controller; assumed before FADT rev 2 */
+	u16 sci_irq;	    /* the SCI, as an ISA IRQ (a GSI on APIC systems) */
+	u32 pm_timer_port;  /* I/O port of the ACPI PM timer; 0 if none */
+	u16 iapc_boot_arch; /* IA-PC boot architecture flags; 0 before rev 2 */
+	bool has_8042;	    /* a PS/2 controller; assumed before FADT rev 2 */
 };
 
 /* 0; -ENOENT if fadt is NULL; -EINVAL (reported, *info untouched) if it is
  * not a FADT or is shorter than the ACPI 1.0 FADT (116 bytes). */
-int acpi_parse_fadt(const struct acpi_sdt_header *fadt,
-		    struct acpi_fadt_info *info);
+int acpi_parse_fadt(const struct acpi_sdt_header *fadt, struct acpi_fadt_info *info);
 
 #endif

@@ -23,8 +23,8 @@
 
 #define MADT_MAX_REPORTS 16
 
-#define MADT_FLAG_PCAT_COMPAT (1u << 0)
-#define MADT_CPU_ENABLED (1u << 0)
+#define MADT_FLAG_PCAT_COMPAT	(1u << 0)
+#define MADT_CPU_ENABLED	(1u << 0)
 #define MADT_CPU_ONLINE_CAPABLE (1u << 1)
 /* The MADT revision that defined the online capable flag (ACPI 6.3). */
 #define MADT_REV_ONLINE_CAPABLE 5
@@ -50,14 +50,14 @@ struct madt_entry {
 	u8 length;
 } __packed;
 
-struct madt_lapic {		/* type 0 */
+struct madt_lapic { /* type 0 */
 	struct madt_entry e;
 	u8 acpi_uid;
 	u8 apic_id;
 	u32 flags;
 } __packed;
 
-struct madt_ioapic {		/* type 1 */
+struct madt_ioapic { /* type 1 */
 	struct madt_entry e;
 	u8 id;
 	u8 reserved;
@@ -65,7 +65,7 @@ struct madt_ioapic {		/* type 1 */
 	u32 gsi_base;
 } __packed;
 
-struct madt_override {		/* type 2 */
+struct madt_override { /* type 2 */
 	struct madt_entry e;
 	u8 bus;
 	u8 source_irq;
@@ -73,20 +73,20 @@ struct madt_override {		/* type 2 */
 	u16 flags;
 } __packed;
 
-struct madt_lapic_nmi {		/* type 4 */
+struct madt_lapic_nmi { /* type 4 */
 	struct madt_entry e;
 	u8 acpi_uid;
 	u16 flags;
 	u8 lint;
 } __packed;
 
-struct madt_lapic_addr {	/* type 5 */
+struct madt_lapic_addr { /* type 5 */
 	struct madt_entry e;
 	u16 reserved;
 	u64 addr;
 } __packed;
 
-struct madt_x2apic {		/* type 9 */
+struct madt_x2apic { /* type 9 */
 	struct madt_entry e;
 	u16 reserved;
 	u32 x2apic_id;
@@ -94,7 +94,7 @@ struct madt_x2apic {		/* type 9 */
 	u32 acpi_uid;
 } __packed;
 
-struct madt_x2apic_nmi {	/* type 0xA */
+struct madt_x2apic_nmi { /* type 0xA */
 	struct madt_entry e;
 	u16 flags;
 	u32 acpi_uid;
@@ -107,23 +107,31 @@ struct madt_x2apic_nmi {	/* type 0xA */
 struct madt_walk {
 	struct acpi_madt_info *info;
 	u8 revision;
-	unsigned int reports;		/* problems printed so far */
-	unsigned int cpus_dropped;	/* usable CPUs past ACPI_MAX_CPUS */
+	unsigned int reports;	   /* problems printed so far */
+	unsigned int cpus_dropped; /* usable CPUs past ACPI_MAX_CPUS */
 	u32 first_dropped_off;
-	DECLARE_BITMAP(dup_reported, ACPI_MAX_CPUS);	/* by cpus[] slot */
+	DECLARE_BITMAP(dup_reported, ACPI_MAX_CPUS); /* by cpus[] slot */
 };
 
 static const char *madt_type_name(u8 type)
 {
 	switch (type) {
-	case MADT_LAPIC:	return "local APIC";
-	case MADT_IOAPIC:	return "I/O APIC";
-	case MADT_OVERRIDE:	return "interrupt source override";
-	case MADT_LAPIC_NMI:	return "local APIC NMI";
-	case MADT_LAPIC_ADDR:	return "local APIC address override";
-	case MADT_X2APIC:	return "x2APIC";
-	case MADT_X2APIC_NMI:	return "x2APIC NMI";
-	default:		return "unknown";
+	case MADT_LAPIC:
+		return "local APIC";
+	case MADT_IOAPIC:
+		return "I/O APIC";
+	case MADT_OVERRIDE:
+		return "interrupt source override";
+	case MADT_LAPIC_NMI:
+		return "local APIC NMI";
+	case MADT_LAPIC_ADDR:
+		return "local APIC address override";
+	case MADT_X2APIC:
+		return "x2APIC";
+	case MADT_X2APIC_NMI:
+		return "x2APIC NMI";
+	default:
+		return "unknown";
 	}
 }
 
@@ -131,14 +139,22 @@ static const char *madt_type_name(u8 type)
 static u8 madt_min_length(u8 type)
 {
 	switch (type) {
-	case MADT_LAPIC:	return sizeof(struct madt_lapic);
-	case MADT_IOAPIC:	return sizeof(struct madt_ioapic);
-	case MADT_OVERRIDE:	return sizeof(struct madt_override);
-	case MADT_LAPIC_NMI:	return sizeof(struct madt_lapic_nmi);
-	case MADT_LAPIC_ADDR:	return sizeof(struct madt_lapic_addr);
-	case MADT_X2APIC:	return sizeof(struct madt_x2apic);
-	case MADT_X2APIC_NMI:	return sizeof(struct madt_x2apic_nmi);
-	default:		return 0;
+	case MADT_LAPIC:
+		return sizeof(struct madt_lapic);
+	case MADT_IOAPIC:
+		return sizeof(struct madt_ioapic);
+	case MADT_OVERRIDE:
+		return sizeof(struct madt_override);
+	case MADT_LAPIC_NMI:
+		return sizeof(struct madt_lapic_nmi);
+	case MADT_LAPIC_ADDR:
+		return sizeof(struct madt_lapic_addr);
+	case MADT_X2APIC:
+		return sizeof(struct madt_x2apic);
+	case MADT_X2APIC_NMI:
+		return sizeof(struct madt_x2apic_nmi);
+	default:
+		return 0;
 	}
 }
 
@@ -153,8 +169,8 @@ static bool madt_problem(struct madt_walk *w)
 	return w->reports <= MADT_MAX_REPORTS;
 }
 
-static void madt_add_cpu(struct madt_walk *w, const struct madt_entry *e,
-			 u32 off, u32 apic_id, u32 acpi_uid, u32 flags)
+static void madt_add_cpu(struct madt_walk *w, const struct madt_entry *e, u32 off, u32 apic_id,
+			 u32 acpi_uid, u32 flags)
 {
 	struct acpi_madt_info *info = w->info;
 	bool enabled = flags & MADT_CPU_ENABLED;
@@ -163,21 +179,21 @@ static void madt_add_cpu(struct madt_walk *w, const struct madt_entry *e,
 	/* Before revision 5 bit 1 was reserved, and a disabled processor
 	 * was how firmware (QEMU's included) listed a hot-pluggable one. */
 	if (enabled)
-		online_capable = false;	/* bit 1 is reserved then */
+		online_capable = false; /* bit 1 is reserved then */
 	else if (w->revision >= MADT_REV_ONLINE_CAPABLE)
 		online_capable = flags & MADT_CPU_ONLINE_CAPABLE;
 	else
 		online_capable = true;
 	if (!enabled && !online_capable)
-		return;		/* unusable: ACPI says to ignore the entry */
+		return; /* unusable: ACPI says to ignore the entry */
 
 	for (unsigned int i = 0; i < info->nr_cpus; i++) {
 		if (info->cpus[i].apic_id != apic_id)
 			continue;
 		if (!__test_and_set_bit(i, w->dup_reported) && madt_problem(w))
-			pr_warn("MADT: %s entry at offset %u repeats APIC id %u (first listed as ACPI UID %u); later copies ignored\n",
-				madt_type_name(e->type), off, apic_id,
-				info->cpus[i].acpi_uid);
+			pr_warn("MADT: %s entry at offset %u repeats APIC id %u (first listed as "
+				"ACPI UID %u); later copies ignored\n",
+				madt_type_name(e->type), off, apic_id, info->cpus[i].acpi_uid);
 		return;
 	}
 	if (info->nr_cpus == ACPI_MAX_CPUS) {
@@ -194,40 +210,41 @@ static void madt_add_cpu(struct madt_walk *w, const struct madt_entry *e,
 	};
 }
 
-static void madt_add_nmi(struct madt_walk *w, const struct madt_entry *e,
-			 u32 off, u32 acpi_uid, u16 flags, u8 lint)
+static void madt_add_nmi(struct madt_walk *w, const struct madt_entry *e, u32 off, u32 acpi_uid,
+			 u16 flags, u8 lint)
 {
 	struct acpi_madt_info *info = w->info;
 
 	if (lint > 1) {
 		if (madt_problem(w))
-			pr_err("MADT: %s entry at offset %u names LINT%u (only LINT0 and LINT1 exist); skipped\n",
+			pr_err("MADT: %s entry at offset %u names LINT%u (only LINT0 and LINT1 "
+			       "exist); skipped\n",
 			       madt_type_name(e->type), off, lint);
 		return;
 	}
 	if (info->nr_nmis == ACPI_MAX_LAPIC_NMIS) {
 		if (madt_problem(w))
 			pr_err("MADT: %s entry at offset %u: more than %u NMI entries; skipped\n",
-			       madt_type_name(e->type), off,
-			       ACPI_MAX_LAPIC_NMIS);
+			       madt_type_name(e->type), off, ACPI_MAX_LAPIC_NMIS);
 		return;
 	}
 	info->nmis[info->nr_nmis++] = (struct acpi_madt_lapic_nmi){
-		.acpi_uid = acpi_uid, .flags = flags, .lint = lint,
+		.acpi_uid = acpi_uid,
+		.flags = flags,
+		.lint = lint,
 	};
 }
 
-static void madt_entry(struct madt_walk *w, const struct madt_entry *e,
-		       u32 off)
+static void madt_entry(struct madt_walk *w, const struct madt_entry *e, u32 off)
 {
 	struct acpi_madt_info *info = w->info;
 	u8 need = madt_min_length(e->type);
 
 	if (e->length < need) {
 		if (madt_problem(w))
-			pr_err("MADT: %s entry (type %u) at offset %u is %u bytes, needs %u; skipped\n",
-			       madt_type_name(e->type), e->type, off,
-			       e->length, need);
+			pr_err("MADT: %s entry (type %u) at offset %u is %u bytes, needs %u; "
+			       "skipped\n",
+			       madt_type_name(e->type), e->type, off, e->length, need);
 		return;
 	}
 
@@ -235,17 +252,15 @@ static void madt_entry(struct madt_walk *w, const struct madt_entry *e,
 	case MADT_LAPIC: {
 		const struct madt_lapic *p = (const void *)e;
 
-		if (p->apic_id != 0xFF)	/* 0xFF: a placeholder, not a CPU */
-			madt_add_cpu(w, e, off, p->apic_id, p->acpi_uid,
-				     p->flags);
+		if (p->apic_id != 0xFF) /* 0xFF: a placeholder, not a CPU */
+			madt_add_cpu(w, e, off, p->apic_id, p->acpi_uid, p->flags);
 		break;
 	}
 	case MADT_X2APIC: {
 		const struct madt_x2apic *p = (const void *)e;
 
-		if (p->x2apic_id != 0xFFFFFFFF)	/* broadcast: not a CPU */
-			madt_add_cpu(w, e, off, p->x2apic_id, p->acpi_uid,
-				     p->flags);
+		if (p->x2apic_id != 0xFFFFFFFF) /* broadcast: not a CPU */
+			madt_add_cpu(w, e, off, p->x2apic_id, p->acpi_uid, p->flags);
 		break;
 	}
 	case MADT_IOAPIC: {
@@ -253,12 +268,15 @@ static void madt_entry(struct madt_walk *w, const struct madt_entry *e,
 
 		if (info->nr_ioapics == ACPI_MAX_IOAPICS) {
 			if (madt_problem(w))
-				pr_err("MADT: I/O APIC entry at offset %u: more than %u I/O APICs; skipped\n",
+				pr_err("MADT: I/O APIC entry at offset %u: more than %u I/O APICs; "
+				       "skipped\n",
 				       off, ACPI_MAX_IOAPICS);
 			break;
 		}
 		info->ioapics[info->nr_ioapics++] = (struct acpi_madt_ioapic){
-			.id = p->id, .phys = p->addr, .gsi_base = p->gsi_base,
+			.id = p->id,
+			.phys = p->addr,
+			.gsi_base = p->gsi_base,
 		};
 		break;
 	}
@@ -267,24 +285,23 @@ static void madt_entry(struct madt_walk *w, const struct madt_entry *e,
 
 		if (info->nr_overrides == ACPI_MAX_OVERRIDES) {
 			if (madt_problem(w))
-				pr_err("MADT: override entry at offset %u (IRQ %u -> GSI %u): more than %u overrides; skipped\n",
-				       off, p->source_irq, p->gsi,
-				       ACPI_MAX_OVERRIDES);
+				pr_err("MADT: override entry at offset %u (IRQ %u -> GSI %u): more "
+				       "than %u overrides; skipped\n",
+				       off, p->source_irq, p->gsi, ACPI_MAX_OVERRIDES);
 			break;
 		}
-		info->overrides[info->nr_overrides++] =
-			(struct acpi_madt_override){
-				.bus = p->bus, .source_irq = p->source_irq,
-				.gsi = p->gsi, .flags = p->flags,
-			};
+		info->overrides[info->nr_overrides++] = (struct acpi_madt_override){
+			.bus = p->bus,
+			.source_irq = p->source_irq,
+			.gsi = p->gsi,
+			.flags = p->flags,
+		};
 		break;
 	}
 	case MADT_LAPIC_NMI: {
 		const struct madt_lapic_nmi *p = (const void *)e;
 
-		madt_add_nmi(w, e, off,
-			     p->acpi_uid == 0xFF ? ACPI_MADT_NMI_ALL_CPUS :
-						   p->acpi_uid,
+		madt_add_nmi(w, e, off, p->acpi_uid == 0xFF ? ACPI_MADT_NMI_ALL_CPUS : p->acpi_uid,
 			     p->flags, p->lint);
 		break;
 	}
@@ -299,7 +316,8 @@ static void madt_entry(struct madt_walk *w, const struct madt_entry *e,
 
 		if (!p->addr) {
 			if (madt_problem(w))
-				pr_err("MADT: local APIC address override at offset %u is 0; skipped\n",
+				pr_err("MADT: local APIC address override at offset %u is 0; "
+				       "skipped\n",
 				       off);
 			break;
 		}
@@ -307,12 +325,11 @@ static void madt_entry(struct madt_walk *w, const struct madt_entry *e,
 		break;
 	}
 	default:
-		break;	/* not ours (SAPIC, GIC, ...) or newer than us */
+		break; /* not ours (SAPIC, GIC, ...) or newer than us */
 	}
 }
 
-int acpi_parse_madt(const struct acpi_sdt_header *madt,
-		    struct acpi_madt_info *info)
+int acpi_parse_madt(const struct acpi_sdt_header *madt, struct acpi_madt_info *info)
 {
 	const struct madt_header *h = (const void *)madt;
 	const u8 *base = (const u8 *)madt;
@@ -323,13 +340,12 @@ int acpi_parse_madt(const struct acpi_sdt_header *madt,
 		return -ENOENT;
 	len = madt->length;
 	if (memcmp(madt->signature, "APIC", 4)) {
-		pr_err("MADT: table signature is '%.4s', not 'APIC'\n",
-		       madt->signature);
+		pr_err("MADT: table signature is '%.4s', not 'APIC'\n", madt->signature);
 		return -EINVAL;
 	}
 	if (len < sizeof(*h)) {
-		pr_err("MADT: table of %u bytes is shorter than the %zu-byte MADT header\n",
-		       len, sizeof(*h));
+		pr_err("MADT: table of %u bytes is shorter than the %zu-byte MADT header\n", len,
+		       sizeof(*h));
 		return -EINVAL;
 	}
 
@@ -347,22 +363,23 @@ int acpi_parse_madt(const struct acpi_sdt_header *madt,
 
 		if (len - off < sizeof(*e)) {
 			if (madt_problem(&w))
-				pr_err("MADT: %u stray byte(s) at offset %u, too few for an entry header; walk ends\n",
+				pr_err("MADT: %u stray byte(s) at offset %u, too few for an entry "
+				       "header; walk ends\n",
 				       len - off, off);
 			break;
 		}
 		if (e->length < sizeof(*e)) {
 			if (madt_problem(&w))
-				pr_err("MADT: %s entry (type %u) at offset %u has length %u; walk ends\n",
-				       madt_type_name(e->type), e->type, off,
-				       e->length);
+				pr_err("MADT: %s entry (type %u) at offset %u has length %u; walk "
+				       "ends\n",
+				       madt_type_name(e->type), e->type, off, e->length);
 			break;
 		}
 		if (e->length > len - off) {
 			if (madt_problem(&w))
-				pr_err("MADT: %s entry (type %u) at offset %u has length %u, past the table end at %u; walk ends\n",
-				       madt_type_name(e->type), e->type, off,
-				       e->length, len);
+				pr_err("MADT: %s entry (type %u) at offset %u has length %u, past "
+				       "the table end at %u; walk ends\n",
+				       madt_type_name(e->type), e->type, off, e->length, len);
 			break;
 		}
 		madt_entry(&w, e, off);
@@ -370,7 +387,8 @@ int acpi_parse_madt(const struct acpi_sdt_header *madt,
 	}
 
 	if (w.cpus_dropped && madt_problem(&w))
-		pr_err("MADT: %u usable processor entries from offset %u on do not fit in %u CPUs; ignored\n",
+		pr_err("MADT: %u usable processor entries from offset %u on do not fit in %u CPUs; "
+		       "ignored\n",
 		       w.cpus_dropped, w.first_dropped_off, ACPI_MAX_CPUS);
 	return 0;
 }

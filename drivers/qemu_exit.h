@@ -10,10 +10,10 @@
 
 #include "lib/compiler.h"
 
-#define QEMU_EXIT_PORT 0xf4
-#define QEMU_EXIT_SUCCESS 0x10	/* QEMU exits with 33 */
-#define QEMU_EXIT_FAILURE 0x11	/* 35: some test failed */
-#define QEMU_EXIT_PANIC 0x12	/* 37: the kernel panicked */
+#define QEMU_EXIT_PORT	  0xf4
+#define QEMU_EXIT_SUCCESS 0x10 /* QEMU exits with 33 */
+#define QEMU_EXIT_FAILURE 0x11 /* 35: some test failed */
+#define QEMU_EXIT_PANIC	  0x12 /* 37: the kernel panicked */
 
 __noreturn void qemu_exit(unsigned int code);
 

@@ -11,27 +11,27 @@
 #include "kernel/printk.h"
 #include "kernel/workqueue.h"
 
-#define UART_RBR 0	/* receive buffer (DLAB=0, read) */
-#define UART_THR 0	/* transmit holding (DLAB=0, write) */
-#define UART_DLL 0	/* divisor latch low (DLAB=1) */
-#define UART_IER 1
-#define UART_DLM 1
-#define UART_FCR 2
-#define UART_LCR 3
-#define UART_MCR 4
-#define UART_LSR 5
-#define UART_SCR 7
-#define UART_IER_RDI 0x01	/* interrupt when received data is available */
-#define UART_LSR_DR 0x01	/* data ready: RBR (the FIFO) holds a byte */
-#define UART_LSR_OE 0x02	/* overrun: a byte was lost; cleared by reading LSR */
-#define UART_LSR_THRE 0x20	/* THR empty: room for a byte */
-#define UART_LCR_DLAB 0x80
-#define UART_LCR_8N1 0x03
-#define UART_FCR_ENABLE_CLEAR 0x07	/* enable FIFOs, clear both */
-#define UART_MCR_DTR_RTS_OUT2 0x0B	/* OUT2 gates the IRQ line on PCs */
+#define UART_RBR	      0 /* receive buffer (DLAB=0, read) */
+#define UART_THR	      0 /* transmit holding (DLAB=0, write) */
+#define UART_DLL	      0 /* divisor latch low (DLAB=1) */
+#define UART_IER	      1
+#define UART_DLM	      1
+#define UART_FCR	      2
+#define UART_LCR	      3
+#define UART_MCR	      4
+#define UART_LSR	      5
+#define UART_SCR	      7
+#define UART_IER_RDI	      0x01 /* interrupt when received data is available */
+#define UART_LSR_DR	      0x01 /* data ready: RBR (the FIFO) holds a byte */
+#define UART_LSR_OE	      0x02 /* overrun: a byte was lost; cleared by reading LSR */
+#define UART_LSR_THRE	      0x20 /* THR empty: room for a byte */
+#define UART_LCR_DLAB	      0x80
+#define UART_LCR_8N1	      0x03
+#define UART_FCR_ENABLE_CLEAR 0x07 /* enable FIFOs, clear both */
+#define UART_MCR_DTR_RTS_OUT2 0x0B /* OUT2 gates the IRQ line on PCs */
 
-#define UART_CLOCK_DIVISOR 1	/* 115200 = 1843200 / (16 * 1) */
-#define THRE_SPIN_LIMIT 100000	/* no UART: do not hang the boot */
+#define UART_CLOCK_DIVISOR 1	  /* 115200 = 1843200 / (16 * 1) */
+#define THRE_SPIN_LIMIT	   100000 /* no UART: do not hang the boot */
 
 static bool uart_present;
 
@@ -80,19 +80,19 @@ void uart_early_init(void)
  * Field legend: R = rx_lock (irq-safe: the interrupt handler takes it);
  * I = set once by uart_rx_init(), then read-only.
  */
-#define RX_RING_SIZE 1024	/* bytes; a power of two */
-#define RX_CHUNK 256		/* bytes handed to the consumer per call, at most */
+#define RX_RING_SIZE 1024 /* bytes; a power of two */
+#define RX_CHUNK     256  /* bytes handed to the consumer per call, at most */
 /* Bytes one interrupt reads at most: four FIFOs' worth. A host that keeps
  * the FIFO full must not keep this CPU in the handler for ever. */
 #define RX_BURST_MAX 64
 
 static DEFINE_SPINLOCK(rx_lock);
-static u8 rx_ring[RX_RING_SIZE];	/* R: bytes rx_head..rx_tail-1 (mod size) */
-static u32 rx_head, rx_tail;		/* R: free-running; tail - head = bytes held */
-static uart_rx_handler_t rx_handler;	/* R: the consumer, or NULL */
-static struct uart_rx_stats rx_stats;	/* R */
-static struct work_struct rx_work;	/* I: INIT_WORK; the workqueue owns it after */
-static bool rx_enabled;			/* I */
+static u8 rx_ring[RX_RING_SIZE];      /* R: bytes rx_head..rx_tail-1 (mod size) */
+static u32 rx_head, rx_tail;	      /* R: free-running; tail - head = bytes held */
+static uart_rx_handler_t rx_handler;  /* R: the consumer, or NULL */
+static struct uart_rx_stats rx_stats; /* R */
+static struct work_struct rx_work;    /* I: INIT_WORK; the workqueue owns it after */
+static bool rx_enabled;		      /* I */
 
 /* IRQ 4. Short: empty the UART's FIFO into the ring, count, queue the work.
  * LSR is read before each byte: reading it reports (and clears) an overrun.
@@ -115,7 +115,7 @@ static void uart_rx_interrupt(struct pt_regs *regs)
 
 		rx_stats.bytes++;
 		if (rx_tail - rx_head == RX_RING_SIZE) {
-			rx_stats.ring_overruns++;	/* the consumer is behind: drop */
+			rx_stats.ring_overruns++; /* the consumer is behind: drop */
 			continue;
 		}
 		rx_ring[rx_tail++ % RX_RING_SIZE] = c;
@@ -132,7 +132,7 @@ static void uart_rx_interrupt(struct pt_regs *regs)
 	}
 	spin_unlock_irqrestore(&rx_lock, flags);
 	if (stored)
-		queue_work(system_highpri_wq, &rx_work);	/* false if already pending: fine */
+		queue_work(system_highpri_wq, &rx_work); /* false if already pending: fine */
 }
 
 /* The rx work item: a workqueue worker, so the consumer may sleep. The
@@ -151,7 +151,7 @@ static void uart_rx_work(struct work_struct *w)
 		uart_rx_handler_t fn = rx_handler;
 
 		if (n == 0)
-			rx_stats.work_runs++;	/* the last pass of every run */
+			rx_stats.work_runs++; /* the last pass of every run */
 		else if (fn)
 			rx_stats.delivered += n;
 		else
@@ -173,7 +173,8 @@ void uart_rx_init(void)
 	INIT_WORK(&rx_work, uart_rx_work);
 	err = irq_register_vector(ISA_IRQ_VECTOR(COM1_ISA_IRQ), uart_rx_interrupt);
 	if (err) {
-		pr_err("COM1 input off: vector %#x is taken (%d)\n", ISA_IRQ_VECTOR(COM1_ISA_IRQ), err);
+		pr_err("COM1 input off: vector %#x is taken (%d)\n", ISA_IRQ_VECTOR(COM1_ISA_IRQ),
+		       err);
 		return;
 	}
 	/* To the boot CPU: it takes the interrupt and, since queue_work()

@@ -25,11 +25,14 @@
 struct thread;
 
 struct biglock {
-	struct thread *owner;		/* atomic: the holder, or NULL while free */
-	unsigned long acquisitions;	/* owner: times taken, retakes included */
+	struct thread *owner;	    /* atomic: the holder, or NULL while free */
+	unsigned long acquisitions; /* owner: times taken, retakes included */
 };
 
-#define BIGLOCK_INIT { NULL, 0 }
+#define BIGLOCK_INIT                                                                               \
+	{                                                                                          \
+		NULL, 0                                                                            \
+	}
 
 void biglock_lock(struct biglock *b);
 void biglock_unlock(struct biglock *b);

@@ -6,7 +6,7 @@
 
 #include "lib/types.h"
 
-#define BOOT_MMAP_MAX 128
+#define BOOT_MMAP_MAX	 128
 #define BOOT_MODULES_MAX 8
 #define BOOT_CMDLINE_MAX 1024
 
@@ -21,11 +21,11 @@ enum boot_mem_type {
 struct boot_mmap_entry {
 	u64 base;
 	u64 len;
-	u32 type;	/* enum boot_mem_type; others are treated as reserved */
+	u32 type; /* enum boot_mem_type; others are treated as reserved */
 };
 
 struct boot_module {
-	u64 start, end;	/* physical, end exclusive */
+	u64 start, end; /* physical, end exclusive */
 	char cmdline[64];
 };
 
@@ -36,8 +36,8 @@ struct boot_info {
 	unsigned int nr_mmap;
 	struct boot_module modules[BOOT_MODULES_MAX];
 	unsigned int nr_modules;
-	u8 rsdp[36];		/* copy of the ACPI RSDP (v1: 20 bytes, v2+: 36) */
-	unsigned int rsdp_len;	/* 0: the loader gave none */
+	u8 rsdp[36];	       /* copy of the ACPI RSDP (v1: 20 bytes, v2+: 36) */
+	unsigned int rsdp_len; /* 0: the loader gave none */
 	u64 mbi_phys, mbi_size;
 };
 

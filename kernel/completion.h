@@ -17,12 +17,15 @@
 #define COMPLETION_ALL (~0u)
 
 struct completion {
-	unsigned int done;		/* wait.lock; COMPLETION_ALL after complete_all */
+	unsigned int done; /* wait.lock; COMPLETION_ALL after complete_all */
 	struct wait_queue_head wait;
 };
 
 void init_completion(struct completion *c);
-static inline void reinit_completion(struct completion *c) { WRITE_ONCE(c->done, 0); }
+static inline void reinit_completion(struct completion *c)
+{
+	WRITE_ONCE(c->done, 0);
+}
 void wait_for_completion(struct completion *c);
 u64 wait_for_completion_timeout(struct completion *c, u64 ns);
 bool try_wait_for_completion(struct completion *c);

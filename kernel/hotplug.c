@@ -6,8 +6,8 @@
 #define pr_fmt(fmt) "cpu: " fmt
 #include "kernel/hotplug.h"
 #include "arch/x86_64/apic.h"
-#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/atomic.h"
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
@@ -24,18 +24,18 @@
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 
-#define STOPPER_PRIO FIFO_PRIO_MAX
+#define STOPPER_PRIO	    FIFO_PRIO_MAX
 #define DEAD_ACK_TIMEOUT_NS (5 * NSEC_PER_SEC)
 
 static DEFINE_MUTEX(cpu_hotplug_lock);
-static struct list_head phases[CPUHP_NR_PHASES];	/* H: steps, in up order */
-static struct cpumask going_down;			/* H to change; read freely */
-static struct cpuhp_stats stats;			/* H */
+static struct list_head phases[CPUHP_NR_PHASES]; /* H: steps, in up order */
+static struct cpumask going_down;		 /* H to change; read freely */
+static struct cpuhp_stats stats;		 /* H */
 
 /* Per dying CPU: set by the control CPU, read by that CPU's idle loop. */
 static volatile bool should_die[NR_CPUS];
 static struct completion cpu_died[NR_CPUS];
-static volatile bool dead_ack[NR_CPUS];		/* the CPU holds no lock any more */
+static volatile bool dead_ack[NR_CPUS]; /* the CPU holds no lock any more */
 
 /* ---- steps -------------------------------------------------------------- */
 
@@ -70,7 +70,8 @@ static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step 
 		for (undo = st; undo != first;) {
 			undo = list_prev_entry(undo, node);
 			if (undo->down && undo->down(cpu))
-				pr_err("cpu%u: %s down failed while rolling back\n", cpu, undo->name);
+				pr_err("cpu%u: %s down failed while rolling back\n", cpu,
+				       undo->name);
 		}
 		return err;
 	}
@@ -135,11 +136,11 @@ static int take_cpu_down(void *arg)
 	unsigned int cpu = smp_processor_id();
 
 	local_irq_disable();
-	assert(cpu == (unsigned int)(unsigned long)arg);	/* bound, FIFO 99 */
+	assert(cpu == (unsigned int)(unsigned long)arg); /* bound, FIFO 99 */
 	trace_event(TR_CPU, NULL, cpu, TRC_DYING);
-	smp_cpu_dying();		/* out of cpu_online_mask; pending calls run */
-	run_dying_steps(cpu);		/* workqueue, irqs, timers, scheduler */
-	should_die[cpu] = true;		/* the idle thread takes it from here */
+	smp_cpu_dying();	/* out of cpu_online_mask; pending calls run */
+	run_dying_steps(cpu);	/* workqueue, irqs, timers, scheduler */
+	should_die[cpu] = true; /* the idle thread takes it from here */
 	local_irq_enable();
 	return 0;
 }
@@ -160,9 +161,9 @@ __noreturn void cpu_play_dead(void)
 	/* The last touch of anything but this CPU's own state: from here
 	 * on it reads no memory a TLB shootdown could have changed. */
 	clear_bit(cpu, cpumask_bits(&cpu_live_mask));
-	WRITE_ONCE(dead_ack[cpu], true);	/* after this, no lock is held here */
+	WRITE_ONCE(dead_ack[cpu], true); /* after this, no lock is held here */
 	for (;;)
-		__asm__ volatile("cli; hlt" ::: "memory");	/* until INIT */
+		__asm__ volatile("cli; hlt" ::: "memory"); /* until INIT */
 }
 
 /* Is cpu a CPU that cpu_down()/cpu_up() can act on at all? 0, -EINVAL
@@ -191,7 +192,8 @@ static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu) : 0;
 	if (err)
 		goto cancel;
-	stopper = kthread_create_on_cpu(take_cpu_down, (void *)(unsigned long)cpu, cpu, "stop/%u", cpu);
+	stopper = kthread_create_on_cpu(take_cpu_down, (void *)(unsigned long)cpu, cpu, "stop/%u",
+					cpu);
 	if (!stopper) {
 		err = -ENOMEM;
 		pr_warn("cpu%u: cannot create its stopper thread: offline cancelled\n", cpu);
@@ -210,8 +212,8 @@ static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 	 * long (a host may stall a virtual CPU), and say so meanwhile. */
 	for (u64 t0 = ktime_get_ns(); !READ_ONCE(dead_ack[cpu]); cpu_relax()) {
 		if (ktime_get_ns() - t0 > DEAD_ACK_TIMEOUT_NS) {
-			pr_warn("cpu%u: %u s since it signalled its death, and not yet halted\n", cpu,
-				(unsigned int)(DEAD_ACK_TIMEOUT_NS / NSEC_PER_SEC));
+			pr_warn("cpu%u: %u s since it signalled its death, and not yet halted\n",
+				cpu, (unsigned int)(DEAD_ACK_TIMEOUT_NS / NSEC_PER_SEC));
 			t0 = ktime_get_ns();
 		}
 	}
@@ -239,7 +241,7 @@ int cpu_down(unsigned int cpu)
 
 	might_sleep();
 	if (!err && !cpu_online(cpu))
-		err = -EALREADY;	/* a quick refusal, not counted; checked again below */
+		err = -EALREADY; /* a quick refusal, not counted; checked again below */
 	if (err)
 		return err;
 	mutex_lock(&cpu_hotplug_lock);
@@ -270,8 +272,8 @@ static int _cpu_up(unsigned int cpu)
 
 	if (err)
 		return err;
-	err = smp_bringup_cpu(cpu);	/* ap_start runs the starting steps */
-	kstack_reclaim();	/* online and flushed, or not started: none held for it */
+	err = smp_bringup_cpu(cpu); /* ap_start runs the starting steps */
+	kstack_reclaim();	    /* online and flushed, or not started: none held for it */
 	if (err) {
 		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
 		phase_down(CPUHP_PREPARE, cpu);
@@ -296,7 +298,7 @@ int cpu_up(unsigned int cpu)
 
 	might_sleep();
 	if (!err && cpu_online(cpu))
-		err = -EALREADY;	/* a quick refusal, not counted; checked again below */
+		err = -EALREADY; /* a quick refusal, not counted; checked again below */
 	if (err)
 		return err;
 	mutex_lock(&cpu_hotplug_lock);

@@ -70,13 +70,13 @@ struct cpuhp_step {
 	enum cpuhp_phase phase;
 	int (*up)(unsigned int cpu);
 	int (*down)(unsigned int cpu);
-	struct list_head node;		/* the hotplug lock */
+	struct list_head node; /* the hotplug lock */
 };
 
 int cpu_down(unsigned int cpu);
 int cpu_up(unsigned int cpu);
 #define remove_cpu(cpu) cpu_down(cpu)
-#define add_cpu(cpu) cpu_up(cpu)
+#define add_cpu(cpu)	cpu_up(cpu)
 
 /* Register a step (kept in the caller's memory) after those of its phase;
  * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
@@ -90,7 +90,7 @@ bool cpu_going_down(unsigned int cpu);
 /* Figures for tests, the shell and the torture. */
 struct cpuhp_stats {
 	u64 nr_down, nr_up, nr_down_failed, nr_up_failed;
-	u64 last_down_ns, last_up_ns;	/* how long the last ones took */
+	u64 last_down_ns, last_up_ns; /* how long the last ones took */
 };
 void cpuhp_get_stats(struct cpuhp_stats *st);
 

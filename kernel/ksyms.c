@@ -4,9 +4,9 @@
 #include "lib/string.h"
 
 extern const u64 ksym_count;
-extern const u64 ksym_addr[];	/* sorted ascending */
+extern const u64 ksym_addr[]; /* sorted ascending */
 extern const u32 ksym_size[];
-extern const u32 ksym_name[];	/* offsets into ksym_strtab */
+extern const u32 ksym_name[]; /* offsets into ksym_strtab */
 extern const char ksym_strtab[];
 
 const char *ksym_lookup(u64 addr, u64 *offset, u64 *size)

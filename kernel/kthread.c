@@ -13,10 +13,10 @@
 #include "lib/printf.h"
 
 static DEFINE_SPINLOCK(threads_lock);
-static LIST_HEAD(all_threads);		/* threads_lock */
-static unsigned int thread_count;	/* threads_lock */
-static LIST_HEAD(zombies);		/* threads_lock: dead, unreferenced, to free */
-static unsigned int fail_next;		/* atomic: creations to fail on purpose */
+static LIST_HEAD(all_threads);	  /* threads_lock */
+static unsigned int thread_count; /* threads_lock */
+static LIST_HEAD(zombies);	  /* threads_lock: dead, unreferenced, to free */
+static unsigned int fail_next;	  /* atomic: creations to fail on purpose */
 
 void kthread_fail_next(unsigned int n)
 {
@@ -104,7 +104,7 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 	}
 	t->fn = fn;
 	t->arg = arg;
-	t->refcount = 2;	/* the creator's and the thread's own */
+	t->refcount = 2; /* the creator's and the thread's own */
 	t->cpu = smp_processor_id();
 	sched_thread_stack_init(t);
 	unsigned long flags = spin_lock_irqsave(&threads_lock);
@@ -212,7 +212,7 @@ __noreturn void thread_exit(int code)
 	struct thread *t = current;
 
 	t->exit_code = code;
-	biglock_thread_exit(t);	/* before its hooks go: they would release it */
+	biglock_thread_exit(t); /* before its hooks go: they would release it */
 	t->nr_hooks = 0;	/* a dying thread tells no one it sleeps */
 	complete_all(&t->exited);
 	preempt_disable();

@@ -28,7 +28,7 @@
 
 #include "kernel/sched.h"
 
-#define KTHREAD_SHOULD_STOP 0	/* bit in t->kflags */
+#define KTHREAD_SHOULD_STOP 0 /* bit in t->kflags */
 
 struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
 struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,

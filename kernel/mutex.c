@@ -62,7 +62,7 @@ static __noinline void mutex_lock_slow(struct mutex *m, const void *ip)
 
 	list_add_tail(&w.link, &m->waiters);
 	wait_granted(&m->wait_lock, &w, &flags, UINT64_MAX);
-	m->owner_ip = ip;	/* ownership was handed over by mutex_unlock */
+	m->owner_ip = ip; /* ownership was handed over by mutex_unlock */
 	spin_unlock_irqrestore(&m->wait_lock, flags);
 }
 

@@ -22,25 +22,28 @@ struct thread;
 
 struct mutex {
 	struct spinlock wait_lock;
-	struct thread *owner;		/* wait_lock (read racily by mutex_is_locked) */
-	const void *owner_ip;		/* wait_lock: where the owner locked it */
-	struct list_head waiters;	/* wait_lock: struct lock_waiter, FIFO */
+	struct thread *owner;	  /* wait_lock (read racily by mutex_is_locked) */
+	const void *owner_ip;	  /* wait_lock: where the owner locked it */
+	struct list_head waiters; /* wait_lock: struct lock_waiter, FIFO */
 	const char *name;
 };
 
 struct semaphore {
 	struct spinlock lock;
-	unsigned int count;		/* lock */
-	struct list_head waiters;	/* lock: struct lock_waiter, FIFO */
+	unsigned int count;	  /* lock */
+	struct list_head waiters; /* lock: struct lock_waiter, FIFO */
 };
 
 struct lock_waiter {
 	struct list_head link;
 	struct thread *thread;
-	bool granted;			/* set by the releaser: handed over */
+	bool granted; /* set by the releaser: handed over */
 };
 
-#define MUTEX_INIT(m) { SPINLOCK_INIT(#m), NULL, NULL, LIST_HEAD_INIT((m).waiters), #m }
+#define MUTEX_INIT(m)                                                                              \
+	{                                                                                          \
+		SPINLOCK_INIT(#m), NULL, NULL, LIST_HEAD_INIT((m).waiters), #m                     \
+	}
 #define DEFINE_MUTEX(m) struct mutex m = MUTEX_INIT(m)
 
 void mutex_init(struct mutex *m, const char *name);
@@ -48,12 +51,12 @@ void mutex_lock(struct mutex *m);
 bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_locked(const struct mutex *m);
-bool mutex_owned(const struct mutex *m);	/* by the calling thread */
+bool mutex_owned(const struct mutex *m); /* by the calling thread */
 
 void sema_init(struct semaphore *s, unsigned int count);
 void down(struct semaphore *s);
-bool down_trylock_ok(struct semaphore *s);	/* true if taken (Linux's down_trylock is inverted) */
-int down_timeout(struct semaphore *s, u64 ns);	/* 0, or -ETIMEDOUT */
+bool down_trylock_ok(struct semaphore *s); /* true if taken (Linux's down_trylock is inverted) */
+int down_timeout(struct semaphore *s, u64 ns); /* 0, or -ETIMEDOUT */
 void up(struct semaphore *s);
 
 #endif

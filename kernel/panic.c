@@ -31,8 +31,7 @@ int sprint_symbol(char *buf, size_t size, u64 addr)
 
 	if (!name)
 		return scnprintf(buf, size, "0x%lx", (unsigned long)addr);
-	return scnprintf(buf, size, "%s+0x%lx/0x%lx", name, (unsigned long)off,
-			 (unsigned long)len);
+	return scnprintf(buf, size, "%s+0x%lx/0x%lx", name, (unsigned long)off, (unsigned long)len);
 }
 
 /*
@@ -142,7 +141,7 @@ void warn_report(const char *file, int line, const void *ip, const char *fmt, ..
 	printk(KERN_WARNING "---[ end trace ]---\n");
 }
 
-static bool oops_report_open;	/* panic_cpu only: oops_begin() ran */
+static bool oops_report_open; /* panic_cpu only: oops_begin() ran */
 
 /* Let one CPU through; any other CPU that panics meanwhile just stops. */
 static void panic_enter(void)
@@ -191,7 +190,7 @@ static __noreturn void vpanic(bool backtrace, const char *fmt, va_list ap)
 {
 	char msg[256];
 
-	panic_enter();	/* returns only on the first panicking CPU */
+	panic_enter(); /* returns only on the first panicking CPU */
 	vscnprintf(msg, sizeof(msg), fmt, ap);
 	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
 	if (backtrace)
@@ -234,7 +233,8 @@ static const char *where_is(const void *p)
 __noreturn void list_corruption(const char *op, const struct list_head *node,
 				const struct list_head *prev, const struct list_head *next)
 {
-	panic("%s corruption: node %p (%s), prev %p (%s) whose next is %p, next %p (%s) whose "
-	      "prev is %p", op, node, where_is(node), prev, where_is(prev), prev->next, next,
-	      where_is(next), next->prev);
+	panic("%s corruption: node %p (%s), prev %p (%s) whose next is %p, next %p (%s) whose prev "
+	      "is %p",
+	      op, node, where_is(node), prev, where_is(prev), prev->next, next, where_is(next),
+	      next->prev);
 }

@@ -31,8 +31,7 @@ __noreturn void panic_after_report(const char *fmt, ...) __printf(1, 2);
 /* The end of every panic: act on panic= (halt, exit QEMU, reboot). */
 __noreturn void panic_finish(void);
 
-void warn_report(const char *file, int line, const void *ip, const char *fmt, ...)
-	__printf(4, 5);
+void warn_report(const char *file, int line, const void *ip, const char *fmt, ...) __printf(4, 5);
 extern unsigned long warn_count;
 void clear_warn_once(void);
 /* Set by the test runner while a case provokes WARNs on purpose. */
@@ -47,43 +46,39 @@ int sprint_symbol(char *buf, size_t size, u64 addr);
 /* Is the machine going down? (Later CPUs stop in their tracks.) */
 extern volatile int panic_cpu;
 
-#define WARN(cond, fmt, ...)                                                  \
-	({                                                                    \
-		bool __c = !!(cond);                                          \
-		if (unlikely(__c))                                            \
-			warn_report(__FILE__, __LINE__,                       \
-				    __builtin_return_address(0), fmt,         \
-				    ##__VA_ARGS__);                           \
-		__c;                                                          \
+#define WARN(cond, fmt, ...)                                                                       \
+	({                                                                                         \
+		bool __c = !!(cond);                                                               \
+		if (unlikely(__c))                                                                 \
+			warn_report(__FILE__, __LINE__, __builtin_return_address(0), fmt,          \
+				    ##__VA_ARGS__);                                                \
+		__c;                                                                               \
 	})
 #define WARN_ON(cond) WARN(cond, "%s", "WARN_ON(" #cond ")")
-#define WARN_ONCE(cond, fmt, ...)                                             \
-	({                                                                    \
-		static bool __warned __section(".data.once");                 \
-		bool __c = !!(cond);                                          \
-		if (unlikely(__c) && !__atomic_exchange_n(&__warned, true,    \
-							  __ATOMIC_RELAXED))  \
-			warn_report(__FILE__, __LINE__,                       \
-				    __builtin_return_address(0), fmt,         \
-				    ##__VA_ARGS__);                           \
-		__c;                                                          \
+#define WARN_ONCE(cond, fmt, ...)                                                                  \
+	({                                                                                         \
+		static bool __warned __section(".data.once");                                      \
+		bool __c = !!(cond);                                                               \
+		if (unlikely(__c) && !__atomic_exchange_n(&__warned, true, __ATOMIC_RELAXED))      \
+			warn_report(__FILE__, __LINE__, __builtin_return_address(0), fmt,          \
+				    ##__VA_ARGS__);                                                \
+		__c;                                                                               \
 	})
 #define WARN_ON_ONCE(cond) WARN_ONCE(cond, "%s", "WARN_ON_ONCE(" #cond ")")
 
 /* The caller must hold spinlock l (on this CPU). */
-#define assert_spin_locked(l) WARN_ONCE(!spin_lock_held(l), "%s: lock '%s' not held", __func__, (l)->name)
+#define assert_spin_locked(l)                                                                      \
+	WARN_ONCE(!spin_lock_held(l), "%s: lock '%s' not held", __func__, (l)->name)
 
-#define BUG_ON(cond)                                                          \
-	do {                                                                  \
-		if (unlikely(cond))                                           \
-			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__,         \
-			      __LINE__);                                      \
+#define BUG_ON(cond)                                                                               \
+	do {                                                                                       \
+		if (unlikely(cond))                                                                \
+			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, __LINE__);                   \
 	} while (0)
-#define assert(cond)                                                          \
-	do {                                                                  \
-		if (unlikely(!(cond)))                                        \
-			panic("assertion failed: %s at %s:%d", #cond,         \
-			      __FILE__, __LINE__);                            \
+#define assert(cond)                                                                               \
+	do {                                                                                       \
+		if (unlikely(!(cond)))                                                             \
+			panic("assertion failed: %s at %s:%d", #cond, __FILE__, __LINE__);         \
 	} while (0)
 
 #endif

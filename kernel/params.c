@@ -7,15 +7,15 @@
 #include "lib/string.h"
 
 #define CMDLINE_MAX 1024
-#define TOKEN_MAX 256
-#define PARAMS_MAX 128	/* for "set earlier on this line" tracking */
+#define TOKEN_MAX   256
+#define PARAMS_MAX  128 /* for "set earlier on this line" tracking */
 
 char boot_cmdline[CMDLINE_MAX];
 
 extern const struct kernel_param __kparam_start[], __kparam_end[];
 
 static const struct kernel_param *param_find(const struct kernel_param *start,
-					    const struct kernel_param *end, const char *name)
+					     const struct kernel_param *end, const char *name)
 {
 	for (const struct kernel_param *p = start; p < end; p++)
 		if (strcmp(p->name, name) == 0)
@@ -53,7 +53,8 @@ static void param_expected(const struct kernel_param *p, char *buf, size_t size)
 	case PARAM_T_UINT:
 	case PARAM_T_U64:
 		scnprintf(buf, size, "an integer %llu..%llu%s", (unsigned long long)p->min,
-			  (unsigned long long)p->max, p->type == PARAM_T_U64 ? " (K/M/G suffix allowed)" : "");
+			  (unsigned long long)p->max,
+			  p->type == PARAM_T_U64 ? " (K/M/G suffix allowed)" : "");
 		break;
 	case PARAM_T_BOOL:
 		scnprintf(buf, size, "0/1, y/n, on/off or true/false");
@@ -78,8 +79,8 @@ static int param_set(const struct kernel_param *p, const char *value)
 	case PARAM_T_UINT:
 	case PARAM_T_U64: {
 		u64 v;
-		int err = p->type == PARAM_T_U64 ? kstrtou64_suffix(value, &v)
-						 : kstrtou64(value, 0, &v);
+		int err = p->type == PARAM_T_U64 ? kstrtou64_suffix(value, &v) :
+						   kstrtou64(value, 0, &v);
 		if (err)
 			return err;
 		if (v < p->min || v > p->max)
@@ -136,8 +137,12 @@ int params_parse_table(const char *cmdline, const struct kernel_param *start,
 			param_expected(p, expect, sizeof(expect));
 			pr_warn("bad value '%s' for %s= (%s, expected %s); using %s %s\n",
 				value ? value : "", p->name,
-				err == -ERANGE ? "out of range" : err == -E2BIG ? "too long" : "malformed",
-				expect, p - start < PARAMS_MAX && set_here[p - start] ? "earlier value" : "default",
+				err == -ERANGE ? "out of range" :
+				err == -E2BIG  ? "too long" :
+						 "malformed",
+				expect,
+				p - start < PARAMS_MAX && set_here[p - start] ? "earlier value" :
+										"default",
 				cur);
 			problems++;
 		} else if (p - start < PARAMS_MAX) {

@@ -23,35 +23,30 @@ struct kernel_param {
 	const char *name;
 	enum param_type type;
 	void *var;
-	u64 min, max;			/* UINT, U64: accepted range */
-	size_t size;			/* STRING: buffer size */
-	const char *const *choices;	/* ENUM: NULL-terminated names */
+	u64 min, max;		    /* UINT, U64: accepted range */
+	size_t size;		    /* STRING: buffer size */
+	const char *const *choices; /* ENUM: NULL-terminated names */
 	const char *help;
 };
 
-#define __PARAM(pname, ...)                                                   \
-	static const struct kernel_param __param_##pname __used               \
-		__section(".kparam") __aligned(8) = { .name = #pname, __VA_ARGS__ }
+#define __PARAM(pname, ...)                                                                        \
+	static const struct kernel_param __param_##pname __used __section(".kparam")               \
+		__aligned(8) = { .name = #pname, __VA_ARGS__ }
 
 /* var is an unsigned int */
-#define PARAM_UINT(pname, var_, lo, hi, h)                                    \
-	__PARAM(pname, .type = PARAM_T_UINT, .var = &(var_), .min = (lo),     \
-		.max = (hi), .help = (h))
+#define PARAM_UINT(pname, var_, lo, hi, h)                                                         \
+	__PARAM(pname, .type = PARAM_T_UINT, .var = &(var_), .min = (lo), .max = (hi), .help = (h))
 /* var is a u64; the value may carry a K, M or G suffix */
-#define PARAM_U64(pname, var_, lo, hi, h)                                     \
-	__PARAM(pname, .type = PARAM_T_U64, .var = &(var_), .min = (lo),      \
-		.max = (hi), .help = (h))
+#define PARAM_U64(pname, var_, lo, hi, h)                                                          \
+	__PARAM(pname, .type = PARAM_T_U64, .var = &(var_), .min = (lo), .max = (hi), .help = (h))
 /* var is a bool; "name" alone means true */
-#define PARAM_BOOL(pname, var_, h)                                            \
-	__PARAM(pname, .type = PARAM_T_BOOL, .var = &(var_), .help = (h))
+#define PARAM_BOOL(pname, var_, h) __PARAM(pname, .type = PARAM_T_BOOL, .var = &(var_), .help = (h))
 /* var is a char array */
-#define PARAM_STRING(pname, var_, h)                                          \
-	__PARAM(pname, .type = PARAM_T_STRING, .var = (var_),                 \
-		.size = sizeof(var_), .help = (h))
+#define PARAM_STRING(pname, var_, h)                                                               \
+	__PARAM(pname, .type = PARAM_T_STRING, .var = (var_), .size = sizeof(var_), .help = (h))
 /* var is an unsigned int index into choices */
-#define PARAM_ENUM(pname, var_, choices_, h)                                  \
-	__PARAM(pname, .type = PARAM_T_ENUM, .var = &(var_),                  \
-		.choices = (choices_), .help = (h))
+#define PARAM_ENUM(pname, var_, choices_, h)                                                       \
+	__PARAM(pname, .type = PARAM_T_ENUM, .var = &(var_), .choices = (choices_), .help = (h))
 
 /* Parse cmdline and set every parameter it names; returns how many
  * problems were reported (0 when the line was clean). */

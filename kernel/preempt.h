@@ -57,10 +57,10 @@ static inline bool need_resched(void)
  * interrupt handler.
  */
 void __might_sleep(const char *file, int line, bool *reported);
-#define might_sleep()                                                         \
-	do {                                                                  \
-		static bool __ms_reported;                                    \
-		__might_sleep(__FILE__, __LINE__, &__ms_reported);            \
+#define might_sleep()                                                                              \
+	do {                                                                                       \
+		static bool __ms_reported;                                                         \
+		__might_sleep(__FILE__, __LINE__, &__ms_reported);                                 \
 	} while (0)
 
 #endif

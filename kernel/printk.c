@@ -14,19 +14,19 @@
 #include "lib/string.h"
 
 #define PRINTK_LINE_MAX 512
-#define LOG_BUF_SIZE (64 * 1024)
+#define LOG_BUF_SIZE	(64 * 1024)
 
 unsigned int console_loglevel = LOGLEVEL_DEFAULT;
 PARAM_UINT(loglevel, console_loglevel, 0, 8,
 	   "print messages with a level below this (0..8; 8 prints debug)");
 
 static DEFINE_SPINLOCK_QUIET(console_lock);
-static struct console *consoles;	/* console_lock */
-static bool console_lock_broken;	/* set once by panic; never cleared */
-static char log_buf[LOG_BUF_SIZE];	/* console_lock */
-static size_t log_head;			/* console_lock: total bytes ever logged */
-static bool line_open;			/* console_lock: last message lacked '\n' */
-static unsigned int last_level;		/* console_lock: level of the last message */
+static struct console *consoles;   /* console_lock */
+static bool console_lock_broken;   /* set once by panic; never cleared */
+static char log_buf[LOG_BUF_SIZE]; /* console_lock */
+static size_t log_head;		   /* console_lock: total bytes ever logged */
+static bool line_open;		   /* console_lock: last message lacked '\n' */
+static unsigned int last_level;	   /* console_lock: level of the last message */
 
 void console_register(struct console *con)
 {
@@ -61,7 +61,10 @@ struct msg_kind {
 	bool cont, raw;
 };
 
-#define MSG_KIND_DEFAULT { .level = LOGLEVEL_DEFAULT - 1 }	/* KERN_INFO-ish */
+#define MSG_KIND_DEFAULT                                                                           \
+	{                                                                                          \
+		.level = LOGLEVEL_DEFAULT - 1                                                      \
+	} /* KERN_INFO-ish */
 
 /* Apply the KERN_* markers at the start of s to *kind; returns s past them. */
 static const char *parse_markers(const char *s, struct msg_kind *kind)
@@ -91,11 +94,12 @@ static int vprintk_kind(struct msg_kind kind, const char *fmt, va_list ap)
 
 		len = (size_t)scnprintf(line, sizeof(line), "[%5lu.%06lu][cpu%u] ",
 					(unsigned long)(ns / NSEC_PER_SEC),
-					(unsigned long)(ns % NSEC_PER_SEC / 1000), smp_processor_id());
+					(unsigned long)(ns % NSEC_PER_SEC / 1000),
+					smp_processor_id());
 	}
 	len += (size_t)vscnprintf(line + len, sizeof(line) - len, fmt, ap);
 	if (len == sizeof(line) - 1 && line[len - 1] != '\n')
-		line[len - 1] = '\n';	/* truncated: still end the line */
+		line[len - 1] = '\n'; /* truncated: still end the line */
 
 	unsigned long flags = local_irq_save();
 	bool locked = false;

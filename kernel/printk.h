@@ -16,36 +16,36 @@
 #include "lib/compiler.h"
 #include <stdarg.h>
 
-#define KERN_SOH "\001"
-#define KERN_EMERG KERN_SOH "0"
-#define KERN_ALERT KERN_SOH "1"
-#define KERN_CRIT KERN_SOH "2"
-#define KERN_ERR KERN_SOH "3"
+#define KERN_SOH     "\001"
+#define KERN_EMERG   KERN_SOH "0"
+#define KERN_ALERT   KERN_SOH "1"
+#define KERN_CRIT    KERN_SOH "2"
+#define KERN_ERR     KERN_SOH "3"
 #define KERN_WARNING KERN_SOH "4"
-#define KERN_NOTICE KERN_SOH "5"
-#define KERN_INFO KERN_SOH "6"
-#define KERN_DEBUG KERN_SOH "7"
-#define KERN_CONT KERN_SOH "c"	/* continue the previous line, no prefix */
-#define KERN_RAW KERN_SOH "r"	/* no prefix, always shown: machine-read output (KTAP) */
+#define KERN_NOTICE  KERN_SOH "5"
+#define KERN_INFO    KERN_SOH "6"
+#define KERN_DEBUG   KERN_SOH "7"
+#define KERN_CONT    KERN_SOH "c" /* continue the previous line, no prefix */
+#define KERN_RAW     KERN_SOH "r" /* no prefix, always shown: machine-read output (KTAP) */
 
-#define LOGLEVEL_DEFAULT 7	/* print everything but KERN_DEBUG */
+#define LOGLEVEL_DEFAULT 7 /* print everything but KERN_DEBUG */
 
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
 #endif
 
-#define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_err(fmt, ...) printk(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_warn(fmt, ...) printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_emerg(fmt, ...)  printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...)   printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...)    printk(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...)   printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_notice(fmt, ...) printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_debug(fmt, ...) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)   printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_debug(fmt, ...)  printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_cont(fmt, ...)   printk(KERN_CONT fmt, ##__VA_ARGS__)
 
 struct console {
 	const char *name;
-	void (*write)(const char *s, size_t len);	/* must not sleep */
+	void (*write)(const char *s, size_t len); /* must not sleep */
 	struct console *next;
 };
 

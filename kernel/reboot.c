@@ -4,11 +4,11 @@
 #include "drivers/acpi.h"
 #include "kernel/printk.h"
 
-#define PCI_RESET_CONTROL 0xCF9
-#define PCI_RESET_SYS_RST 0x02
-#define PCI_RESET_CPU_RST 0x04
-#define KBC_STATUS 0x64
-#define KBC_INPUT_FULL 0x02
+#define PCI_RESET_CONTROL   0xCF9
+#define PCI_RESET_SYS_RST   0x02
+#define PCI_RESET_CPU_RST   0x04
+#define KBC_STATUS	    0x64
+#define KBC_INPUT_FULL	    0x02
 #define KBC_CMD_PULSE_RESET 0xFE
 
 __noreturn void machine_poweroff(void)

@@ -18,49 +18,49 @@
 #include "kernel/sched.h"
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/hotplug.h"
+#include "kernel/kthread.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/sched_internal.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
-#include "kernel/hotplug.h"
-#include "kernel/kthread.h"
-#include "kernel/sched_internal.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define NICE_0_WEIGHT 1024
-#define SCHED_LATENCY_NS (20 * NSEC_PER_MSEC)
+#define NICE_0_WEIGHT		 1024
+#define SCHED_LATENCY_NS	 (20 * NSEC_PER_MSEC)
 #define SCHED_MIN_GRANULARITY_NS (4 * NSEC_PER_MSEC)
-#define WAKEUP_GRANULARITY_NS (1 * NSEC_PER_MSEC)
-#define BALANCE_INTERVAL_TICKS 10
+#define WAKEUP_GRANULARITY_NS	 (1 * NSEC_PER_MSEC)
+#define BALANCE_INTERVAL_TICKS	 10
 
 /* Linux's sched_prio_to_weight: each nice level is about 10% of CPU. */
 static const unsigned int nice_weights[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
-	1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
-	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
 };
 
 struct rq {
 	struct spinlock lock;
-	unsigned int cpu;		/* I */
-	struct thread *curr;		/* lock */
-	struct thread *idle;		/* I */
-	struct list_head fifo;		/* lock: by priority, highest first */
-	struct list_head fair;		/* lock: by vruntime */
-	unsigned int nr_queued;		/* lock: on the two lists */
-	u64 min_vruntime;		/* lock */
-	u64 nr_switches;		/* lock */
-	u64 idle_ns;			/* lock */
-	u64 idle_since;			/* lock */
-	struct thread *prev;		/* lock: handed from __schedule to finish_switch */
-	unsigned int balance_ticks;	/* this CPU only */
+	unsigned int cpu;	    /* I */
+	struct thread *curr;	    /* lock */
+	struct thread *idle;	    /* I */
+	struct list_head fifo;	    /* lock: by priority, highest first */
+	struct list_head fair;	    /* lock: by vruntime */
+	unsigned int nr_queued;	    /* lock: on the two lists */
+	u64 min_vruntime;	    /* lock */
+	u64 nr_switches;	    /* lock */
+	u64 idle_ns;		    /* lock */
+	u64 idle_since;		    /* lock */
+	struct thread *prev;	    /* lock: handed from __schedule to finish_switch */
+	unsigned int balance_ticks; /* this CPU only */
 };
 
 static struct rq runqueues[NR_CPUS];
@@ -70,8 +70,14 @@ bool sched_ready;
 extern void __switch_to(u64 *prev_rsp, u64 next_rsp);
 extern char thread_start[], boot_stack[];
 
-static struct rq *cpu_rq(unsigned int cpu) { return &runqueues[cpu]; }
-static struct rq *this_rq(void) { return &runqueues[smp_processor_id()]; }
+static struct rq *cpu_rq(unsigned int cpu)
+{
+	return &runqueues[cpu];
+}
+static struct rq *this_rq(void)
+{
+	return &runqueues[smp_processor_id()];
+}
 
 /* ---- the classes -------------------------------------------------------- */
 
@@ -92,7 +98,8 @@ static void update_curr(struct rq *rq)
 		u64 least = c->vruntime;
 
 		if (!list_empty(&rq->fair))
-			least = min(least, list_first_entry(&rq->fair, struct thread, run_link)->vruntime);
+			least = min(least,
+				    list_first_entry(&rq->fair, struct thread, run_link)->vruntime);
 		rq->min_vruntime = max(rq->min_vruntime, least);
 	}
 }
@@ -100,8 +107,8 @@ static void update_curr(struct rq *rq)
 /* Where enqueue() puts a thread among those of its own FIFO priority (fair
  * threads go by vruntime either way). */
 enum queue_place {
-	QUEUE_BEHIND_EQUALS,	/* woken, or yielding: after its equals */
-	QUEUE_AHEAD_OF_EQUALS,	/* a FIFO thread preempted: it keeps its turn */
+	QUEUE_BEHIND_EQUALS,   /* woken, or yielding: after its equals */
+	QUEUE_AHEAD_OF_EQUALS, /* a FIFO thread preempted: it keeps its turn */
 };
 
 /* Put t on rq's lists. Called with rq->lock held; t is not current. */
@@ -113,8 +120,8 @@ static void enqueue(struct rq *rq, struct thread *t, enum queue_place place)
 	/* Queued twice, or on a run queue that is not its CPU's: either way
 	 * two CPUs could pick it and run it at once. Stop here, by name. */
 	if (unlikely(!list_empty(&t->run_link) || t->cpu != rq->cpu))
-		panic("thread %s enqueued on cpu%u: already queued %d, its cpu %u", t->name, rq->cpu,
-		      !list_empty(&t->run_link), t->cpu);
+		panic("thread %s enqueued on cpu%u: already queued %d, its cpu %u", t->name,
+		      rq->cpu, !list_empty(&t->run_link), t->cpu);
 	if (t->policy == SCHED_CLASS_FIFO) {
 		list_for_each_entry(pos, &rq->fifo, run_link) {
 			if (place == QUEUE_AHEAD_OF_EQUALS ? pos->fifo_prio <= t->fifo_prio :
@@ -219,9 +226,10 @@ static unsigned int select_cpu(struct thread *t)
 		 * when one of its CPUs returns. */
 		fallback = cpumask_first(&cpu_active_mask);
 		if (!t->fallback_said)
-			pr_info("thread %s: none of its CPUs is online; it runs on cpu%u meanwhile\n",
+			pr_info("thread %s: none of its CPUs is online; it runs on cpu%u "
+				"meanwhile\n",
 				t->name, fallback);
-		t->fallback_said = true;	/* once per thread: hotplug makes it routine */
+		t->fallback_said = true; /* once per thread: hotplug makes it routine */
 	}
 	return fallback;
 }
@@ -231,7 +239,9 @@ static void activate(struct rq *rq, struct thread *t)
 {
 	if (t->policy == SCHED_CLASS_FAIR) {
 		/* A sleeper gets at most half a latency period of credit. */
-		u64 floor = rq->min_vruntime > SCHED_LATENCY_NS / 2 ? rq->min_vruntime - SCHED_LATENCY_NS / 2 : 0;
+		u64 floor = rq->min_vruntime > SCHED_LATENCY_NS / 2 ?
+				    rq->min_vruntime - SCHED_LATENCY_NS / 2 :
+				    0;
 
 		t->vruntime = max(t->vruntime, floor);
 	}
@@ -258,7 +268,7 @@ static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
 
 	assert_spin_locked(&t->pi_lock);
 	assert_spin_locked(&rq->lock);
-	t->cpu = cpu;	/* under both P and the old R */
+	t->cpu = cpu; /* under both P and the old R */
 	t->stats.nr_migrations++;
 	spin_unlock_no_resched(&rq->lock);
 	rq = cpu_rq(cpu);
@@ -316,13 +326,13 @@ static void wake_up_local(struct rq *rq, struct thread *t)
 	if (t->state != THREAD_BLOCKED)
 		return;
 	t->state = THREAD_RUNNING;
-	if (!t->on_rq && !t->migrate)	/* see wake_up_thread() */
+	if (!t->on_rq && !t->migrate) /* see wake_up_thread() */
 		activate(rq, t);
 }
 
 void set_current_state(int state)
 {
-	__atomic_store_n(&current->state, state, __ATOMIC_SEQ_CST);	/* full barrier */
+	__atomic_store_n(&current->state, state, __ATOMIC_SEQ_CST); /* full barrier */
 }
 
 /* ---- switching ---------------------------------------------------------- */
@@ -354,8 +364,9 @@ static void check_curr(struct rq *rq, const char *where)
 
 	assert_spin_locked(&rq->lock);
 	if (unlikely(c != current || !on_own_stack(c, sp)))
-		panic("cpu%u %s: its run queue says %s runs (stack %p), current is %s, rsp %lx is on "
-		      "the stack of %s", rq->cpu, where, c->name, c->stack, current->name, sp,
+		panic("cpu%u %s: its run queue says %s runs (stack %p), current is %s, rsp %lx is "
+		      "on the stack of %s",
+		      rq->cpu, where, c->name, c->stack, current->name, sp,
 		      kstack_owner(sp) ?: "no stack");
 }
 
@@ -385,11 +396,11 @@ static void finish_switch(void)
 
 /* Why __schedule() was called. */
 enum sched_mode {
-	SCHED_VOLUNTARY,	/* schedule(): the thread blocks, yields or exits */
-	SCHED_PREEMPT,		/* need_resched acted on: the thread stays runnable,
-				 * whatever its state says (it may be on its way to
-				 * blocking, between set_current_state() and
-				 * schedule()) */
+	SCHED_VOLUNTARY, /* schedule(): the thread blocks, yields or exits */
+	SCHED_PREEMPT,	 /* need_resched acted on: the thread stays runnable,
+			  * whatever its state says (it may be on its way to
+			  * blocking, between set_current_state() and
+			  * schedule()) */
 };
 
 static void __schedule(enum sched_mode mode)
@@ -411,14 +422,16 @@ static void __schedule(enum sched_mode mode)
 	if (prev != rq->idle) {
 		if (mode == SCHED_VOLUNTARY && prev->state != THREAD_RUNNING) {
 			/* Blocking: off the run queue, and tell the hooks. */
-			WARN_ONCE(prev->in_hook, "thread %s blocks inside a sleep/wake hook", prev->name);
+			WARN_ONCE(prev->in_hook, "thread %s blocks inside a sleep/wake hook",
+				  prev->name);
 			prev->on_rq = false;
 			prev->stats.nvcsw++;
 			prev->in_hook = true;
 			for (unsigned int i = 0; i < prev->nr_hooks; i++) {
 				const struct sched_hook_ops *ops = prev->hook_ops[i];
 				struct thread *w = ops->sleeping ?
-					ops->sleeping(prev, prev->hook_data[i]) : NULL;
+							   ops->sleeping(prev, prev->hook_data[i]) :
+							   NULL;
 
 				/* The contract (sched.h): still under our lock, irqs off. */
 				WARN_ON_ONCE(!spin_lock_held(&rq->lock) || !irqs_disabled());
@@ -457,21 +470,22 @@ static void __schedule(enum sched_mode mode)
 		/* Still executing (or being switched out) elsewhere: its saved
 		 * context is stale, and running it here would run it twice. */
 		if (unlikely(READ_ONCE(next->on_cpu)))
-			panic("thread %s picked on cpu%u while still on a CPU (its cpu %u)", next->name,
-			      rq->cpu, next->cpu);
+			panic("thread %s picked on cpu%u while still on a CPU (its cpu %u)",
+			      next->name, rq->cpu, next->cpu);
 		const u64 *frame = (const u64 *)next->ctx_rsp;
 
 		if (unlikely(!on_own_stack(next, next->ctx_rsp)))
-			panic("thread %s picked on cpu%u: its saved rsp %lx is not on its stack %p but on "
-			      "the stack of %s; it last switched out on cpu%u at %lu ns", next->name,
-			      rq->cpu, next->ctx_rsp, next->stack,
-			      kstack_owner(next->ctx_rsp) ?: "no stack",
-			      next->out_cpu, next->out_ns);
+			panic("thread %s picked on cpu%u: its saved rsp %lx is not on its stack %p "
+			      "but on the stack of %s; it last switched out on cpu%u at %lu ns",
+			      next->name, rq->cpu, next->ctx_rsp, next->stack,
+			      kstack_owner(next->ctx_rsp) ?: "no stack", next->out_cpu,
+			      next->out_ns);
 		if (unlikely(next->ctx_seal[1] &&
 			     (frame[5] != next->ctx_seal[0] || frame[6] != next->ctx_seal[1])))
-			panic("thread %s: its stack was written while it was switched out: saved rbp %lx "
-			      "return %pS at %p, sealed as %lx %pS", next->name, frame[5], (void *)frame[6],
-			      frame, next->ctx_seal[0], (void *)next->ctx_seal[1]);
+			panic("thread %s: its stack was written while it was switched out: saved "
+			      "rbp %lx return %pS at %p, sealed as %lx %pS",
+			      next->name, frame[5], (void *)frame[6], frame, next->ctx_seal[0],
+			      (void *)next->ctx_seal[1]);
 		next->on_cpu = true;
 		next->exec_start = now;
 		next->slice_start_exec = next->stats.sum_exec_ns;
@@ -514,7 +528,7 @@ void schedule(void)
 
 void yield(void)
 {
-	schedule();	/* state RUNNING: requeued behind its equals */
+	schedule(); /* state RUNNING: requeued behind its equals */
 }
 
 void preempt_schedule(void)
@@ -567,7 +581,8 @@ void scheduler_tick(void)
 		u64 slice = max(SCHED_LATENCY_NS / (rq->nr_queued + 1), SCHED_MIN_GRANULARITY_NS);
 
 		if (c->stats.sum_exec_ns - c->slice_start_exec >= slice ||
-		    c->vruntime > list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice)
+		    c->vruntime >
+			    list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice)
 			this_cpu_write(need_resched, true);
 	} else if (c == rq->idle && rq->nr_queued) {
 		this_cpu_write(need_resched, true);
@@ -807,7 +822,7 @@ int sched_hook_add(const struct sched_hook_ops *ops, void *data)
 
 	if (t->nr_hooks == SCHED_MAX_HOOKS)
 		return -ENOSPC;
-	unsigned long flags = local_irq_save();	/* schedule() reads the array */
+	unsigned long flags = local_irq_save(); /* schedule() reads the array */
 
 	t->hook_ops[t->nr_hooks] = ops;
 	t->hook_data[t->nr_hooks] = data;
@@ -866,10 +881,10 @@ void sched_thread_stack_init(struct thread *t)
 {
 	u64 *sp = (u64 *)(t->stack + KSTACK_SIZE);
 
-	*--sp = 0;			/* alignment: thread_start runs with rsp % 16 == 0 */
-	*--sp = (u64)thread_start;	/* return address */
+	*--sp = 0;		   /* alignment: thread_start runs with rsp % 16 == 0 */
+	*--sp = (u64)thread_start; /* return address */
 	for (int i = 0; i < 6; i++)
-		*--sp = 0;		/* rbp, rbx, r12, r13, r14, r15 */
+		*--sp = 0; /* rbp, rbx, r12, r13, r14, r15 */
 	t->ctx_rsp = (u64)sp;
 	t->ctx_seal[0] = 0;
 	t->ctx_seal[1] = (u64)thread_start;
@@ -891,8 +906,9 @@ static void init_this_cpu(void)
 		sched_thread_init(idle, "idle");
 		idle->name[4] = '/';
 		scnprintf(idle->name + 5, sizeof(idle->name) - 5, "%u", cpu);
-		idle->policy = SCHED_CLASS_IDLE;	/* runs on the CPU's boot stack */
-		idle->stack = this_cpu_ptr()->boot_stack ? this_cpu_ptr()->boot_stack : (u8 *)boot_stack;
+		idle->policy = SCHED_CLASS_IDLE; /* runs on the CPU's boot stack */
+		idle->stack =
+			this_cpu_ptr()->boot_stack ? this_cpu_ptr()->boot_stack : (u8 *)boot_stack;
 	}
 	idle->state = THREAD_RUNNING;
 	idle->cpu = cpu;
@@ -922,7 +938,7 @@ __noreturn void cpu_idle(void)
 	for (;;) {
 		local_irq_disable();
 		if (cpu_should_die())
-			cpu_play_dead();	/* CPU hotplug: this CPU's end */
+			cpu_play_dead(); /* CPU hotplug: this CPU's end */
 		if (need_resched()) {
 			local_irq_enable();
 			schedule();
@@ -948,7 +964,7 @@ static const char *const thread_state_names[] = {
 	[THREAD_RUNNING] = "running",
 	[THREAD_BLOCKED] = "blocked",
 	[THREAD_DEAD] = "dead",
-};	/* scripts/gdb/baton.py reads this table too */
+}; /* scripts/gdb/baton.py reads this table too */
 
 const char *thread_state_name(int state)
 {

@@ -63,14 +63,14 @@
 
 #define THREAD_RUNNING 0
 #define THREAD_BLOCKED 1
-#define THREAD_DEAD 2
+#define THREAD_DEAD    2
 
 enum sched_class { SCHED_CLASS_IDLE, SCHED_CLASS_FAIR, SCHED_CLASS_FIFO };
 
-#define NICE_MIN (-20)
-#define NICE_MAX 19
-#define FIFO_PRIO_MIN 1
-#define FIFO_PRIO_MAX 99
+#define NICE_MIN	(-20)
+#define NICE_MAX	19
+#define FIFO_PRIO_MIN	1
+#define FIFO_PRIO_MAX	99
 #define SCHED_MAX_HOOKS 4
 #define THREAD_NAME_LEN 24
 
@@ -83,13 +83,13 @@ struct sched_hook_ops {
 
 /* Per-thread statistics; read without locks (approximate while running). */
 struct thread_stats {
-	u64 nvcsw;		/* switches away because the thread blocked */
-	u64 nivcsw;		/* switches away because it was preempted */
-	u64 sum_exec_ns;	/* time on a CPU */
+	u64 nvcsw;	 /* switches away because the thread blocked */
+	u64 nivcsw;	 /* switches away because it was preempted */
+	u64 sum_exec_ns; /* time on a CPU */
 	u64 nr_wakeups;
 	u64 nr_migrations;
-	u64 ticks;		/* ticks that found it running: CPU time in the
-				 * guest's own units, immune to host preemption */
+	u64 ticks; /* ticks that found it running: CPU time in the
+		    * guest's own units, immune to host preemption */
 };
 
 /*
@@ -98,51 +98,51 @@ struct thread_stats {
  * S = the thread itself only; I = set at creation; K = kthread machinery.
  */
 struct thread {
-	u64 ctx_rsp;			/* R: saved stack pointer (switch.S; keep first) */
-	u64 ctx_seal[2];		/* R: the saved rbp and return address, checked at
-				 * switch-in: a stack written while switched out */
-	volatile int state;		/* R for others; the thread itself sets BLOCKED */
-	unsigned int cpu;		/* R (changes need P or both run-queue locks) */
-	bool on_rq;			/* R: queued, or current, on t->cpu */
-	volatile bool on_cpu;		/* R: executing or being switched out */
-	bool migrate;			/* R (cleared with P too): switched out off its
-				 * mask, on no run queue; migrate_away() requeues it */
-	bool fallback_said;		/* P: told once that it ran outside its mask */
-	enum sched_class policy;	/* R */
-	int nice;			/* R */
-	unsigned int weight;		/* R: from nice */
-	unsigned int fifo_prio;		/* R: FIFO priority */
-	u64 vruntime;			/* R: weighted ns of CPU time */
-	u64 exec_start;			/* R: when it last got the CPU (ns) */
-	u64 slice_start_exec;		/* R: sum_exec_ns when its slice began */
-	struct list_head run_link;	/* R: on the run queue */
-	struct cpumask cpus_allowed;	/* P+R */
+	u64 ctx_rsp;		     /* R: saved stack pointer (switch.S; keep first) */
+	u64 ctx_seal[2];	     /* R: the saved rbp and return address, checked at
+				      * switch-in: a stack written while switched out */
+	volatile int state;	     /* R for others; the thread itself sets BLOCKED */
+	unsigned int cpu;	     /* R (changes need P or both run-queue locks) */
+	bool on_rq;		     /* R: queued, or current, on t->cpu */
+	volatile bool on_cpu;	     /* R: executing or being switched out */
+	bool migrate;		     /* R (cleared with P too): switched out off its
+				      * mask, on no run queue; migrate_away() requeues it */
+	bool fallback_said;	     /* P: told once that it ran outside its mask */
+	enum sched_class policy;     /* R */
+	int nice;		     /* R */
+	unsigned int weight;	     /* R: from nice */
+	unsigned int fifo_prio;	     /* R: FIFO priority */
+	u64 vruntime;		     /* R: weighted ns of CPU time */
+	u64 exec_start;		     /* R: when it last got the CPU (ns) */
+	u64 slice_start_exec;	     /* R: sum_exec_ns when its slice began */
+	struct list_head run_link;   /* R: on the run queue */
+	struct cpumask cpus_allowed; /* P+R */
 	struct spinlock pi_lock;
 
-	const struct sched_hook_ops *hook_ops[SCHED_MAX_HOOKS];	/* S */
+	const struct sched_hook_ops *hook_ops[SCHED_MAX_HOOKS]; /* S */
 	void *hook_data[SCHED_MAX_HOOKS];			/* S */
 	unsigned int nr_hooks;					/* S */
-	bool hooks_slept;		/* S: sleeping() ran; running() is due */
-	bool in_hook;			/* S: inside a hook callback (must not block) */
-	int biglock_depth;		/* S: kernel/biglock.c */
-	const void *sleeper;		/* S: its schedule_timeout() timer while armed
-				 * (kernel/wait.c checks it when a wheel meets the timer) */
+	bool hooks_slept;    /* S: sleeping() ran; running() is due */
+	bool in_hook;	     /* S: inside a hook callback (must not block) */
+	int biglock_depth;   /* S: kernel/biglock.c */
+	const void *sleeper; /* S: its schedule_timeout() timer while armed
+			      * (kernel/wait.c checks it when a wheel meets the timer) */
 
-	char name[THREAD_NAME_LEN];	/* I */
-	u32 tid;			/* I: unique id (tracing) */
-	int (*fn)(void *arg);		/* I */
-	void *arg;			/* I */
-	void *data;			/* kthread_set_data() before it starts, or by
-				 * the thread itself: kthread_data() */
-	u8 *stack;			/* I: base of the kernel stack */
-	unsigned long kflags;		/* K: KTHREAD_* bits, atomic ops */
-	int exit_code;			/* K */
-	struct completion exited;	/* K */
-	int refcount;			/* atomic: creator's ref + the thread's own */
-	struct list_head all_link;	/* threads_lock */
+	char name[THREAD_NAME_LEN]; /* I */
+	u32 tid;		    /* I: unique id (tracing) */
+	int (*fn)(void *arg);	    /* I */
+	void *arg;		    /* I */
+	void *data;		    /* kthread_set_data() before it starts, or by
+				     * the thread itself: kthread_data() */
+	u8 *stack;		    /* I: base of the kernel stack */
+	unsigned long kflags;	    /* K: KTHREAD_* bits, atomic ops */
+	int exit_code;		    /* K */
+	struct completion exited;   /* K */
+	int refcount;		    /* atomic: creator's ref + the thread's own */
+	struct list_head all_link;  /* threads_lock */
 	struct thread_stats stats;
-	unsigned int out_cpu;		/* R: where it last switched out, and when: */
-	u64 out_ns;			/* R  for reports */
+	unsigned int out_cpu; /* R: where it last switched out, and when: */
+	u64 out_ns;	      /* R  for reports */
 };
 
 /* The running thread on this CPU. */
@@ -153,14 +153,17 @@ static inline struct thread *current_thread(void)
 #define current current_thread()
 
 void set_current_state(int state);
-static inline void __set_current_state(int state) { current->state = state; }
+static inline void __set_current_state(int state)
+{
+	current->state = state;
+}
 
-void sched_init(void);			/* boot CPU: make this context idle/0 */
-void sched_init_ap(void);		/* each AP: make this context its idle thread */
-__noreturn void cpu_idle(void);		/* the idle loop */
+void sched_init(void);		/* boot CPU: make this context idle/0 */
+void sched_init_ap(void);	/* each AP: make this context its idle thread */
+__noreturn void cpu_idle(void); /* the idle loop */
 void schedule(void);
 void yield(void);
-bool wake_up_thread(struct thread *t);	/* true if it was blocked */
+bool wake_up_thread(struct thread *t); /* true if it was blocked */
 void scheduler_tick(void);
 /* Called on return from an interrupt with need_resched set. */
 void preempt_schedule_irq(void);
@@ -187,7 +190,7 @@ const char *thread_state_name(int state);
 /* Per-CPU run-queue figures for tests, benchmarks and the shell. */
 struct rq_stats {
 	u64 nr_switches;
-	unsigned int nr_running;	/* runnable, current included, idle not */
+	unsigned int nr_running; /* runnable, current included, idle not */
 	u64 idle_ns;
 };
 void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st);

@@ -25,7 +25,7 @@ struct cpumask cpu_active_mask;
 struct cpumask cpu_live_mask;
 u32 cpu_apic_ids[NR_CPUS];
 unsigned int nr_cpu_ids = 1;
-bool smp_booted;			/* smp_init() is done */
+bool smp_booted; /* smp_init() is done */
 
 /*
  * A request to run fn(info) on one CPU. With a waiter, the request belongs
@@ -34,10 +34,10 @@ bool smp_booted;			/* smp_init() is done */
  * kmalloc'ed by the sender and the target frees it.
  */
 struct call_request {
-	struct list_head link;	/* target's call_lock */
+	struct list_head link; /* target's call_lock */
 	smp_call_func_t fn;
 	void *info;
-	atomic_t *pending;	/* the waiter's counter, or NULL: free after */
+	atomic_t *pending; /* the waiter's counter, or NULL: free after */
 };
 
 /* Run (and free) every request queued to this CPU. Interrupts off. */
@@ -140,7 +140,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *info, b
 
 	if (cpu >= NR_CPUS)
 		return -EINVAL;
-	preempt_disable();	/* "this CPU" must stay this CPU throughout */
+	preempt_disable(); /* "this CPU" must stay this CPU throughout */
 	if (cpu == smp_processor_id()) {
 		flags = local_irq_save();
 		fn(info);
@@ -159,7 +159,7 @@ static int __smp_call_function_many(const struct cpumask *mask, smp_call_func_t 
 
 int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void *info, bool wait)
 {
-	preempt_disable();	/* self stays self: the caller's CPU is skipped */
+	preempt_disable(); /* self stays self: the caller's CPU is skipped */
 	int err = __smp_call_function_many(mask, fn, info, wait);
 
 	preempt_enable();
@@ -206,7 +206,7 @@ static int __smp_call_function_many(const struct cpumask *mask, smp_call_func_t 
 
 int on_each_cpu(smp_call_func_t fn, void *info, bool wait)
 {
-	preempt_disable();	/* "the others" and "here" must not overlap */
+	preempt_disable(); /* "the others" and "here" must not overlap */
 	int err = __smp_call_function_many(&cpu_online_mask, fn, info, wait);
 	unsigned long flags = local_irq_save();
 
@@ -253,7 +253,7 @@ void smp_cpu_starting(void)
 {
 	unsigned int cpu = smp_processor_id();
 
-	set_bit(cpu, cpumask_bits(&cpu_live_mask));	/* (the boot CPU's first) */
+	set_bit(cpu, cpumask_bits(&cpu_live_mask)); /* (the boot CPU's first) */
 	set_bit(cpu, cpumask_bits(&cpu_online_mask));
 	/* Online, it takes TLB shootdowns from now on; one sent before went
 	 * past it. Forget whatever it cached while starting, before touching
@@ -293,11 +293,11 @@ int smp_bringup_cpu(unsigned int cpu)
 	int err = arch_cpu_boot(pc);
 
 	if (err)
-		clear_bit(cpu, cpumask_bits(&cpu_live_mask));	/* never started, or parked by INIT */
+		clear_bit(cpu, cpumask_bits(&cpu_live_mask)); /* never started, or parked by INIT */
 	return err;
 }
 
-static struct acpi_madt_info madt;	/* I: filled once on the boot CPU */
+static struct acpi_madt_info madt; /* I: filled once on the boot CPU */
 
 /* Number the CPUs: the boot CPU is 0, the rest follow in MADT order. */
 static void discover_cpus(u32 boot_apic)
@@ -358,10 +358,11 @@ void smp_init(void)
 		int err = smp_bringup_cpu(cpu);
 
 		if (err)
-			pr_err("cpu%u (APIC id %u) did not come up (error %d); continuing without it\n",
+			pr_err("cpu%u (APIC id %u) did not come up (error %d); continuing without "
+			       "it\n",
 			       cpu, cpu_apic_ids[cpu], err);
 	}
-	kstack_reclaim();	/* stacks freed while a CPU was starting */
+	kstack_reclaim(); /* stacks freed while a CPU was starting */
 	pr_info("%u CPUs possible, %u present, %u online\n", cpumask_weight(&cpu_possible_mask),
 		cpumask_weight(&cpu_present_mask), num_online_cpus());
 	smp_booted = true;

@@ -51,12 +51,12 @@ extern struct cpumask cpu_present_mask;
 extern struct cpumask cpu_online_mask;
 extern struct cpumask cpu_active_mask;
 extern struct cpumask cpu_live_mask;
-extern u32 cpu_apic_ids[NR_CPUS];	/* I: APIC id of each possible CPU */
-extern unsigned int nr_cpu_ids;		/* I: highest possible CPU id + 1 */
+extern u32 cpu_apic_ids[NR_CPUS]; /* I: APIC id of each possible CPU */
+extern unsigned int nr_cpu_ids;	  /* I: highest possible CPU id + 1 */
 
 #define for_each_possible_cpu(cpu) for_each_cpu(cpu, &cpu_possible_mask)
-#define for_each_present_cpu(cpu) for_each_cpu(cpu, &cpu_present_mask)
-#define for_each_online_cpu(cpu) for_each_cpu(cpu, &cpu_online_mask)
+#define for_each_present_cpu(cpu)  for_each_cpu(cpu, &cpu_present_mask)
+#define for_each_online_cpu(cpu)   for_each_cpu(cpu, &cpu_online_mask)
 
 static inline bool cpu_online(unsigned int cpu)
 {

@@ -20,8 +20,8 @@
 
 #include "lib/types.h"
 
-#define HZ 100
-#define NSEC_PER_SEC 1000000000ULL
+#define HZ	      100
+#define NSEC_PER_SEC  1000000000ULL
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_USEC 1000ULL
 

@@ -16,13 +16,13 @@
 #include "kernel/time.h"
 
 #define WHEEL_SLOTS 256
-#define TICK_NS (NSEC_PER_SEC / HZ)
+#define TICK_NS	    (NSEC_PER_SEC / HZ)
 
 struct timer_base {
 	struct spinlock lock;
-	struct list_head slots[WHEEL_SLOTS];	/* lock: each sorted by expiry */
-	u64 next_tick;				/* lock: first tick not yet run */
-	struct timer_list *volatile running;	/* lock: callback in progress */
+	struct list_head slots[WHEEL_SLOTS]; /* lock: each sorted by expiry */
+	u64 next_tick;			     /* lock: first tick not yet run */
+	struct timer_list *volatile running; /* lock: callback in progress */
 };
 
 static struct timer_base bases[NR_CPUS];
@@ -44,7 +44,7 @@ void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t))
 	INIT_LIST_HEAD(&t->entry);
 	t->fn = fn;
 	t->check = NULL;
-	t->cpu = 0;	/* its home base until it is first armed */
+	t->cpu = 0; /* its home base until it is first armed */
 	t->expires = 0;
 }
 
@@ -90,10 +90,10 @@ static void check_node(const struct timer_base *b, const struct timer_list *t)
 	if (unlikely(!in_text(fn) || (check && !in_text(check)) || t->cpu != b - bases)) {
 		const char *owner = kstack_owner((u64)t);
 
-		panic("timer base of cpu%ld: node %p (%s%s) is not one of its timers: callback %lx, "
-		      "check %lx, home cpu %d", (long)(b - bases), t,
-		      owner ? "on the stack of " : "heap or static", owner ? owner : "", fn, check,
-		      t->cpu);
+		panic("timer base of cpu%ld: node %p (%s%s) is not one of its timers: callback "
+		      "%lx, check %lx, home cpu %d",
+		      (long)(b - bases), t, owner ? "on the stack of " : "heap or static",
+		      owner ? owner : "", fn, check, t->cpu);
 	}
 	if (t->check)
 		t->check(t);
@@ -166,7 +166,7 @@ static bool arm_timer(struct timer_list *t, u64 expires, unsigned int cpu)
 		if (!moved && !dead) {
 			list_del_init(&t->entry);
 			t->expires = expires;
-			enqueue_timer(b, cpu, t);	/* its new home: both locks held */
+			enqueue_timer(b, cpu, t); /* its new home: both locks held */
 		}
 		if (second != first)
 			spin_unlock_no_resched(&second->lock);
@@ -176,7 +176,7 @@ static bool arm_timer(struct timer_list *t, u64 expires, unsigned int cpu)
 			return was;
 		}
 		if (dead)
-			cpu = cpumask_first(&cpu_online_mask);	/* (before SMP: none yet) */
+			cpu = cpumask_first(&cpu_online_mask); /* (before SMP: none yet) */
 		cpu_relax();
 	}
 }
@@ -226,14 +226,14 @@ bool del_timer_sync(struct timer_list *t)
 
 bool timer_pending(const struct timer_list *t)
 {
-	return READ_ONCE(t->entry.next) != &t->entry;	/* a glance without the lock */
+	return READ_ONCE(t->entry.next) != &t->entry; /* a glance without the lock */
 }
 
 void run_timers(void)
 {
 	struct timer_base *b = &bases[smp_processor_id()];
 	u64 now = ktime_get_ns(), now_tick = now / TICK_NS;
-	LIST_HEAD(expired);	/* sorted by expiry */
+	LIST_HEAD(expired); /* sorted by expiry */
 
 	spin_lock(&b->lock);
 	/* Collect what is due from the slots of the ticks that passed. */
@@ -245,7 +245,7 @@ void run_timers(void)
 		list_for_each_entry_safe(t, n, &b->slots[tick % WHEEL_SLOTS], entry) {
 			check_node(b, t);
 			if (t->expires > now)
-				break;	/* sorted: the rest of the slot is later */
+				break; /* sorted: the rest of the slot is later */
 			list_del(&t->entry);
 			insert_sorted(b, &expired, t);
 		}
@@ -259,14 +259,15 @@ void run_timers(void)
 		 * look at the two without our lock, and must then see the
 		 * callback as running (or a sleeper's on-stack timer could fire
 		 * after its owner left). */
-		void (*fn)(struct timer_list *) = t->fn;	/* t may be gone after it */
+		void (*fn)(struct timer_list *) = t->fn; /* t may be gone after it */
 
 		b->running = t;
 		barrier();
 		list_del_init(&t->entry);
 		spin_unlock(&b->lock);
 		fn(t);
-		if (WARN_ONCE(!irqs_disabled(), "timer callback %pS returned with interrupts on", fn))
+		if (WARN_ONCE(!irqs_disabled(), "timer callback %pS returned with interrupts on",
+			      fn))
 			local_irq_disable();
 		spin_lock(&b->lock);
 		b->running = NULL;
@@ -284,7 +285,8 @@ void timers_migrate(unsigned int from, unsigned int to)
 	spin_lock(from < to ? &dst->lock : &src->lock);
 	for (unsigned int s = 0; s < WHEEL_SLOTS; s++)
 		while (!list_empty(&src->slots[s])) {
-			struct timer_list *t = list_first_entry(&src->slots[s], struct timer_list, entry);
+			struct timer_list *t =
+				list_first_entry(&src->slots[s], struct timer_list, entry);
 
 			list_del_init(&t->entry);
 			enqueue_timer(dst, to, t);
@@ -313,7 +315,8 @@ unsigned int timers_check(void)
 					bad++;
 					break;
 				}
-				if (next != head && container_of(next, struct timer_list, entry)->cpu != (int)cpu)
+				if (next != head &&
+				    container_of(next, struct timer_list, entry)->cpu != (int)cpu)
 					bad++;
 				pos = next;
 			} while (pos != head && ++n < 100000);
@@ -322,4 +325,3 @@ unsigned int timers_check(void)
 	}
 	return bad;
 }
-

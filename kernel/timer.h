@@ -29,16 +29,16 @@
 #include "lib/types.h"
 
 struct timer_list {
-	struct list_head entry;		/* base lock */
-	u64 expires;			/* base lock */
+	struct list_head entry; /* base lock */
+	u64 expires;		/* base lock */
 	void (*fn)(struct timer_list *t);
 	/* NULL, or checks what the owner knows and the wheel does not (a
 	 * sleeper's timer: that its thread still waits on it); panics on a
 	 * stale timer. Called under the base lock, interrupts off. */
 	void (*check)(const struct timer_list *t);
-	int cpu;			/* base lock: its home base, the one it is queued
-				 * on or was last (its lock guards it, pending or
-				 * not); changed with both bases' locks held */
+	int cpu; /* base lock: its home base, the one it is queued
+		  * on or was last (its lock guards it, pending or
+		  * not); changed with both bases' locks held */
 };
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t));

@@ -24,20 +24,20 @@ struct trace_ev {
 };
 
 struct trace_ring {
-	struct trace_ev *ev;	/* T to (re)allocate, while off */
-	u64 head;		/* C: events ever written */
+	struct trace_ev *ev; /* T to (re)allocate, while off */
+	u64 head;	     /* C: events ever written */
 };
 
-bool trace_on;				/* T to change; read anywhere */
+bool trace_on; /* T to change; read anywhere */
 static DEFINE_MUTEX(trace_mutex);
 static struct trace_ring rings[NR_CPUS];
-static unsigned int ring_size;		/* T */
+static unsigned int ring_size; /* T */
 
 static const char *const type_names[TR_NR_TYPES] = {
-	[TR_SWITCH] = "switch", [TR_WORK_QUEUE] = "queue", [TR_WORK_START] = "start",
-	[TR_WORK_END] = "end", [TR_WORKER_SLEEP] = "sleep", [TR_WORKER_WAKE] = "wake",
+	[TR_SWITCH] = "switch",	       [TR_WORK_QUEUE] = "queue",	[TR_WORK_START] = "start",
+	[TR_WORK_END] = "end",	       [TR_WORKER_SLEEP] = "sleep",	[TR_WORKER_WAKE] = "wake",
 	[TR_WORKER_CREATE] = "create", [TR_WORKER_DESTROY] = "destroy", [TR_CPU] = "cpu",
-	[TR_TRUSTEE] = "trustee", [TR_MAYDAY] = "mayday", [TR_RESCUE] = "rescue",
+	[TR_TRUSTEE] = "trustee",      [TR_MAYDAY] = "mayday",		[TR_RESCUE] = "rescue",
 };
 
 void __trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b)
@@ -125,7 +125,7 @@ void trace_counts(u64 *recorded, u64 *lost)
 
 unsigned long trace_dump(void)
 {
-	static u64 next[NR_CPUS];	/* T: the merge cursor of each ring */
+	static u64 next[NR_CPUS]; /* T: the merge cursor of each ring */
 	unsigned long n = 0;
 	u64 recorded, lost;
 
@@ -166,9 +166,11 @@ unsigned long trace_dump(void)
 		for (char *p = name; *p; p++)
 			if (*p == ' ')
 				*p = '_';
-		if (best->type == TR_WORK_QUEUE || best->type == TR_WORK_START || best->type == TR_WORK_END)
+		if (best->type == TR_WORK_QUEUE || best->type == TR_WORK_START ||
+		    best->type == TR_WORK_END)
 			printk(KERN_RAW "T %lu %u %s %u %s %lx %lx %pS\n", best->ts, best->cpu,
-			       type_names[best->type], best->tid, name, best->a, best->b, (void *)best->b);
+			       type_names[best->type], best->tid, name, best->a, best->b,
+			       (void *)best->b);
 		else
 			printk(KERN_RAW "T %lu %u %s %u %s %lx %lx -\n", best->ts, best->cpu,
 			       type_names[best->type], best->tid, name, best->a, best->b);

@@ -22,23 +22,28 @@
 #include "lib/types.h"
 
 enum trace_type {
-	TR_SWITCH,		/* t = next thread, a = previous thread's tid */
-	TR_WORK_QUEUE,		/* t = queuer, a = work, b = func */
-	TR_WORK_START,		/* t = worker, a = work, b = func */
-	TR_WORK_END,		/* t = worker, a = work, b = func */
-	TR_WORKER_SLEEP,	/* t = worker that blocks, a = pool id, b = worker woken (tid) */
-	TR_WORKER_WAKE,		/* t = worker running again, a = pool id */
-	TR_WORKER_CREATE,	/* t = new worker, a = pool id */
-	TR_WORKER_DESTROY,	/* t = worker told to exit, a = pool id */
-	TR_CPU,			/* a = cpu, b = enum trace_cpu_phase */
-	TR_TRUSTEE,		/* a = pool id, b = trustee state */
-	TR_MAYDAY,		/* a = pool id */
-	TR_RESCUE,		/* t = rescuer, a = pool id */
+	TR_SWITCH,	   /* t = next thread, a = previous thread's tid */
+	TR_WORK_QUEUE,	   /* t = queuer, a = work, b = func */
+	TR_WORK_START,	   /* t = worker, a = work, b = func */
+	TR_WORK_END,	   /* t = worker, a = work, b = func */
+	TR_WORKER_SLEEP,   /* t = worker that blocks, a = pool id, b = worker woken (tid) */
+	TR_WORKER_WAKE,	   /* t = worker running again, a = pool id */
+	TR_WORKER_CREATE,  /* t = new worker, a = pool id */
+	TR_WORKER_DESTROY, /* t = worker told to exit, a = pool id */
+	TR_CPU,		   /* a = cpu, b = enum trace_cpu_phase */
+	TR_TRUSTEE,	   /* a = pool id, b = trustee state */
+	TR_MAYDAY,	   /* a = pool id */
+	TR_RESCUE,	   /* t = rescuer, a = pool id */
 	TR_NR_TYPES
 };
 
 enum trace_cpu_phase {
-	TRC_DOWN_BEGIN, TRC_DYING, TRC_DEAD, TRC_UP_BEGIN, TRC_STARTING, TRC_ONLINE,
+	TRC_DOWN_BEGIN,
+	TRC_DYING,
+	TRC_DEAD,
+	TRC_UP_BEGIN,
+	TRC_STARTING,
+	TRC_ONLINE,
 	TRC_NR_PHASES
 };
 

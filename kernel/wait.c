@@ -15,8 +15,7 @@ void init_waitqueue_head(struct wait_queue_head *wq)
 
 /* Non-exclusive waiters go first and exclusive ones last, so that
  * wake_up() can stop at the first exclusive one. */
-static void link_waiter(struct wait_queue_head *wq, struct wait_queue_entry *e,
-			bool exclusive)
+static void link_waiter(struct wait_queue_head *wq, struct wait_queue_entry *e, bool exclusive)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
@@ -54,7 +53,7 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 
 /* Which waiters a wake-up wakes. */
 enum wake_which {
-	WAKE_ONE_EXCLUSIVE,	/* every non-exclusive one and the first exclusive one */
+	WAKE_ONE_EXCLUSIVE, /* every non-exclusive one and the first exclusive one */
 	WAKE_EVERY_WAITER,
 };
 
@@ -110,9 +109,10 @@ static void sleeper_check(const struct timer_list *t)
 	const struct thread *th = s->thread;
 
 	if (unlikely(th->sleeper != s))
-		panic("timer %p: sleeper of %s, which left schedule_timeout() (sleeping now on %p); "
-		      "it is %s on cpu%u, saved rsp %lx", t, th->name, th->sleeper,
-		      th->on_cpu ? "running" : "switched out", th->cpu, th->ctx_rsp);
+		panic("timer %p: sleeper of %s, which left schedule_timeout() (sleeping now on "
+		      "%p); it is %s on cpu%u, saved rsp %lx",
+		      t, th->name, th->sleeper, th->on_cpu ? "running" : "switched out", th->cpu,
+		      th->ctx_rsp);
 }
 
 /* The callback: the thread is still in schedule_timeout() (its
@@ -220,8 +220,7 @@ bool completion_done(struct completion *c)
 
 /* ---- might_sleep -------------------------------------------------------- */
 
-__attribute__((noinline, noclone)) void __might_sleep(const char *file, int line,
-						      bool *reported)
+__attribute__((noinline, noclone)) void __might_sleep(const char *file, int line, bool *reported)
 {
 	if (!sched_ready || READ_ONCE(panic_cpu) >= 0)
 		return;
@@ -231,5 +230,6 @@ __attribute__((noinline, noclone)) void __might_sleep(const char *file, int line
 	if ((count || irqs_off) && !__atomic_exchange_n(reported, true, __ATOMIC_RELAXED))
 		warn_report(file, line, __builtin_return_address(0),
 			    "sleeping function called from invalid context: preempt_count %d, "
-			    "interrupts %s, thread %s", count, irqs_off ? "off" : "on", current->name);
+			    "interrupts %s, thread %s",
+			    count, irqs_off ? "off" : "on", current->name);
 }

@@ -25,22 +25,25 @@ struct thread;
 
 struct wait_queue_head {
 	struct spinlock lock;
-	struct list_head head;		/* lock: struct wait_queue_entry */
+	struct list_head head; /* lock: struct wait_queue_entry */
 };
 
 struct wait_queue_entry {
 	struct thread *thread;
 	bool exclusive;
-	struct list_head link;		/* the queue's lock */
+	struct list_head link; /* the queue's lock */
 };
 
 /* A waiter's entry, on its stack; prepare_to_wait() links it once. An
  * exclusive waiter (prepare_to_wait_exclusive()) is woken alone by
  * wake_up(), after every non-exclusive one. */
-#define DEFINE_WAIT(name)                                                     \
+#define DEFINE_WAIT(name)                                                                          \
 	struct wait_queue_entry name = { .thread = NULL, .link = LIST_HEAD_INIT(name.link) }
 
-#define WAIT_QUEUE_HEAD_INIT(name) { SPINLOCK_INIT(#name), LIST_HEAD_INIT((name).head) }
+#define WAIT_QUEUE_HEAD_INIT(name)                                                                 \
+	{                                                                                          \
+		SPINLOCK_INIT(#name), LIST_HEAD_INIT((name).head)                                  \
+	}
 #define DECLARE_WAIT_QUEUE_HEAD(name) struct wait_queue_head name = WAIT_QUEUE_HEAD_INIT(name)
 
 void init_waitqueue_head(struct wait_queue_head *wq);
@@ -56,36 +59,36 @@ bool waitqueue_active(struct wait_queue_head *wq);
 u64 schedule_timeout(u64 ns);
 void msleep(unsigned int ms);
 
-#define wait_event(wq, cond)                                                  \
-	do {                                                                  \
-		DEFINE_WAIT(__we);                                            \
-		might_sleep();                                                \
-		for (;;) {                                                    \
-			prepare_to_wait(&(wq), &__we);                        \
-			if (cond)                                             \
-				break;                                        \
-			schedule();                                           \
-		}                                                             \
-		finish_wait(&(wq), &__we);                                    \
+#define wait_event(wq, cond)                                                                       \
+	do {                                                                                       \
+		DEFINE_WAIT(__we);                                                                 \
+		might_sleep();                                                                     \
+		for (;;) {                                                                         \
+			prepare_to_wait(&(wq), &__we);                                             \
+			if (cond)                                                                  \
+				break;                                                             \
+			schedule();                                                                \
+		}                                                                                  \
+		finish_wait(&(wq), &__we);                                                         \
 	} while (0)
 
-#define wait_event_timeout(wq, cond, ns)                                      \
-	({                                                                    \
-		DEFINE_WAIT(__we);                                            \
-		u64 __left = (ns);                                            \
-		might_sleep();                                                \
-		for (;;) {                                                    \
-			prepare_to_wait(&(wq), &__we);                        \
-			if (cond) {                                           \
-				__left = __left ? __left : 1;                 \
-				break;                                        \
-			}                                                     \
-			if (!__left)                                          \
-				break;                                        \
-			__left = schedule_timeout(__left);                    \
-		}                                                             \
-		finish_wait(&(wq), &__we);                                    \
-		__left;                                                       \
+#define wait_event_timeout(wq, cond, ns)                                                           \
+	({                                                                                         \
+		DEFINE_WAIT(__we);                                                                 \
+		u64 __left = (ns);                                                                 \
+		might_sleep();                                                                     \
+		for (;;) {                                                                         \
+			prepare_to_wait(&(wq), &__we);                                             \
+			if (cond) {                                                                \
+				__left = __left ? __left : 1;                                      \
+				break;                                                             \
+			}                                                                          \
+			if (!__left)                                                               \
+				break;                                                             \
+			__left = schedule_timeout(__left);                                         \
+		}                                                                                  \
+		finish_wait(&(wq), &__we);                                                         \
+		__left;                                                                            \
 	})
 
 #endif

@@ -56,33 +56,33 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define NR_STD_POOLS WQ_NR_CPU_POOLS	/* per CPU: normal, high priority */
-#define HIGHPRI_NICE (-20)
-#define MAX_IDLE_WORKERS_RATIO 4	/* keep 1 idle worker per 4 busy ones */
-#define MIN_IDLE_WORKERS 2
-#define MAYDAY_INITIAL_TIMEOUT_NS (10 * NSEC_PER_MSEC)	/* creation may fail this long */
-#define MAYDAY_INTERVAL_NS (100 * NSEC_PER_MSEC)
-#define CREATE_COOLDOWN_MS 10		/* between failed creation attempts */
-#define STATS_INTERVAL_NS NSEC_PER_SEC
+#define NR_STD_POOLS		  WQ_NR_CPU_POOLS /* per CPU: normal, high priority */
+#define HIGHPRI_NICE		  (-20)
+#define MAX_IDLE_WORKERS_RATIO	  4 /* keep 1 idle worker per 4 busy ones */
+#define MIN_IDLE_WORKERS	  2
+#define MAYDAY_INITIAL_TIMEOUT_NS (10 * NSEC_PER_MSEC) /* creation may fail this long */
+#define MAYDAY_INTERVAL_NS	  (100 * NSEC_PER_MSEC)
+#define CREATE_COOLDOWN_MS	  10 /* between failed creation attempts */
+#define STATS_INTERVAL_NS	  NSEC_PER_SEC
 /* pool->trustee_state, also the b value of TR_TRUSTEE trace events (a
  * move to TRUSTEE_NONE is the hand-back when the CPU is online again). */
-#define TRUSTEE_NONE 0			/* the CPU is online: no trustee */
-#define TRUSTEE_IN_CHARGE 1		/* CPU offline, the trustee runs the pool */
-#define TRUSTEE_DONE 2			/* CPU offline, work gone, workers released */
+#define TRUSTEE_NONE	  0 /* the CPU is online: no trustee */
+#define TRUSTEE_IN_CHARGE 1 /* CPU offline, the trustee runs the pool */
+#define TRUSTEE_DONE	  2 /* CPU offline, work gone, workers released */
 static const char *const trustee_names[] = { "none", "in-charge", "done" };
-#define WQ_MAGIC 0x57514d51		/* "WQMQ" while alive */
+#define WQ_MAGIC      0x57514d51 /* "WQMQ" while alive */
 #define WQ_MAGIC_DEAD 0x64656164
 
 /* Worker flags. Those in WORKER_NOT_RUNNING keep a worker out of nr_running. */
-#define WORKER_IDLE (1u << 0)
-#define WORKER_PREP (1u << 1)
+#define WORKER_IDLE	     (1u << 0)
+#define WORKER_PREP	     (1u << 1)
 #define WORKER_CPU_INTENSIVE (1u << 2)
-#define WORKER_DIE (1u << 3)
-#define WORKER_UNBOUND (1u << 4)
-#define WORKER_RESCUER (1u << 5)
-#define WORKER_REBIND (1u << 6)		/* its CPU is back: rebind after this item */
-#define WORKER_NOT_RUNNING                                                     \
-	(WORKER_IDLE | WORKER_PREP | WORKER_CPU_INTENSIVE | WORKER_DIE | WORKER_UNBOUND | \
+#define WORKER_DIE	     (1u << 3)
+#define WORKER_UNBOUND	     (1u << 4)
+#define WORKER_RESCUER	     (1u << 5)
+#define WORKER_REBIND	     (1u << 6) /* its CPU is back: rebind after this item */
+#define WORKER_NOT_RUNNING                                                                         \
+	(WORKER_IDLE | WORKER_PREP | WORKER_CPU_INTENSIVE | WORKER_DIE | WORKER_UNBOUND |          \
 	 WORKER_RESCUER)
 
 unsigned int wq_idle_timeout_ms = 300000;
@@ -101,14 +101,14 @@ PARAM_UINT(wq_stall_s, wq_stall_s, 0, 3600,
 
 struct worker_pool {
 	struct spinlock lock;
-	unsigned int cpu;		/* I: WORK_CPU_UNBOUND for unbound pools */
-	int id;				/* I */
-	struct workqueue_attrs attrs;	/* PM+L: unbound pools are re-keyed when unused */
-	struct list_head worklist;	/* L */
-	struct list_head idle_list;	/* L: most recently idle first */
-	struct list_head workers;	/* L: all of them, and an attached rescuer */
-	unsigned int nr_workers;	/* L: rescuers not counted */
-	unsigned int nr_idle;		/* L */
+	unsigned int cpu;	      /* I: WORK_CPU_UNBOUND for unbound pools */
+	int id;			      /* I */
+	struct workqueue_attrs attrs; /* PM+L: unbound pools are re-keyed when unused */
+	struct list_head worklist;    /* L */
+	struct list_head idle_list;   /* L: most recently idle first */
+	struct list_head workers;     /* L: all of them, and an attached rescuer */
+	unsigned int nr_workers;      /* L: rescuers not counted */
+	unsigned int nr_idle;	      /* L */
 	/* A: counted workers running. Changed by a counted worker's own
 	 * flag changes (under L) and its sleep/wake hooks (without L, on
 	 * the pool's CPU only), and zeroed under L by workqueue_cpu_dying()
@@ -118,79 +118,79 @@ struct worker_pool {
 	 * alone then, and L orders its flag changes with the zeroing. While
 	 * the pool is disassociated no worker is counted: it stays 0. */
 	atomic_t nr_running;
-	bool manager_active;		/* L */
-	bool disassociated;		/* L: per-CPU pool whose CPU is offline */
-	int trustee_state;		/* L: TRUSTEE_* */
-	unsigned int trustee_events;	/* L: bumped to wake the trustee */
+	bool manager_active;	     /* L */
+	bool disassociated;	     /* L: per-CPU pool whose CPU is offline */
+	int trustee_state;	     /* L: TRUSTEE_* */
+	unsigned int trustee_events; /* L: bumped to wake the trustee */
 	struct wait_queue_head trustee_wait;
-	struct work_struct trustee_work;	/* manages the pool while disassociated */
-	int next_id;			/* L */
-	int refcnt;			/* PM+L: unbound pools: pwqs using it */
-	struct list_head unbound_node;	/* PM */
-	struct timer_list idle_timer;	/* queues idle_cull_work */
+	struct work_struct trustee_work; /* manages the pool while disassociated */
+	int next_id;			 /* L */
+	int refcnt;			 /* PM+L: unbound pools: pwqs using it */
+	struct list_head unbound_node;	 /* PM */
+	struct timer_list idle_timer;	 /* queues idle_cull_work */
 	struct work_struct idle_cull_work;
-	struct timer_list mayday_timer;	/* armed while the manager struggles */
-	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;	/* L */
-	u64 watch_executed, watch_since;	/* the statistics work only */
+	struct timer_list mayday_timer; /* armed while the manager struggles */
+	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued; /* L */
+	u64 watch_executed, watch_since; /* the statistics work only */
 };
 
 struct worker {
-	struct thread *thread;		/* I */
-	struct worker_pool *pool;	/* I; a rescuer: W+L while attached */
-	int id;				/* I */
-	struct list_head node;		/* L: pool->workers */
-	struct list_head idle_entry;	/* L: pool->idle_list */
-	struct list_head scheduled;	/* L: works handed to this worker */
-	struct work_struct *current_work;	/* L */
-	work_func_t current_func;	/* L */
-	struct pool_workqueue *current_pwq;	/* L */
-	unsigned int flags;		/* L, and W for its own NOT_RUNNING changes */
-	bool sleeping;			/* W: sleeping() ran */
-	u64 last_active;		/* L: when it went idle */
-	struct workqueue_struct *rescue_wq;	/* I: rescuers only */
+	struct thread *thread;		    /* I */
+	struct worker_pool *pool;	    /* I; a rescuer: W+L while attached */
+	int id;				    /* I */
+	struct list_head node;		    /* L: pool->workers */
+	struct list_head idle_entry;	    /* L: pool->idle_list */
+	struct list_head scheduled;	    /* L: works handed to this worker */
+	struct work_struct *current_work;   /* L */
+	work_func_t current_func;	    /* L */
+	struct pool_workqueue *current_pwq; /* L */
+	unsigned int flags;		    /* L, and W for its own NOT_RUNNING changes */
+	bool sleeping;			    /* W: sleeping() ran */
+	u64 last_active;		    /* L: when it went idle */
+	struct workqueue_struct *rescue_wq; /* I: rescuers only */
 };
 
 struct pool_workqueue {
-	struct workqueue_struct *wq;	/* I */
-	struct worker_pool *pool;	/* I */
-	int nr_active;			/* L: items on the worklist or running */
-	int max_active;			/* L */
-	int nr_in_flight;		/* L: queued, inactive or running (barriers not) */
-	int nr_inactive;		/* L */
-	int nr_barriers;		/* L: flush_work barriers queued here */
-	struct list_head inactive;	/* L: over max_active, in order */
-	bool retired;			/* L: replaced by apply_workqueue_attrs */
-	bool released;			/* M: retired, drained, pool reference dropped */
-	struct list_head pwqs_node;	/* M: wq->pwqs */
-	struct list_head mayday_node;	/* MD: wq->maydays */
+	struct workqueue_struct *wq;  /* I */
+	struct worker_pool *pool;     /* I */
+	int nr_active;		      /* L: items on the worklist or running */
+	int max_active;		      /* L */
+	int nr_in_flight;	      /* L: queued, inactive or running (barriers not) */
+	int nr_inactive;	      /* L */
+	int nr_barriers;	      /* L: flush_work barriers queued here */
+	struct list_head inactive;    /* L: over max_active, in order */
+	bool retired;		      /* L: replaced by apply_workqueue_attrs */
+	bool released;		      /* M: retired, drained, pool reference dropped */
+	struct list_head pwqs_node;   /* M: wq->pwqs */
+	struct list_head mayday_node; /* MD: wq->maydays */
 };
 
 struct workqueue_struct {
-	u32 magic;			/* WQ_MAGIC while alive */
-	char name[24];			/* I */
-	unsigned int flags;		/* I */
-	int saved_max_active;		/* M */
+	u32 magic;	      /* WQ_MAGIC while alive */
+	char name[24];	      /* I */
+	unsigned int flags;   /* I */
+	int saved_max_active; /* M */
 	struct mutex mutex;
-	struct list_head pwqs;		/* M: every pwq, retired ones included */
-	struct list_head list;		/* PM: all workqueues */
-	struct pool_workqueue *cpu_pwqs[NR_CPUS];	/* I: bound workqueues */
-	struct pool_workqueue *dfl_pwq;	/* M; read with READ_ONCE: unbound */
-	struct workqueue_attrs unbound_attrs;	/* M */
-	int nr_drainers;		/* M; read without it by queueing */
-	bool destroying;		/* M; likewise */
-	atomic_t nr_timers;		/* A: delayed items with their timer armed */
+	struct list_head pwqs;			  /* M: every pwq, retired ones included */
+	struct list_head list;			  /* PM: all workqueues */
+	struct pool_workqueue *cpu_pwqs[NR_CPUS]; /* I: bound workqueues */
+	struct pool_workqueue *dfl_pwq;		  /* M; read with READ_ONCE: unbound */
+	struct workqueue_attrs unbound_attrs;	  /* M */
+	int nr_drainers;			  /* M; read without it by queueing */
+	bool destroying;			  /* M; likewise */
+	atomic_t nr_timers;			  /* A: delayed items with their timer armed */
 	/* flushing (see "colours" in workqueue.h) */
 	struct spinlock flush_lock;
-	struct mutex flush_mutex;	/* serialises flushers taking a colour */
-	u64 work_gen;			/* F: generation of new items */
-	u64 done_gen;			/* F: every older generation has drained */
-	atomic_t nr_color[WORK_NR_COLORS];	/* A: items in flight per colour */
+	struct mutex flush_mutex;	   /* serialises flushers taking a colour */
+	u64 work_gen;			   /* F: generation of new items */
+	u64 done_gen;			   /* F: every older generation has drained */
+	atomic_t nr_color[WORK_NR_COLORS]; /* A: items in flight per colour */
 	struct wait_queue_head flush_wait;
-	u64 nr_flushes, nr_flush_overflows;	/* F */
+	u64 nr_flushes, nr_flush_overflows; /* F */
 	/* rescue */
-	struct worker *rescuer;		/* I: WQ_MEM_RECLAIM */
-	struct list_head maydays;	/* MD: pwqs asking for the rescuer */
-	u64 nr_rescued;			/* the rescuer only */
+	struct worker *rescuer;	  /* I: WQ_MEM_RECLAIM */
+	struct list_head maydays; /* MD: pwqs asking for the rescuer */
+	u64 nr_rescued;		  /* the rescuer only */
 };
 
 struct wq_barrier {
@@ -200,10 +200,10 @@ struct wq_barrier {
 
 static struct worker_pool cpu_pools[NR_CPUS][NR_STD_POOLS];
 static DEFINE_MUTEX(wq_pool_mutex);
-static LIST_HEAD(unbound_pools);	/* PM; pools are never freed, only re-keyed */
-static LIST_HEAD(workqueues);		/* PM */
-static bool wq_freezing;		/* PM */
-static int next_pool_id;		/* PM */
+static LIST_HEAD(unbound_pools); /* PM; pools are never freed, only re-keyed */
+static LIST_HEAD(workqueues);	 /* PM */
+static bool wq_freezing;	 /* PM */
+static int next_pool_id;	 /* PM */
 static DEFINE_SPINLOCK(wq_mayday_lock);
 static struct delayed_work stats_work;
 struct workqueue_struct *system_wq;
@@ -247,8 +247,9 @@ static bool too_many_workers(struct worker_pool *pool)
 	if (!pool_is_bound(pool) && pool->refcnt == 0)
 		return pool->nr_idle > 0;
 	if (pool->disassociated)
-		return false;	/* the trustee releases them */
-	return nr_idle > MIN_IDLE_WORKERS && (nr_idle - MIN_IDLE_WORKERS) * MAX_IDLE_WORKERS_RATIO >= nr_busy;
+		return false; /* the trustee releases them */
+	return nr_idle > MIN_IDLE_WORKERS &&
+	       (nr_idle - MIN_IDLE_WORKERS) * MAX_IDLE_WORKERS_RATIO >= nr_busy;
 }
 
 /* ---- workers: idle list and flags --------------------------------------- */
@@ -297,7 +298,7 @@ static void worker_enter_idle(struct worker *worker)
 	worker->flags |= WORKER_IDLE;
 	pool->nr_idle++;
 	worker->last_active = ktime_get_ns();
-	list_add(&worker->idle_entry, &pool->idle_list);	/* LIFO */
+	list_add(&worker->idle_entry, &pool->idle_list); /* LIFO */
 	if (pool->disassociated) {
 		pool->trustee_events++;
 		wake_up(&pool->trustee_wait);
@@ -313,7 +314,7 @@ static void assert_idle_removal_allowed(struct worker_pool *pool)
 {
 	assert_spin_locked(&pool->lock);
 	WARN_ONCE(pool_is_bound(pool) && !pool->disassociated && cpu_online(pool->cpu) &&
-		  smp_processor_id() != pool->cpu,
+			  smp_processor_id() != pool->cpu,
 		  "pool %d: idle worker removed on cpu%u, not on its cpu%u", pool->id,
 		  smp_processor_id(), pool->cpu);
 }
@@ -425,13 +426,14 @@ void workqueue_describe_thread(struct thread *t, char *buf, size_t size)
 		buf[0] = '\0';
 	if (!sched_hook_data(t, &wq_worker_hooks))
 		return;
-	struct worker *worker = kthread_data(t);	/* display only: racy reads are fine */
+	struct worker *worker = kthread_data(t); /* display only: racy reads are fine */
 	work_func_t fn = worker ? READ_ONCE(worker->current_func) : NULL;
 
 	if (fn)
 		snprintf(buf, size, "%pS", fn);
 	else if (worker)
-		snprintf(buf, size, "%s", (READ_ONCE(worker->flags) & WORKER_IDLE) ? "(idle)" : "(busy)");
+		snprintf(buf, size, "%s",
+			 (READ_ONCE(worker->flags) & WORKER_IDLE) ? "(idle)" : "(busy)");
 }
 
 struct work_struct *current_work(void)
@@ -502,8 +504,8 @@ static void move_linked_works(struct work_struct *w, struct list_head *head)
 		list_move_tail(&w->entry, head);
 		if (!linked)
 			break;
-		if (WARN_ONCE(next->magic != WORK_MAGIC, "work %pS is linked to a barrier that is gone",
-			      w->func))
+		if (WARN_ONCE(next->magic != WORK_MAGIC,
+			      "work %pS is linked to a barrier that is gone", w->func))
 			break;
 		w = next;
 	}
@@ -519,7 +521,7 @@ static void pwq_activate_inactive(struct pool_workqueue *pwq)
 	while (!list_empty(&pwq->inactive) && pwq->nr_active < pwq->max_active) {
 		struct work_struct *w = list_first_entry(&pwq->inactive, struct work_struct, entry);
 
-		move_linked_works(w, &pwq->pool->worklist);	/* its barriers come along */
+		move_linked_works(w, &pwq->pool->worklist); /* its barriers come along */
 		if (work_is_barrier(w))
 			continue;
 		clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
@@ -564,7 +566,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 {
 	struct worker_pool *pool = worker->pool;
 	struct pool_workqueue *pwq = w->pwq;
-	struct worker *collision = wq_lab_no_reentrancy_guard ? NULL : find_worker_executing(pool, w);
+	struct worker *collision =
+		wq_lab_no_reentrancy_guard ? NULL : find_worker_executing(pool, w);
 	unsigned int color = w->color;
 	void (*put)(struct work_struct *) = w->put;
 
@@ -574,7 +577,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 		return;
 	}
 	list_del_init(&w->entry);
-	clear_bit(WORK_STRUCT_LINKED, &w->flags);	/* its barriers are on our list now */
+	clear_bit(WORK_STRUCT_LINKED, &w->flags); /* its barriers are on our list now */
 	worker->current_work = w;
 	worker->current_func = w->func;
 	worker->current_pwq = pwq;
@@ -595,10 +598,10 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_func(w);
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
 	WARN_ONCE(preempt_count() != 0 || irqs_disabled(),
-		  "work function %pS returned with preemption (%d) or interrupts off", worker->current_func,
-		  preempt_count());
+		  "work function %pS returned with preemption (%d) or interrupts off",
+		  worker->current_func, preempt_count());
 	if (put && color != WORK_NO_COLOR)
-		put(w);		/* the last touch of w by the workqueue */
+		put(w); /* the last touch of w by the workqueue */
 
 	spin_lock_irq(&pool->lock);
 	if (intensive)
@@ -614,7 +617,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 static void process_scheduled_works(struct worker *worker)
 {
 	while (!list_empty(&worker->scheduled))
-		process_one_work(worker, list_first_entry(&worker->scheduled, struct work_struct, entry));
+		process_one_work(worker,
+				 list_first_entry(&worker->scheduled, struct work_struct, entry));
 }
 
 /* ---- creating workers, managing, maydays -------------------------------- */
@@ -641,8 +645,9 @@ static bool create_worker(struct worker_pool *pool)
 	bool created_unbound = !pool_is_bound(pool) || READ_ONCE(pool->disassociated);
 
 	if (pool_is_bound(pool) && !created_unbound)
-		worker->thread = kthread_create_on_cpu(worker_thread, worker, pool->cpu, "kworker/%u:%d%s",
-						       pool->cpu, worker->id, pool->attrs.nice < 0 ? "H" : "");
+		worker->thread = kthread_create_on_cpu(worker_thread, worker, pool->cpu,
+						       "kworker/%u:%d%s", pool->cpu, worker->id,
+						       pool->attrs.nice < 0 ? "H" : "");
 	else if (pool_is_bound(pool))
 		worker->thread = kthread_create_on_mask(worker_thread, worker, &cpu_active_mask,
 							"kworker/%u:%d%s", pool->cpu, worker->id,
@@ -664,12 +669,12 @@ static bool create_worker(struct worker_pool *pool)
 		if (!created_unbound)
 			set_cpus_allowed(worker->thread, &cpu_active_mask);
 	} else if (pool_is_bound(pool) && created_unbound) {
-		worker->flags |= WORKER_REBIND;	/* the CPU came back meanwhile */
+		worker->flags |= WORKER_REBIND; /* the CPU came back meanwhile */
 	}
 	list_add_tail(&worker->node, &pool->workers);
 	pool->nr_workers++;
 	pool->nr_created++;
-	struct thread *th = worker->thread;	/* worker may be reaped and freed once unlocked */
+	struct thread *th = worker->thread; /* worker may be reaped and freed once unlocked */
 
 	/* Only a worker where the pool's hooks expect it may wait as idle;
 	 * one still to rebind goes there first (worker_thread). */
@@ -678,7 +683,7 @@ static bool create_worker(struct worker_pool *pool)
 	trace_event(TR_WORKER_CREATE, th, (u64)pool->id, 0);
 	wake_up_thread(th);
 	spin_unlock_irqrestore(&pool->lock, flags);
-	put_thread(th);		/* it frees itself when it exits */
+	put_thread(th); /* it frees itself when it exits */
 	return true;
 }
 
@@ -733,7 +738,7 @@ static bool manage_workers(struct worker_pool *pool)
 	spin_unlock_irq(&pool->lock);
 	mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INITIAL_TIMEOUT_NS);
 	while (!create_worker(pool)) {
-		msleep(CREATE_COOLDOWN_MS);	/* out of memory or threads: try again */
+		msleep(CREATE_COOLDOWN_MS); /* out of memory or threads: try again */
 		spin_lock_irq(&pool->lock);
 		bool need = need_to_create_worker(pool);
 
@@ -768,7 +773,7 @@ static bool worker_maybe_rebind(struct worker *worker)
 		return false;
 	worker->flags &= ~WORKER_REBIND;
 	if (pool->disassociated)
-		return false;	/* down again already: stay with the trustee */
+		return false; /* down again already: stay with the trustee */
 	spin_unlock_irq(&pool->lock);
 	int err = set_cpus_allowed(current, cpumask_of(pool->cpu));
 
@@ -800,7 +805,7 @@ static int worker_thread(void *arg)
 			worker_die(worker);
 		}
 		worker_leave_idle(worker);
-recheck:
+	recheck:
 		if (worker_maybe_rebind(worker))
 			goto recheck;
 		if (!need_more_worker(pool))
@@ -813,7 +818,7 @@ recheck:
 				list_first_entry(&pool->worklist, struct work_struct, entry);
 
 			if (test_bit(WORK_STRUCT_LINKED, &w->flags))
-				move_linked_works(w, &worker->scheduled);	/* with its barriers */
+				move_linked_works(w, &worker->scheduled); /* with its barriers */
 			else
 				process_one_work(worker, w);
 			process_scheduled_works(worker);
@@ -824,8 +829,9 @@ recheck:
 		worker_set_flags(worker, WORKER_PREP);
 		if (worker_maybe_rebind(worker) || !list_empty(&pool->worklist))
 			goto recheck;
-sleep:
-		if (pool_is_bound(pool) && !pool->disassociated && (worker->flags & WORKER_UNBOUND)) {
+	sleep:
+		if (pool_is_bound(pool) && !pool->disassociated &&
+		    (worker->flags & WORKER_UNBOUND)) {
 			/* Its CPU is back but it could not rebind (the CPU went
 			 * away and came back meanwhile): an unbound worker must
 			 * not wait on a bound pool's idle list. It leaves. */
@@ -859,7 +865,8 @@ static void idle_cull_fn(struct work_struct *work)
 		return;
 	}
 	while (too_many_workers(pool)) {
-		struct worker *worker = list_last_entry(&pool->idle_list, struct worker, idle_entry);
+		struct worker *worker =
+			list_last_entry(&pool->idle_list, struct worker, idle_entry);
 		u64 expires = worker->last_active + wq_idle_timeout_ms * NSEC_PER_MSEC;
 
 		if (ktime_get_ns() < expires && !(pool->refcnt == 0 && !pool_is_bound(pool))) {
@@ -891,10 +898,11 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 	struct worker_pool *pool = pwq->pool;
 	struct work_struct *w, *n;
 
-	set_cpus_allowed(current, pool_is_bound(pool) ? cpumask_of(pool->cpu) : &pool->attrs.cpumask);
+	set_cpus_allowed(current,
+			 pool_is_bound(pool) ? cpumask_of(pool->cpu) : &pool->attrs.cpumask);
 	spin_lock_irq(&pool->lock);
 	rescuer->pool = pool;
-	list_add_tail(&rescuer->node, &pool->workers);	/* collisions see it */
+	list_add_tail(&rescuer->node, &pool->workers); /* collisions see it */
 	list_for_each_entry_safe(w, n, &pool->worklist, entry)
 		if (w->pwq == pwq)
 			list_move_tail(&w->entry, &rescuer->scheduled);
@@ -922,7 +930,7 @@ static int rescuer_thread(void *arg)
 	struct worker *rescuer = arg;
 	struct workqueue_struct *wq = rescuer->rescue_wq;
 
-	sched_hook_add(&wq_worker_hooks, rescuer);	/* for current_work(); never counted */
+	sched_hook_add(&wq_worker_hooks, rescuer); /* for current_work(); never counted */
 	for (;;) {
 		set_current_state(THREAD_BLOCKED);
 		bool stop = kthread_should_stop();
@@ -982,23 +990,25 @@ void __init_delayed_work(struct delayed_work *dw, work_func_t fn)
 static bool work_valid(struct work_struct *w, const char *op)
 {
 	return !WARN_ONCE(w->magic != WORK_MAGIC,
-			  "%s of a work item that was never initialised or was freed (%p: magic %#x, func %pS)",
+			  "%s of a work item that was never initialised or was freed (%p: magic "
+			  "%#x, func %pS)",
 			  op, w, w->magic, w->func);
 }
 
 static bool wq_valid(struct workqueue_struct *wq, const char *op, struct work_struct *w)
 {
-	return !WARN_ONCE(!wq || wq->magic != WQ_MAGIC,
-			  "%s(%pS) to a workqueue that was destroyed or never allocated (%p, magic %#x)",
-			  op, w->func, wq, wq ? wq->magic : 0);
+	return !WARN_ONCE(
+		!wq || wq->magic != WQ_MAGIC,
+		"%s(%pS) to a workqueue that was destroyed or never allocated (%p, magic %#x)", op,
+		w->func, wq, wq ? wq->magic : 0);
 }
 
 /* Out of line: keeps the queueing fast path short. */
 static __noinline unsigned int wq_bad_cpu_arg(unsigned int cpu, const char *op,
-					       struct work_struct *w)
+					      struct work_struct *w)
 {
-	WARN_ONCE(1, "%s_on(cpu%u, %pS): not a possible CPU; queued as if WORK_CPU_UNBOUND", op, cpu,
-		  w->func);
+	WARN_ONCE(1, "%s_on(cpu%u, %pS): not a possible CPU; queued as if WORK_CPU_UNBOUND", op,
+		  cpu, w->func);
 	return WORK_CPU_UNBOUND;
 }
 
@@ -1031,9 +1041,10 @@ static bool __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct w
 		release_pending(w);
 		return false;
 	}
-	if (unlikely(READ_ONCE(wq->nr_drainers) || READ_ONCE(wq->destroying)) && !is_chained_work(wq)) {
-		WARN_ONCE(1, "queue_work(%pS) to workqueue %s while it is being %s: refused", w->func,
-			  wq->name, READ_ONCE(wq->destroying) ? "destroyed" : "drained");
+	if (unlikely(READ_ONCE(wq->nr_drainers) || READ_ONCE(wq->destroying)) &&
+	    !is_chained_work(wq)) {
+		WARN_ONCE(1, "queue_work(%pS) to workqueue %s while it is being %s: refused",
+			  w->func, wq->name, READ_ONCE(wq->destroying) ? "destroyed" : "drained");
 		release_pending(w);
 		return false;
 	}
@@ -1096,7 +1107,7 @@ retry:
 	}
 	spin_unlock_no_resched(&pool->lock);
 	if (kick)
-		queue_work(system_unbound_wq, &pool->trustee_work);	/* it needs a worker */
+		queue_work(system_unbound_wq, &pool->trustee_work); /* it needs a worker */
 	return true;
 }
 
@@ -1143,7 +1154,7 @@ static void delayed_work_timer_fn(struct timer_list *t)
 
 	/* Timer callbacks only queue work: this is the whole of it. */
 	__queue_work(dw->cpu, wq, &dw->work);
-	atomic_dec(&wq->nr_timers);	/* after: destroy_workqueue waits for this */
+	atomic_dec(&wq->nr_timers); /* after: destroy_workqueue waits for this */
 }
 
 /* Queue dw (PENDING owned) after delay_ns. Interrupts off. */
@@ -1224,13 +1235,14 @@ static int try_grab_pending(struct work_struct *w, enum work_kind kind, unsigned
 			bool active = !test_bit(WORK_STRUCT_INACTIVE, &w->flags);
 
 			list_del_init(&w->entry);
-			clear_bit(WORK_STRUCT_LINKED, &w->flags);	/* its barriers run alone */
+			clear_bit(WORK_STRUCT_LINKED, &w->flags); /* its barriers run alone */
 			if (!active) {
 				clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
 				pwq->nr_inactive--;
 			}
 			w->pwq = NULL;
-			pwq_dec_nr_in_flight(pwq, w->color, active ? WORK_WAS_ACTIVE : WORK_WAS_INACTIVE);
+			pwq_dec_nr_in_flight(pwq, w->color,
+					     active ? WORK_WAS_ACTIVE : WORK_WAS_INACTIVE);
 			spin_unlock_no_resched(&pool->lock);
 			return 1;
 		}
@@ -1260,7 +1272,8 @@ bool mod_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct d
 	int ret = grab_pending(&dw->work, WORK_DELAYED, &flags);
 
 	if (ret == 0 && dw->work.get)
-		dw->work.get(&dw->work);	/* a new queueing; when stolen, its reference carries over */
+		dw->work.get(&dw->work); /* a new queueing; when stolen, its reference carries over
+					  */
 	__queue_delayed_work(cpu, wq, dw, delay_ns);
 	local_irq_restore(flags);
 	preempt_check_resched();
@@ -1310,7 +1323,7 @@ static struct worker_pool *lock_work_pool(struct work_struct *w, struct worker *
 			}
 		}
 		spin_unlock_irqrestore(&pool->lock, *flags);
-		cpu_relax();	/* it moved (being queued or started): look again */
+		cpu_relax(); /* it moved (being queued or started): look again */
 	}
 }
 
@@ -1329,13 +1342,16 @@ bool flush_work(struct work_struct *w)
 		return false;
 	if (worker && worker->thread == current) {
 		spin_unlock_irqrestore(&pool->lock, flags);
-		WARN_ONCE(1, "flush_work(%pS) from inside that work item would wait forever", w->func);
+		WARN_ONCE(1, "flush_work(%pS) from inside that work item would wait forever",
+			  w->func);
 		return false;
 	}
 	if (!worker && self && self->current_pwq && self->current_pwq->wq == w->pwq->wq &&
 	    (w->pwq->wq->flags & __WQ_ORDERED)) {
 		spin_unlock_irqrestore(&pool->lock, flags);
-		WARN_ONCE(1, "flush_work(%pS) from %pS of the same ordered workqueue %s would wait forever",
+		WARN_ONCE(1,
+			  "flush_work(%pS) from %pS of the same ordered workqueue %s would wait "
+			  "forever",
 			  w->func, self->current_func, self->current_pwq->wq->name);
 		return false;
 	}
@@ -1386,10 +1402,12 @@ void flush_workqueue(struct workqueue_struct *wq)
 	unsigned long flags;
 
 	might_sleep();
-	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC, "flush_workqueue of a destroyed workqueue (%p)", wq))
+	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC, "flush_workqueue of a destroyed workqueue (%p)",
+		      wq))
 		return;
 	if (self && self->current_pwq && self->current_pwq->wq == wq) {
-		WARN_ONCE(1, "flush_workqueue(%s) from its own item %pS would wait for itself forever",
+		WARN_ONCE(1,
+			  "flush_workqueue(%s) from its own item %pS would wait for itself forever",
 			  wq->name, self->current_func);
 		return;
 	}
@@ -1456,8 +1474,8 @@ void drain_workqueue(struct workqueue_struct *wq)
 		if (!left)
 			break;
 		if (++tries % 100 == 0)
-			pr_warn("drain_workqueue(%s): %d items still in flight after %u flushes\n", wq->name,
-				left, tries);
+			pr_warn("drain_workqueue(%s): %d items still in flight after %u flushes\n",
+				wq->name, left, tries);
 	}
 	mutex_lock(&wq->mutex);
 	wq->nr_drainers--;
@@ -1482,7 +1500,7 @@ static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cance
 
 	local_irq_restore(flags);
 	if (wait == CANCEL_SYNC)
-		flush_work(w);	/* wait for an execution in progress */
+		flush_work(w); /* wait for an execution in progress */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	if (ret == 1 && w->put)
 		w->put(w);
@@ -1586,7 +1604,8 @@ static void trustee_fn(struct work_struct *work)
 		unsigned int seen = pool->trustee_events;
 
 		spin_unlock_irq(&pool->lock);
-		wait_event_timeout(pool->trustee_wait, trustee_has_news(pool, seen), 100 * NSEC_PER_MSEC);
+		wait_event_timeout(pool->trustee_wait, trustee_has_news(pool, seen),
+				   100 * NSEC_PER_MSEC);
 		spin_lock_irq(&pool->lock);
 	}
 	spin_unlock_irq(&pool->lock);
@@ -1604,7 +1623,7 @@ int workqueue_cpu_dying(unsigned int cpu)
 		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
 		list_for_each_entry(worker, &pool->workers, node) {
 			if (worker->flags & WORKER_RESCUER)
-				continue;	/* it leaves by itself */
+				continue; /* it leaves by itself */
 			worker->flags = (worker->flags | WORKER_UNBOUND) & ~WORKER_REBIND;
 			set_cpus_allowed(worker->thread, &cpu_active_mask);
 		}
@@ -1645,7 +1664,8 @@ int workqueue_cpu_online(unsigned int cpu)
 		spin_unlock_irq(&pool->lock);
 		/* A bound idle worker, so concurrency management has one to wake. */
 		if (!create_worker(pool)) {
-			pr_warn("cpu%u: no bound worker could be created; its busy workers will rebind\n",
+			pr_warn("cpu%u: no bound worker could be created; its busy workers will "
+				"rebind\n",
 				cpu);
 		}
 	}
@@ -1821,11 +1841,13 @@ int apply_workqueue_attrs(struct workqueue_struct *wq, const struct workqueue_at
 
 	might_sleep();
 	if (!(wq->flags & WQ_UNBOUND) || (wq->flags & __WQ_ORDERED)) {
-		pr_warn("apply_workqueue_attrs(%s): only for unbound, unordered workqueues\n", wq->name);
+		pr_warn("apply_workqueue_attrs(%s): only for unbound, unordered workqueues\n",
+			wq->name);
 		return -EINVAL;
 	}
 	if (check_attrs(attrs)) {
-		pr_warn("apply_workqueue_attrs(%s): nice %d out of %d..%d or no active CPU in the mask\n",
+		pr_warn("apply_workqueue_attrs(%s): nice %d out of %d..%d or no active CPU in the "
+			"mask\n",
 			wq->name, attrs->nice, NICE_MIN, NICE_MAX);
 		return -EINVAL;
 	}
@@ -1847,7 +1869,7 @@ int apply_workqueue_attrs(struct workqueue_struct *wq, const struct workqueue_at
 	WRITE_ONCE(wq->dfl_pwq, pwq);
 	unsigned long flags = spin_lock_irqsave(&old->pool->lock);
 
-	old->retired = true;	/* queuers that still see it retry */
+	old->retired = true; /* queuers that still see it retry */
 	spin_unlock_irqrestore(&old->pool->lock, flags);
 	wq->unbound_attrs = *attrs;
 	release_retired_pwqs(wq);
@@ -1947,7 +1969,9 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 		}
 	} else {
 		for_each_possible_cpu(cpu) {
-			wq->cpu_pwqs[cpu] = alloc_pwq(wq, &cpu_pools[cpu][(flags & WQ_HIGHPRI) ? WQ_POOL_HIGHPRI : WQ_POOL_NORMAL]);
+			wq->cpu_pwqs[cpu] = alloc_pwq(
+				wq, &cpu_pools[cpu][(flags & WQ_HIGHPRI) ? WQ_POOL_HIGHPRI :
+									   WQ_POOL_NORMAL]);
 			if (!wq->cpu_pwqs[cpu])
 				goto fail;
 		}
@@ -1970,24 +1994,28 @@ fail:
 void destroy_workqueue(struct workqueue_struct *wq)
 {
 	might_sleep();
-	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC, "destroy_workqueue of a destroyed workqueue (%p)", wq))
+	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC,
+		      "destroy_workqueue of a destroyed workqueue (%p)", wq))
 		return;
 	mutex_lock(&wq->mutex);
-	int busy = wq_nr_in_flight(wq, ITEMS_ONLY);	/* a returned flush_work's barrier is no misuse */
+	int busy = wq_nr_in_flight(wq, ITEMS_ONLY); /* a returned flush_work's barrier is no misuse
+						     */
 
 	wq->destroying = true;
 	mutex_unlock(&wq->mutex);
 	int timers = atomic_read(&wq->nr_timers);
 
 	WARN_ONCE(busy || timers,
-		  "destroy_workqueue(%s) with %d items queued or running and %d delayed: draining first",
+		  "destroy_workqueue(%s) with %d items queued or running and %d delayed: draining "
+		  "first",
 		  wq->name, busy, timers);
 	drain_workqueue(wq);
 	if (atomic_read(&wq->nr_timers)) {
 		/* Their timers will fire into this workqueue: keep it (marked
 		 * destroying, so they are refused with a warning) rather than
 		 * let them write into freed memory. */
-		pr_err("destroy_workqueue(%s): %d delayed items still armed; the workqueue is leaked\n",
+		pr_err("destroy_workqueue(%s): %d delayed items still armed; the workqueue is "
+		       "leaked\n",
 		       wq->name, atomic_read(&wq->nr_timers));
 		return;
 	}
@@ -2074,7 +2102,8 @@ int workqueue_freeze(u64 timeout_ns)
 	mutex_unlock(&wq_pool_mutex);
 	while (busy) {
 		if (ktime_get_ns() > deadline) {
-			pr_warn("workqueue_freeze: %d freezable items still running; thawing\n", busy);
+			pr_warn("workqueue_freeze: %d freezable items still running; thawing\n",
+				busy);
 			workqueue_thaw();
 			return -EBUSY;
 		}
@@ -2209,17 +2238,19 @@ static void dump_pool(struct worker_pool *pool, void *arg)
 
 	pool_stats(pool, &st);
 	if (pool_is_bound(pool))
-		snprintf(where, sizeof(where), "cpu%u%s%s%s", pool->cpu, pool->attrs.nice < 0 ? " highpri" : "",
+		snprintf(where, sizeof(where), "cpu%u%s%s%s", pool->cpu,
+			 pool->attrs.nice < 0 ? " highpri" : "",
 			 pool->trustee_state ? " trustee " : "",
 			 pool->trustee_state ? trustee_names[pool->trustee_state] : "");
 	else
-		snprintf(where, sizeof(where), "unbound u%d nice %d refs %d", pool->id, pool->attrs.nice,
-			 pool->refcnt);
+		snprintf(where, sizeof(where), "unbound u%d nice %d refs %d", pool->id,
+			 pool->attrs.nice, pool->refcnt);
 	d->len += scnprintf(d->buf + d->len, d->size - d->len,
-			    "pool %-28s workers %u idle %u running %d pending %u | executed %lu created %lu "
-			    "destroyed %lu maydays %lu rescued %lu\n",
-			    where, st.nr_workers, st.nr_idle, st.nr_running, st.nr_pending, st.nr_executed,
-			    st.nr_created, st.nr_destroyed, st.nr_maydays, st.nr_rescued);
+			    "pool %-28s workers %u idle %u running %d pending %u | executed %lu "
+			    "created %lu destroyed %lu maydays %lu rescued %lu\n",
+			    where, st.nr_workers, st.nr_idle, st.nr_running, st.nr_pending,
+			    st.nr_executed, st.nr_created, st.nr_destroyed, st.nr_maydays,
+			    st.nr_rescued);
 }
 
 size_t workqueue_dump(char *buf, size_t size)
@@ -2237,16 +2268,19 @@ size_t workqueue_dump(char *buf, size_t size)
 
 		workqueue_wq_stats(wq, &st);
 		d.len += scnprintf(buf + d.len, size - d.len,
-				   "wq %-16s %s%s%s%s%s%s max_active %d active %d inactive %d delayed %d "
-				   "flushes %lu rescued %lu\n",
-				   wq->name, (wq->flags & __WQ_ORDERED) ? "ordered" :
-				   (wq->flags & WQ_UNBOUND) ? "unbound" : "bound",
+				   "wq %-16s %s%s%s%s%s%s max_active %d active %d inactive %d "
+				   "delayed %d flushes %lu rescued %lu\n",
+				   wq->name,
+				   (wq->flags & __WQ_ORDERED) ? "ordered" :
+				   (wq->flags & WQ_UNBOUND)   ? "unbound" :
+								"bound",
 				   (wq->flags & WQ_HIGHPRI) ? ",highpri" : "",
 				   (wq->flags & WQ_CPU_INTENSIVE) ? ",cpu_intensive" : "",
 				   (wq->flags & WQ_MEM_RECLAIM) ? ",mem_reclaim" : "",
 				   (wq->flags & WQ_FREEZABLE) ? ",freezable" : "",
-				   wq->nr_drainers ? ",draining" : "", wq->saved_max_active, st.nr_active,
-				   st.nr_inactive, st.nr_delayed, st.nr_flushes, st.nr_rescued);
+				   wq->nr_drainers ? ",draining" : "", wq->saved_max_active,
+				   st.nr_active, st.nr_inactive, st.nr_delayed, st.nr_flushes,
+				   st.nr_rescued);
 	}
 	mutex_unlock(&wq_pool_mutex);
 	return d.len;
@@ -2297,9 +2331,10 @@ static void stats_fn(struct work_struct *w)
 		struct wq_counters c;
 
 		workqueue_get_counters(&c);
-		pr_info("stats: %u pools, %u workers (%u idle), executed %lu, created %lu, destroyed %lu, "
-			"maydays %lu, rescued %lu\n",
-			c.pools, c.workers, c.idle, c.executed, c.created, c.destroyed, c.maydays, c.rescued);
+		pr_info("stats: %u pools, %u workers (%u idle), executed %lu, created %lu, "
+			"destroyed %lu, maydays %lu, rescued %lu\n",
+			c.pools, c.workers, c.idle, c.executed, c.created, c.destroyed, c.maydays,
+			c.rescued);
 		last_print = now;
 	}
 	queue_delayed_work(system_highpri_wq, to_delayed_work(w), STATS_INTERVAL_NS);
@@ -2318,7 +2353,7 @@ void workqueue_init(void)
 	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))
 			for (int i = 0; i < NR_STD_POOLS; i++)
-				cpu_pools[cpu][i].disassociated = true;	/* until cpu_up() */
+				cpu_pools[cpu][i].disassociated = true; /* until cpu_up() */
 	for_each_online_cpu(cpu)
 		for (int i = 0; i < NR_STD_POOLS; i++)
 			if (!create_worker(&cpu_pools[cpu][i]))
@@ -2330,7 +2365,8 @@ void workqueue_init(void)
 	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq)
 		panic("workqueue: cannot allocate the system workqueues");
 	if (wq_lab_no_reentrancy_guard)
-		pr_warn("LAB: the non-reentrancy guard is OFF: work items may run on two workers at once\n");
+		pr_warn("LAB: the non-reentrancy guard is OFF: work items may run on two workers "
+			"at once\n");
 	INIT_DELAYED_WORK(&stats_work, stats_fn);
 	queue_delayed_work(system_highpri_wq, &stats_work, STATS_INTERVAL_NS);
 }

@@ -152,45 +152,45 @@ struct work_struct;
 typedef void (*work_func_t)(struct work_struct *work);
 
 /* Bits in work->flags (atomic). */
-#define WORK_STRUCT_PENDING 0	/* queued or timer armed, not yet started */
-#define WORK_STRUCT_INACTIVE 1	/* the pool's lock: waiting over max_active */
-#define WORK_STRUCT_LINKED 2	/* the pool's lock: a flush barrier follows it */
-#define WORK_NR_COLORS 15	/* flush colours */
-#define WORK_NO_COLOR 15	/* flush barriers take part in no flush */
-#define WORK_MAGIC 0x574f524b	/* "WORK": set by INIT_WORK */
+#define WORK_STRUCT_PENDING  0		/* queued or timer armed, not yet started */
+#define WORK_STRUCT_INACTIVE 1		/* the pool's lock: waiting over max_active */
+#define WORK_STRUCT_LINKED   2		/* the pool's lock: a flush barrier follows it */
+#define WORK_NR_COLORS	     15		/* flush colours */
+#define WORK_NO_COLOR	     15		/* flush barriers take part in no flush */
+#define WORK_MAGIC	     0x574f524b /* "WORK": set by INIT_WORK */
 
 struct pool_workqueue;
 struct worker_pool;
 
 struct work_struct {
-	unsigned long flags;		/* atomic bits: WORK_STRUCT_* */
-	struct list_head entry;		/* the pool's lock, while queued */
+	unsigned long flags;	/* atomic bits: WORK_STRUCT_* */
+	struct list_head entry; /* the pool's lock, while queued */
 	work_func_t func;
-	struct pool_workqueue *pwq;	/* the pool's lock: where it is queued */
-	struct worker_pool *last_pool;	/* the pool it last ran on (pools live forever) */
-	void (*get)(struct work_struct *w);	/* optional references */
+	struct pool_workqueue *pwq;	    /* the pool's lock: where it is queued */
+	struct worker_pool *last_pool;	    /* the pool it last ran on (pools live forever) */
+	void (*get)(struct work_struct *w); /* optional references */
 	void (*put)(struct work_struct *w);
 	u32 magic;
-	u8 color;			/* the pool's lock: flush colour */
+	u8 color; /* the pool's lock: flush colour */
 };
 
 struct delayed_work {
 	struct work_struct work;
 	struct timer_list timer;
-	struct workqueue_struct *wq;	/* owner of PENDING: where it goes */
+	struct workqueue_struct *wq; /* owner of PENDING: where it goes */
 	unsigned int cpu;
 };
 
 #define to_delayed_work(w) container_of((w), struct delayed_work, work)
 
-#define WQ_UNBOUND (1u << 1)		/* not bound to a CPU: unbound pools */
-#define WQ_FREEZABLE (1u << 2)		/* held by workqueue_freeze() */
-#define WQ_MEM_RECLAIM (1u << 3)	/* has a rescuer */
-#define WQ_HIGHPRI (1u << 4)		/* the highpri pools (nice -20) */
-#define WQ_CPU_INTENSIVE (1u << 5)	/* its items do not count in nr_running */
-#define __WQ_ORDERED (1u << 17)		/* one at a time, in queueing order */
-#define WQ_MAX_ACTIVE 512
-#define WQ_DFL_ACTIVE (WQ_MAX_ACTIVE / 2)
+#define WQ_UNBOUND	 (1u << 1)  /* not bound to a CPU: unbound pools */
+#define WQ_FREEZABLE	 (1u << 2)  /* held by workqueue_freeze() */
+#define WQ_MEM_RECLAIM	 (1u << 3)  /* has a rescuer */
+#define WQ_HIGHPRI	 (1u << 4)  /* the highpri pools (nice -20) */
+#define WQ_CPU_INTENSIVE (1u << 5)  /* its items do not count in nr_running */
+#define __WQ_ORDERED	 (1u << 17) /* one at a time, in queueing order */
+#define WQ_MAX_ACTIVE	 512
+#define WQ_DFL_ACTIVE	 (WQ_MAX_ACTIVE / 2)
 #define WORK_CPU_UNBOUND NR_CPUS
 
 #define WORK_BUSY_PENDING (1u << 0)
@@ -202,7 +202,7 @@ void __init_delayed_work(struct delayed_work *dw, work_func_t fn);
 #define INIT_DELAYED_WORK(dw, fn) __init_delayed_work((dw), (fn))
 void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),
 		   void (*put)(struct work_struct *));
-#define work_pending(w) test_bit(WORK_STRUCT_PENDING, &(w)->flags)
+#define work_pending(w)		 test_bit(WORK_STRUCT_PENDING, &(w)->flags)
 #define delayed_work_pending(dw) work_pending(&(dw)->work)
 unsigned int work_busy(struct work_struct *w);
 struct work_struct *current_work(void);
@@ -220,7 +220,7 @@ int apply_workqueue_attrs(struct workqueue_struct *wq, const struct workqueue_at
 void workqueue_get_attrs(struct workqueue_struct *wq, struct workqueue_attrs *attrs);
 
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, int max_active);
-#define alloc_ordered_workqueue(name, flags)                                  \
+#define alloc_ordered_workqueue(name, flags)                                                       \
 	alloc_workqueue((name), WQ_UNBOUND | __WQ_ORDERED | (flags), 1)
 void destroy_workqueue(struct workqueue_struct *wq);
 void workqueue_set_max_active(struct workqueue_struct *wq, int max_active);

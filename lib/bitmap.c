@@ -12,7 +12,7 @@
 #define BITMAP_FIRST_WORD_MASK(start) (~0UL << ((start) % BITS_PER_LONG))
 
 /* Number of whole words, and whether a partial word follows. */
-#define FULL_WORDS(nbits) ((nbits) / BITS_PER_LONG)
+#define FULL_WORDS(nbits)	((nbits) / BITS_PER_LONG)
 #define HAS_PARTIAL_WORD(nbits) ((nbits) % BITS_PER_LONG != 0)
 
 /*
@@ -45,8 +45,7 @@ void bitmap_fill(unsigned long *dst, unsigned int nbits)
 		dst[k] = BITMAP_LAST_WORD_MASK(nbits);
 }
 
-void bitmap_copy(unsigned long *dst, const unsigned long *src,
-		 unsigned int nbits)
+void bitmap_copy(unsigned long *dst, const unsigned long *src, unsigned int nbits)
 {
 	unsigned int k;
 
@@ -88,8 +87,8 @@ void bitmap_clear(unsigned long *map, unsigned int start, unsigned int len)
 		*p &= ~(mask & BITMAP_LAST_WORD_MASK(end));
 }
 
-bool bitmap_and(unsigned long *dst, const unsigned long *src1,
-		const unsigned long *src2, unsigned int nbits)
+bool bitmap_and(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
+		unsigned int nbits)
 {
 	unsigned long any = 0;
 	unsigned int k;
@@ -97,13 +96,12 @@ bool bitmap_and(unsigned long *dst, const unsigned long *src1,
 	for (k = 0; k < FULL_WORDS(nbits); k++)
 		any |= dst[k] = src1[k] & src2[k];
 	if (HAS_PARTIAL_WORD(nbits))
-		any |= (dst[k] = src1[k] & src2[k]) &
-		       BITMAP_LAST_WORD_MASK(nbits);
+		any |= (dst[k] = src1[k] & src2[k]) & BITMAP_LAST_WORD_MASK(nbits);
 	return any != 0;
 }
 
-void bitmap_or(unsigned long *dst, const unsigned long *src1,
-	       const unsigned long *src2, unsigned int nbits)
+void bitmap_or(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
+	       unsigned int nbits)
 {
 	unsigned int k;
 
@@ -111,8 +109,8 @@ void bitmap_or(unsigned long *dst, const unsigned long *src1,
 		dst[k] = src1[k] | src2[k];
 }
 
-bool bitmap_andnot(unsigned long *dst, const unsigned long *src1,
-		   const unsigned long *src2, unsigned int nbits)
+bool bitmap_andnot(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
+		   unsigned int nbits)
 {
 	unsigned long any = 0;
 	unsigned int k;
@@ -120,13 +118,11 @@ bool bitmap_andnot(unsigned long *dst, const unsigned long *src1,
 	for (k = 0; k < FULL_WORDS(nbits); k++)
 		any |= dst[k] = src1[k] & ~src2[k];
 	if (HAS_PARTIAL_WORD(nbits))
-		any |= (dst[k] = src1[k] & ~src2[k]) &
-		       BITMAP_LAST_WORD_MASK(nbits);
+		any |= (dst[k] = src1[k] & ~src2[k]) & BITMAP_LAST_WORD_MASK(nbits);
 	return any != 0;
 }
 
-bool bitmap_equal(const unsigned long *src1, const unsigned long *src2,
-		  unsigned int nbits)
+bool bitmap_equal(const unsigned long *src1, const unsigned long *src2, unsigned int nbits)
 {
 	unsigned int k;
 
@@ -160,8 +156,7 @@ unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
 	return weight;
 }
 
-bool bitmap_intersects(const unsigned long *src1, const unsigned long *src2,
-		       unsigned int nbits)
+bool bitmap_intersects(const unsigned long *src1, const unsigned long *src2, unsigned int nbits)
 {
 	unsigned int k;
 
@@ -174,8 +169,7 @@ bool bitmap_intersects(const unsigned long *src1, const unsigned long *src2,
 	return false;
 }
 
-bool bitmap_subset(const unsigned long *src1, const unsigned long *src2,
-		   unsigned int nbits)
+bool bitmap_subset(const unsigned long *src1, const unsigned long *src2, unsigned int nbits)
 {
 	unsigned int k;
 
@@ -192,8 +186,8 @@ bool bitmap_subset(const unsigned long *src1, const unsigned long *src2,
  * Shared search loop: invert is 0 to look for set bits, ~0UL to look for
  * clear ones (each word is XORed with it before testing).
  */
-static unsigned long find_next(const unsigned long *addr, unsigned long size,
-			       unsigned long offset, unsigned long invert)
+static unsigned long find_next(const unsigned long *addr, unsigned long size, unsigned long offset,
+			       unsigned long invert)
 {
 	unsigned long idx, word, found;
 
@@ -211,20 +205,19 @@ static unsigned long find_next(const unsigned long *addr, unsigned long size,
 	return found < size ? found : size;
 }
 
-unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
-			    unsigned long offset)
+unsigned long find_next_bit(const unsigned long *addr, unsigned long size, unsigned long offset)
 {
 	return find_next(addr, size, offset, 0);
 }
 
-unsigned long find_next_zero_bit(const unsigned long *addr,
-				 unsigned long size, unsigned long offset)
+unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
+				 unsigned long offset)
 {
 	return find_next(addr, size, offset, ~0UL);
 }
 
-unsigned long find_next_bit_wrap(const unsigned long *addr,
-				 unsigned long size, unsigned long offset)
+unsigned long find_next_bit_wrap(const unsigned long *addr, unsigned long size,
+				 unsigned long offset)
 {
 	unsigned long bit;
 
@@ -307,8 +300,7 @@ int bitmap_parselist(const char *s, unsigned long *dst, unsigned int nbits)
 	return parse_list(s, dst, nbits);
 }
 
-int bitmap_print_list(char *buf, size_t size, const unsigned long *src,
-		      unsigned int nbits)
+int bitmap_print_list(char *buf, size_t size, const unsigned long *src, unsigned int nbits)
 {
 	unsigned long first, end;
 	const char *sep = "";
@@ -321,12 +313,10 @@ int bitmap_print_list(char *buf, size_t size, const unsigned long *src,
 	     first = find_next_bit(src, nbits, end)) {
 		end = find_next_zero_bit(src, nbits, first + 1);
 		if (end - first > 1)
-			len += (size_t)scnprintf(buf + len, size - len,
-						 "%s%lu-%lu", sep, first,
+			len += (size_t)scnprintf(buf + len, size - len, "%s%lu-%lu", sep, first,
 						 end - 1);
 		else
-			len += (size_t)scnprintf(buf + len, size - len,
-						 "%s%lu", sep, first);
+			len += (size_t)scnprintf(buf + len, size - len, "%s%lu", sep, first);
 		sep = ",";
 	}
 	return (int)len;
@@ -336,13 +326,16 @@ int bitmap_print_list(char *buf, size_t size, const unsigned long *src,
  * cpumask_of(cpu): a table of NR_CPUS masks, mask n holding bit n alone,
  * built at compile time so that it is read-only and needs no init call.
  */
-#define ONE_CPU(n) [n] = {.bits = {[(n) / BITS_PER_LONG] = 1UL << ((n) % BITS_PER_LONG)}}
-#define FOUR_CPUS(n) ONE_CPU(n), ONE_CPU(n + 1), ONE_CPU(n + 2), ONE_CPU(n + 3)
+#define ONE_CPU(n)	[n] = { .bits = { [(n) / BITS_PER_LONG] = 1UL << ((n) % BITS_PER_LONG) } }
+#define FOUR_CPUS(n)	ONE_CPU(n), ONE_CPU(n + 1), ONE_CPU(n + 2), ONE_CPU(n + 3)
 #define SIXTEEN_CPUS(n) FOUR_CPUS(n), FOUR_CPUS(n + 4), FOUR_CPUS(n + 8), FOUR_CPUS(n + 12)
 #define SIXTY_FOUR_CPUS(n)                                                                         \
 	SIXTEEN_CPUS(n), SIXTEEN_CPUS(n + 16), SIXTEEN_CPUS(n + 32), SIXTEEN_CPUS(n + 48)
 
 _Static_assert(NR_CPUS == 256, "cpu_single_masks lists 256 masks");
 const struct cpumask cpu_single_masks[NR_CPUS] = {
-	SIXTY_FOUR_CPUS(0), SIXTY_FOUR_CPUS(64), SIXTY_FOUR_CPUS(128), SIXTY_FOUR_CPUS(192),
+	SIXTY_FOUR_CPUS(0),
+	SIXTY_FOUR_CPUS(64),
+	SIXTY_FOUR_CPUS(128),
+	SIXTY_FOUR_CPUS(192),
 };

@@ -27,12 +27,12 @@
 #include "compiler.h"
 #include "types.h"
 
-#define BITS_PER_LONG		64
-#define BITS_TO_LONGS(nbits)	DIV_ROUND_UP((nbits), BITS_PER_LONG)
+#define BITS_PER_LONG		   64
+#define BITS_TO_LONGS(nbits)	   DIV_ROUND_UP((nbits), BITS_PER_LONG)
 #define DECLARE_BITMAP(name, bits) unsigned long name[BITS_TO_LONGS(bits)]
 
-#define BIT_WORD(nr)		((nr) / BITS_PER_LONG)
-#define BIT_MASK(nr)		(1UL << ((nr) % BITS_PER_LONG))
+#define BIT_WORD(nr) ((nr) / BITS_PER_LONG)
+#define BIT_MASK(nr) (1UL << ((nr) % BITS_PER_LONG))
 
 /* Mask of the valid bits in the last word of an nbits-bit bitmap. */
 #define BITMAP_LAST_WORD_MASK(nbits) (~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
@@ -70,57 +70,47 @@ static inline bool __test_and_clear_bit(unsigned long nr, unsigned long *addr)
 
 void bitmap_zero(unsigned long *dst, unsigned int nbits);
 void bitmap_fill(unsigned long *dst, unsigned int nbits);
-void bitmap_copy(unsigned long *dst, const unsigned long *src,
-		 unsigned int nbits);
+void bitmap_copy(unsigned long *dst, const unsigned long *src, unsigned int nbits);
 void bitmap_set(unsigned long *map, unsigned int start, unsigned int len);
 void bitmap_clear(unsigned long *map, unsigned int start, unsigned int len);
-bool bitmap_and(unsigned long *dst, const unsigned long *src1,
-		const unsigned long *src2, unsigned int nbits);
-void bitmap_or(unsigned long *dst, const unsigned long *src1,
-	       const unsigned long *src2, unsigned int nbits);
-bool bitmap_andnot(unsigned long *dst, const unsigned long *src1,
-		   const unsigned long *src2, unsigned int nbits);
-bool bitmap_equal(const unsigned long *src1, const unsigned long *src2,
-		  unsigned int nbits);
+bool bitmap_and(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
+		unsigned int nbits);
+void bitmap_or(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
+	       unsigned int nbits);
+bool bitmap_andnot(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
+		   unsigned int nbits);
+bool bitmap_equal(const unsigned long *src1, const unsigned long *src2, unsigned int nbits);
 bool bitmap_empty(const unsigned long *src, unsigned int nbits);
 bool bitmap_full(const unsigned long *src, unsigned int nbits);
 unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits);
-bool bitmap_intersects(const unsigned long *src1, const unsigned long *src2,
-		       unsigned int nbits);
-bool bitmap_subset(const unsigned long *src1, const unsigned long *src2,
-		   unsigned int nbits);
+bool bitmap_intersects(const unsigned long *src1, const unsigned long *src2, unsigned int nbits);
+bool bitmap_subset(const unsigned long *src1, const unsigned long *src2, unsigned int nbits);
 
-unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
-			    unsigned long offset);
-unsigned long find_next_zero_bit(const unsigned long *addr,
-				 unsigned long size, unsigned long offset);
-unsigned long find_next_bit_wrap(const unsigned long *addr,
-				 unsigned long size, unsigned long offset);
+unsigned long find_next_bit(const unsigned long *addr, unsigned long size, unsigned long offset);
+unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
+				 unsigned long offset);
+unsigned long find_next_bit_wrap(const unsigned long *addr, unsigned long size,
+				 unsigned long offset);
 
-static inline unsigned long find_first_bit(const unsigned long *addr,
-					   unsigned long size)
+static inline unsigned long find_first_bit(const unsigned long *addr, unsigned long size)
 {
 	return find_next_bit(addr, size, 0);
 }
 
-static inline unsigned long find_first_zero_bit(const unsigned long *addr,
-						unsigned long size)
+static inline unsigned long find_first_zero_bit(const unsigned long *addr, unsigned long size)
 {
 	return find_next_zero_bit(addr, size, 0);
 }
 
-#define for_each_set_bit(bit, addr, size)				\
-	for ((bit) = find_first_bit((addr), (size));			\
-	     (bit) < (size);						\
+#define for_each_set_bit(bit, addr, size)                                                          \
+	for ((bit) = find_first_bit((addr), (size)); (bit) < (size);                               \
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))
 
-#define for_each_clear_bit(bit, addr, size)				\
-	for ((bit) = find_first_zero_bit((addr), (size));		\
-	     (bit) < (size);						\
+#define for_each_clear_bit(bit, addr, size)                                                        \
+	for ((bit) = find_first_zero_bit((addr), (size)); (bit) < (size);                          \
 	     (bit) = find_next_zero_bit((addr), (size), (bit) + 1))
 
 int bitmap_parselist(const char *s, unsigned long *dst, unsigned int nbits);
-int bitmap_print_list(char *buf, size_t size, const unsigned long *src,
-		      unsigned int nbits);
+int bitmap_print_list(char *buf, size_t size, const unsigned long *src, unsigned int nbits);
 
 #endif

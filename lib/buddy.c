@@ -38,8 +38,7 @@ static bool is_head(const struct buddy_block *b)
 }
 
 /* Clip [pfn, pfn + count) to the zone; false if nothing is left. */
-static bool clip_range(const struct buddy_zone *z, u64 pfn, u64 count,
-		       u64 *start, u64 *end)
+static bool clip_range(const struct buddy_zone *z, u64 pfn, u64 count, u64 *start, u64 *end)
 {
 	u64 last = count > UINT64_MAX - pfn ? UINT64_MAX : pfn + count;
 
@@ -73,8 +72,7 @@ static bool find_head(const struct buddy_zone *z, u64 pfn, u64 *head)
 }
 
 /* Give all pages of a block back to the owner-field defaults. */
-static void clear_owner_fields(struct buddy_zone *z, u64 pfn,
-			       unsigned int order)
+static void clear_owner_fields(struct buddy_zone *z, u64 pfn, unsigned int order)
 {
 	u64 i;
 
@@ -86,8 +84,7 @@ static void clear_owner_fields(struct buddy_zone *z, u64 pfn,
 	}
 }
 
-static void set_state(struct buddy_zone *z, u64 pfn, u64 count,
-		      enum buddy_state state)
+static void set_state(struct buddy_zone *z, u64 pfn, u64 count, enum buddy_state state)
 {
 	u64 i;
 
@@ -152,8 +149,7 @@ static unsigned int largest_fit(u64 pfn, u64 end)
 {
 	unsigned int order = 0;
 
-	while (order < BUDDY_MAX_ORDER &&
-	       (pfn & ((2ULL << order) - 1)) == 0 &&
+	while (order < BUDDY_MAX_ORDER && (pfn & ((2ULL << order) - 1)) == 0 &&
 	       pfn + (2ULL << order) <= end)
 		order++;
 	return order;
@@ -179,8 +175,7 @@ size_t buddy_meta_bytes(u64 npages)
 	return (size_t)npages * sizeof(struct buddy_block);
 }
 
-void buddy_init(struct buddy_zone *z, struct buddy_block *blocks,
-		u64 base_pfn, u64 npages)
+void buddy_init(struct buddy_zone *z, struct buddy_block *blocks, u64 base_pfn, u64 npages)
 {
 	unsigned int order;
 	u64 i;
@@ -223,8 +218,7 @@ void buddy_release_range(struct buddy_zone *z, u64 pfn, u64 count)
 			continue;
 		}
 		run_end = pfn + 1;
-		while (run_end < end &&
-		       block_at(z, run_end)->state == BUDDY_RESERVED)
+		while (run_end < end && block_at(z, run_end)->state == BUDDY_RESERVED)
 			run_end++;
 		free_reserved_run(z, pfn, run_end);
 		pfn = run_end;
@@ -235,8 +229,7 @@ void buddy_release_range(struct buddy_zone *z, u64 pfn, u64 count)
  * Head and order of the block holding pfn. Returns false for RESERVED
  * pages (and for corrupt metadata).
  */
-static bool block_containing(const struct buddy_zone *z, u64 pfn, u64 *head,
-			     unsigned int *order)
+static bool block_containing(const struct buddy_zone *z, u64 pfn, u64 *head, unsigned int *order)
 {
 	const struct buddy_block *b = block_at(z, pfn);
 
@@ -381,8 +374,7 @@ u64 buddy_nr_free_blocks(const struct buddy_zone *z, unsigned int order)
 }
 
 /* Is node one of this zone's block links? (Without out-of-bounds math.) */
-static bool is_block_link(const struct buddy_zone *z,
-			  const struct list_head *node)
+static bool is_block_link(const struct buddy_zone *z, const struct list_head *node)
 {
 	uintptr_t first = (uintptr_t)&z->blocks[0].link;
 	uintptr_t addr = (uintptr_t)node;
@@ -393,8 +385,7 @@ static bool is_block_link(const struct buddy_zone *z,
 	       (addr - first) / sizeof(struct buddy_block) < z->npages;
 }
 
-static int check_free_list(const struct buddy_zone *z, unsigned int order,
-			   u64 expected_blocks)
+static int check_free_list(const struct buddy_zone *z, unsigned int order, u64 expected_blocks)
 {
 	const struct list_head *head = &z->free_list[order];
 	const struct list_head *prev = head, *node;
@@ -404,8 +395,7 @@ static int check_free_list(const struct buddy_zone *z, unsigned int order,
 		const struct buddy_block *b;
 
 		/* A cycle that misses the head would count forever. */
-		if (++count > z->npages || !is_block_link(z, node) ||
-		    node->prev != prev)
+		if (++count > z->npages || !is_block_link(z, node) || node->prev != prev)
 			return -EINVAL;
 		b = list_entry(node, struct buddy_block, link);
 		if (b->state != BUDDY_FREE || b->order != order)
@@ -434,7 +424,7 @@ int buddy_check(const struct buddy_zone *z)
 			continue;
 		}
 		if (!is_head(b) || b->order > BUDDY_MAX_ORDER)
-			return -EINVAL;	/* orphan TAIL or bad state */
+			return -EINVAL; /* orphan TAIL or bad state */
 		order = b->order;
 		pages = 1ULL << order;
 		if ((pfn & (pages - 1)) || !block_fits(z, pfn, order))
@@ -446,11 +436,10 @@ int buddy_check(const struct buddy_zone *z)
 		if (b->state == BUDDY_FREE) {
 			u64 buddy = pfn ^ pages;
 
-			if (order < BUDDY_MAX_ORDER &&
-			    block_fits(z, buddy, order) &&
+			if (order < BUDDY_MAX_ORDER && block_fits(z, buddy, order) &&
 			    block_at(z, buddy)->state == BUDDY_FREE &&
 			    block_at(z, buddy)->order == order)
-				return -EINVAL;	/* missed merge */
+				return -EINVAL; /* missed merge */
 			free_heads[order]++;
 			free_pages += pages;
 		}

@@ -39,38 +39,37 @@
 #include "list.h"
 #include "types.h"
 
-#define BUDDY_MAX_ORDER	10	/* largest block: 1024 pages = 4 MiB */
-#define BUDDY_NR_ORDERS	(BUDDY_MAX_ORDER + 1)
+#define BUDDY_MAX_ORDER 10 /* largest block: 1024 pages = 4 MiB */
+#define BUDDY_NR_ORDERS (BUDDY_MAX_ORDER + 1)
 
 enum buddy_state {
-	BUDDY_RESERVED = 0,	/* not managed: hole, firmware, kernel image */
-	BUDDY_FREE,		/* head of a free block, on free_list[order] */
-	BUDDY_ALLOCATED,	/* head of an allocated block */
-	BUDDY_TAIL,		/* non-head page of a free or allocated block */
+	BUDDY_RESERVED = 0, /* not managed: hole, firmware, kernel image */
+	BUDDY_FREE,	    /* head of a free block, on free_list[order] */
+	BUDDY_ALLOCATED,    /* head of an allocated block */
+	BUDDY_TAIL,	    /* non-head page of a free or allocated block */
 };
 
 struct buddy_block {
-	struct list_head link;	/* free list link (owner's when allocated) */
-	u8 order;		/* block size, valid on FREE/ALLOCATED heads */
-	u8 state;		/* enum buddy_state */
-	u16 flags;		/* owner's */
-	u32 reserved;		/* spare, kept zero */
-	void *priv;		/* owner's */
+	struct list_head link; /* free list link (owner's when allocated) */
+	u8 order;	       /* block size, valid on FREE/ALLOCATED heads */
+	u8 state;	       /* enum buddy_state */
+	u16 flags;	       /* owner's */
+	u32 reserved;	       /* spare, kept zero */
+	void *priv;	       /* owner's */
 };
 
 struct buddy_zone {
-	struct buddy_block *blocks;	/* blocks[i] describes base_pfn + i */
+	struct buddy_block *blocks; /* blocks[i] describes base_pfn + i */
 	u64 base_pfn;
 	u64 npages;
-	u64 nr_free;			/* pages in free blocks */
-	u64 nr_managed;			/* pages not RESERVED */
+	u64 nr_free;	/* pages in free blocks */
+	u64 nr_managed; /* pages not RESERVED */
 	u64 nr_free_blocks[BUDDY_NR_ORDERS];
 	struct list_head free_list[BUDDY_NR_ORDERS];
 };
 
 size_t buddy_meta_bytes(u64 npages);
-void buddy_init(struct buddy_zone *z, struct buddy_block *blocks,
-		u64 base_pfn, u64 npages);
+void buddy_init(struct buddy_zone *z, struct buddy_block *blocks, u64 base_pfn, u64 npages);
 void buddy_release_range(struct buddy_zone *z, u64 pfn, u64 count);
 int buddy_reserve_range(struct buddy_zone *z, u64 pfn, u64 count);
 

@@ -91,8 +91,7 @@ static inline bool cpumask_and(struct cpumask *dst, const struct cpumask *a,
 	return bitmap_and(dst->bits, a->bits, b->bits, NR_CPUS);
 }
 
-static inline void cpumask_or(struct cpumask *dst, const struct cpumask *a,
-			      const struct cpumask *b)
+static inline void cpumask_or(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
 {
 	bitmap_or(dst->bits, a->bits, b->bits, NR_CPUS);
 }
@@ -104,8 +103,7 @@ static inline bool cpumask_andnot(struct cpumask *dst, const struct cpumask *a,
 	return bitmap_andnot(dst->bits, a->bits, b->bits, NR_CPUS);
 }
 
-static inline bool cpumask_equal(const struct cpumask *a,
-				 const struct cpumask *b)
+static inline bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
 {
 	return bitmap_equal(a->bits, b->bits, NR_CPUS);
 }
@@ -121,14 +119,12 @@ static inline unsigned int cpumask_weight(const struct cpumask *m)
 }
 
 /* Is every member of a also in b? */
-static inline bool cpumask_subset(const struct cpumask *a,
-				  const struct cpumask *b)
+static inline bool cpumask_subset(const struct cpumask *a, const struct cpumask *b)
 {
 	return bitmap_subset(a->bits, b->bits, NR_CPUS);
 }
 
-static inline bool cpumask_intersects(const struct cpumask *a,
-				      const struct cpumask *b)
+static inline bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
 {
 	return bitmap_intersects(a->bits, b->bits, NR_CPUS);
 }
@@ -144,8 +140,7 @@ static inline unsigned int cpumask_first(const struct cpumask *m)
  */
 static inline unsigned int cpumask_next(int cpu, const struct cpumask *m)
 {
-	return (unsigned int)find_next_bit(m->bits, NR_CPUS,
-					   (unsigned long)(cpu + 1));
+	return (unsigned int)find_next_bit(m->bits, NR_CPUS, (unsigned long)(cpu + 1));
 }
 
 static inline unsigned int cpumask_next_and(int cpu, const struct cpumask *a,
@@ -166,12 +161,10 @@ static inline unsigned int cpumask_next_and(int cpu, const struct cpumask *a,
  */
 static inline unsigned int cpumask_next_wrap(int cpu, const struct cpumask *m)
 {
-	return (unsigned int)find_next_bit_wrap(m->bits, NR_CPUS,
-						(unsigned long)(cpu + 1));
+	return (unsigned int)find_next_bit_wrap(m->bits, NR_CPUS, (unsigned long)(cpu + 1));
 }
 
-static inline unsigned int cpumask_any_but(const struct cpumask *m,
-					   unsigned int cpu)
+static inline unsigned int cpumask_any_but(const struct cpumask *m, unsigned int cpu)
 {
 	unsigned int n = cpumask_first(m);
 
@@ -184,22 +177,18 @@ static inline unsigned int cpumask_nth(unsigned int n, const struct cpumask *m)
 {
 	unsigned int cpu;
 
-	for (cpu = cpumask_first(m); cpu < NR_CPUS;
-	     cpu = cpumask_next((int)cpu, m)) {
+	for (cpu = cpumask_first(m); cpu < NR_CPUS; cpu = cpumask_next((int)cpu, m)) {
 		if (n-- == 0)
 			break;
 	}
 	return cpu;
 }
 
-#define for_each_cpu(cpu, mask)						\
-	for ((cpu) = cpumask_first(mask);				\
-	     (cpu) < NR_CPUS;						\
-	     (cpu) = cpumask_next((int)(cpu), (mask)))
+#define for_each_cpu(cpu, mask)                                                                    \
+	for ((cpu) = cpumask_first(mask); (cpu) < NR_CPUS; (cpu) = cpumask_next((int)(cpu), (mask)))
 
-#define for_each_cpu_and(cpu, a, b)					\
-	for ((cpu) = cpumask_next_and(-1, (a), (b));			\
-	     (cpu) < NR_CPUS;						\
+#define for_each_cpu_and(cpu, a, b)                                                                \
+	for ((cpu) = cpumask_next_and(-1, (a), (b)); (cpu) < NR_CPUS;                              \
 	     (cpu) = cpumask_next_and((int)(cpu), (a), (b)))
 
 static inline int cpumask_parselist(const char *s, struct cpumask *m)
@@ -207,8 +196,7 @@ static inline int cpumask_parselist(const char *s, struct cpumask *m)
 	return bitmap_parselist(s, m->bits, NR_CPUS);
 }
 
-static inline int cpumask_print_list(char *buf, size_t size,
-				     const struct cpumask *m)
+static inline int cpumask_print_list(char *buf, size_t size, const struct cpumask *m)
 {
 	return bitmap_print_list(buf, size, m->bits, NR_CPUS);
 }

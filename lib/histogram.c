@@ -24,7 +24,7 @@ static unsigned int hist_bucket(u64 v)
 {
 	if (v < HIST_SUB)
 		return (unsigned int)v;
-	unsigned int e = 63 - (unsigned int)__builtin_clzll(v);	/* >= HIST_SUB_BITS */
+	unsigned int e = 63 - (unsigned int)__builtin_clzll(v); /* >= HIST_SUB_BITS */
 
 	return (e - HIST_SUB_BITS + 1) * HIST_SUB +
 	       (unsigned int)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));

@@ -30,14 +30,14 @@ struct value_summary {
 
 void summarize_values(u64 *values, size_t n, struct value_summary *out);
 
-#define HIST_SAMPLES 4096			/* exact median up to this many */
-#define HIST_SUB_BITS 6				/* 64 buckets per power of two */
-#define HIST_SUB (1u << HIST_SUB_BITS)
-#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+#define HIST_SAMPLES  4096 /* exact median up to this many */
+#define HIST_SUB_BITS 6	   /* 64 buckets per power of two */
+#define HIST_SUB      (1u << HIST_SUB_BITS)
+#define HIST_BUCKETS  ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
 
 struct histogram {
 	u64 n, min, max;
-	u64 samples[HIST_SAMPLES];		/* the first HIST_SAMPLES values */
+	u64 samples[HIST_SAMPLES]; /* the first HIST_SAMPLES values */
 	u32 buckets[HIST_BUCKETS];
 };
 

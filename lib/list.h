@@ -41,7 +41,10 @@ struct list_head {
 #define LIST_POISON1 ((struct list_head *)0xdead000000000100UL)
 #define LIST_POISON2 ((struct list_head *)0xdead000000000122UL)
 
-#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD_INIT(name)                                                                       \
+	{                                                                                          \
+		&(name), &(name)                                                                   \
+	}
 #define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
 
 static inline void INIT_LIST_HEAD(struct list_head *head)
@@ -72,8 +75,7 @@ static inline void list_add(struct list_head *node, struct list_head *head)
 }
 
 /* Insert node right before head, i.e. at the end (queue push). */
-static inline void list_add_tail(struct list_head *node,
-				 struct list_head *head)
+static inline void list_add_tail(struct list_head *node, struct list_head *head)
 {
 	__list_add(node, head->prev, head);
 }
@@ -124,21 +126,18 @@ static inline void list_move(struct list_head *node, struct list_head *head)
 }
 
 /* Remove node from its list and append it to head. */
-static inline void list_move_tail(struct list_head *node,
-				  struct list_head *head)
+static inline void list_move_tail(struct list_head *node, struct list_head *head)
 {
 	__list_del_entry(node);
 	list_add_tail(node, head);
 }
 
-static inline bool list_is_head(const struct list_head *node,
-				const struct list_head *head)
+static inline bool list_is_head(const struct list_head *node, const struct list_head *head)
 {
 	return node == head;
 }
 
-static inline bool list_is_last(const struct list_head *node,
-				const struct list_head *head)
+static inline bool list_is_last(const struct list_head *node, const struct list_head *head)
 {
 	return node->next == head;
 }
@@ -154,8 +153,7 @@ static inline bool list_is_singular(const struct list_head *head)
 }
 
 /* Link the nodes of non-empty list between prev and next. */
-static inline void __list_splice(const struct list_head *list,
-				 struct list_head *prev,
+static inline void __list_splice(const struct list_head *list, struct list_head *prev,
 				 struct list_head *next)
 {
 	struct list_head *first = list->next;
@@ -168,8 +166,7 @@ static inline void __list_splice(const struct list_head *list,
 }
 
 /* Move all of list's nodes to the front of head; list becomes empty. */
-static inline void list_splice_init(struct list_head *list,
-				    struct list_head *head)
+static inline void list_splice_init(struct list_head *list, struct list_head *head)
 {
 	if (!list_empty(list)) {
 		__list_splice(list, head, head->next);
@@ -178,8 +175,7 @@ static inline void list_splice_init(struct list_head *list,
 }
 
 /* Move all of list's nodes to the end of head; list becomes empty. */
-static inline void list_splice_tail_init(struct list_head *list,
-					 struct list_head *head)
+static inline void list_splice_tail_init(struct list_head *list, struct list_head *head)
 {
 	if (!list_empty(list)) {
 		__list_splice(list, head->prev, head);
@@ -201,52 +197,45 @@ static inline size_t list_count_nodes(const struct list_head *head)
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 
 /* The list must not be empty. */
-#define list_first_entry(head, type, member) \
-	list_entry((head)->next, type, member)
+#define list_first_entry(head, type, member) list_entry((head)->next, type, member)
 
 /* The list must not be empty. */
-#define list_last_entry(head, type, member) \
-	list_entry((head)->prev, type, member)
+#define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
 
-#define list_first_entry_or_null(head, type, member) ({			\
-	struct list_head *__head = (head);				\
-	struct list_head *__first = READ_ONCE(__head->next);		\
-	__first != __head ? list_entry(__first, type, member) : NULL;	\
-})
+#define list_first_entry_or_null(head, type, member)                                               \
+	({                                                                                         \
+		struct list_head *__head = (head);                                                 \
+		struct list_head *__first = READ_ONCE(__head->next);                               \
+		__first != __head ? list_entry(__first, type, member) : NULL;                      \
+	})
 
-#define list_next_entry(pos, member) \
-	list_entry((pos)->member.next, __typeof__(*(pos)), member)
+#define list_next_entry(pos, member) list_entry((pos)->member.next, __typeof__(*(pos)), member)
 
-#define list_prev_entry(pos, member) \
-	list_entry((pos)->member.prev, __typeof__(*(pos)), member)
+#define list_prev_entry(pos, member) list_entry((pos)->member.prev, __typeof__(*(pos)), member)
 
 #define list_entry_is_head(pos, head, member) (&(pos)->member == (head))
 
-#define list_for_each(pos, head) \
-	for ((pos) = (head)->next; !list_is_head(pos, head); \
-	     (pos) = (pos)->next)
+#define list_for_each(pos, head)                                                                   \
+	for ((pos) = (head)->next; !list_is_head(pos, head); (pos) = (pos)->next)
 
 /* Safe against removal of pos: n caches the next node. */
-#define list_for_each_safe(pos, n, head)				\
-	for ((pos) = (head)->next, (n) = (pos)->next;			\
-	     !list_is_head(pos, head);					\
+#define list_for_each_safe(pos, n, head)                                                           \
+	for ((pos) = (head)->next, (n) = (pos)->next; !list_is_head(pos, head);                    \
 	     (pos) = (n), (n) = (pos)->next)
 
-#define list_for_each_entry(pos, head, member)				\
-	for ((pos) = list_first_entry(head, __typeof__(*(pos)), member); \
-	     !list_entry_is_head(pos, head, member);			\
-	     (pos) = list_next_entry(pos, member))
+#define list_for_each_entry(pos, head, member)                                                     \
+	for ((pos) = list_first_entry(head, __typeof__(*(pos)), member);                           \
+	     !list_entry_is_head(pos, head, member); (pos) = list_next_entry(pos, member))
 
-#define list_for_each_entry_reverse(pos, head, member)			\
-	for ((pos) = list_last_entry(head, __typeof__(*(pos)), member);	\
-	     !list_entry_is_head(pos, head, member);			\
-	     (pos) = list_prev_entry(pos, member))
+#define list_for_each_entry_reverse(pos, head, member)                                             \
+	for ((pos) = list_last_entry(head, __typeof__(*(pos)), member);                            \
+	     !list_entry_is_head(pos, head, member); (pos) = list_prev_entry(pos, member))
 
 /* Safe against removal of pos: n caches the next entry. */
-#define list_for_each_entry_safe(pos, n, head, member)			\
-	for ((pos) = list_first_entry(head, __typeof__(*(pos)), member), \
-	     (n) = list_next_entry(pos, member);			\
-	     !list_entry_is_head(pos, head, member);			\
+#define list_for_each_entry_safe(pos, n, head, member)                                             \
+	for ((pos) = list_first_entry(head, __typeof__(*(pos)), member),                           \
+	    (n) = list_next_entry(pos, member);                                                    \
+	     !list_entry_is_head(pos, head, member);                                               \
 	     (pos) = (n), (n) = list_next_entry(n, member))
 
 #endif

@@ -7,14 +7,14 @@
 #include "printf.h"
 #include "string.h"
 
-#define FLAG_LEFT	0x01	/* '-': pad on the right */
-#define FLAG_ZERO	0x02	/* '0': pad numbers with zeros */
-#define FLAG_PLUS	0x04	/* '+': always print a sign */
-#define FLAG_SPACE	0x08	/* ' ': space where a '+' would go */
-#define FLAG_ALT	0x10	/* '#': 0x prefix / leading octal zero */
+#define FLAG_LEFT  0x01 /* '-': pad on the right */
+#define FLAG_ZERO  0x02 /* '0': pad numbers with zeros */
+#define FLAG_PLUS  0x04 /* '+': always print a sign */
+#define FLAG_SPACE 0x08 /* ' ': space where a '+' would go */
+#define FLAG_ALT   0x10 /* '#': 0x prefix / leading octal zero */
 
 /* Keeps width/precision arithmetic far from int overflow. */
-#define FIELD_MAX	(1 << 24)
+#define FIELD_MAX (1 << 24)
 
 enum length_mod {
 	LEN_NONE,
@@ -30,7 +30,7 @@ enum length_mod {
 struct conversion {
 	unsigned int flags;
 	int width;
-	int precision;		/* -1 when not given */
+	int precision; /* -1 when not given */
 	enum length_mod length;
 };
 
@@ -64,12 +64,11 @@ static void put_str(struct sink *out, const char *s, size_t len)
  * (and "%.0d" of 0 prints no digits), '0' is ignored with a precision or
  * '-', "%#x" of 0 has no prefix, "%#o" forces a leading zero.
  */
-static void put_number(struct sink *out, const struct conversion *cv,
-		       u64 magnitude, char sign, unsigned int base, bool upper)
+static void put_number(struct sink *out, const struct conversion *cv, u64 magnitude, char sign,
+		       unsigned int base, bool upper)
 {
-	const char *digit_chars = upper ? "0123456789ABCDEF"
-					: "0123456789abcdef";
-	char digits[24];	/* 22 octal digits cover 2^64 - 1 */
+	const char *digit_chars = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char digits[24]; /* 22 octal digits cover 2^64 - 1 */
 	char prefix[3];
 	int ndigits = 0, nprefix = 0, zeros, pad;
 
@@ -86,15 +85,13 @@ static void put_number(struct sink *out, const struct conversion *cv,
 	if ((cv->flags & FLAG_ALT) && base == 8 && zeros == 0 &&
 	    (ndigits == 0 || digits[ndigits - 1] != '0'))
 		zeros = 1;
-	if ((cv->flags & FLAG_ALT) && base == 16 && ndigits &&
-	    digits[ndigits - 1] != '0') {
+	if ((cv->flags & FLAG_ALT) && base == 16 && ndigits && digits[ndigits - 1] != '0') {
 		prefix[nprefix++] = '0';
 		prefix[nprefix++] = upper ? 'X' : 'x';
 	}
 
 	pad = cv->width - (nprefix + zeros + ndigits);
-	if ((cv->flags & (FLAG_ZERO | FLAG_LEFT)) == FLAG_ZERO &&
-	    cv->precision < 0 && pad > 0) {
+	if ((cv->flags & (FLAG_ZERO | FLAG_LEFT)) == FLAG_ZERO && cv->precision < 0 && pad > 0) {
 		zeros += pad;
 		pad = 0;
 	}
@@ -110,8 +107,7 @@ static void put_number(struct sink *out, const struct conversion *cv,
 }
 
 /* Text padded to the field width (for %c, %s and %p). */
-static void put_padded(struct sink *out, const struct conversion *cv,
-		       const char *s, size_t len)
+static void put_padded(struct sink *out, const struct conversion *cv, const char *s, size_t len)
 {
 	int pad = len < (size_t)FIELD_MAX ? cv->width - (int)len : 0;
 
@@ -175,8 +171,7 @@ int vcbprintf(printf_emit_fn emit, void *arg, const char *fmt, va_list ap)
 
 	while (*fmt) {
 		const char *spec_start = fmt;
-		struct conversion cv = { .flags = 0, .width = 0,
-					 .precision = -1 };
+		struct conversion cv = { .flags = 0, .width = 0, .precision = -1 };
 		char sign = 0;
 		s64 sval;
 		u64 uval;
@@ -300,7 +295,9 @@ int vcbprintf(printf_emit_fn emit, void *arg, const char *fmt, va_list ap)
 				break;
 			}
 			put_number(&out, &cv, uval, 0,
-				   *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16,
+				   *fmt == 'u' ? 10 :
+				   *fmt == 'o' ? 8 :
+						 16,
 				   *fmt == 'X');
 			break;
 
@@ -317,8 +314,7 @@ int vcbprintf(printf_emit_fn emit, void *arg, const char *fmt, va_list ap)
 			if (!s)
 				s = "(null)";
 			put_padded(&out, &cv, s,
-				   cv.precision < 0 ? strlen(s) :
-				   strnlen(s, (size_t)cv.precision));
+				   cv.precision < 0 ? strlen(s) : strnlen(s, (size_t)cv.precision));
 			break;
 		}
 
@@ -356,8 +352,7 @@ int vcbprintf(printf_emit_fn emit, void *arg, const char *fmt, va_list ap)
 			continue;
 
 		default:
-			put_str(&out, spec_start,
-				(size_t)(fmt + 1 - spec_start));
+			put_str(&out, spec_start, (size_t)(fmt + 1 - spec_start));
 			break;
 		}
 		fmt++;
@@ -380,7 +375,7 @@ int cbprintf(printf_emit_fn emit, void *arg, const char *fmt, ...)
 struct buffer_sink {
 	char *buf;
 	size_t size;
-	size_t len;		/* chars stored so far, never above size - 1 */
+	size_t len; /* chars stored so far, never above size - 1 */
 };
 
 static void emit_to_buffer(char c, void *arg)
@@ -392,8 +387,7 @@ static void emit_to_buffer(char c, void *arg)
 }
 
 /* Formats into buf; returns the full length, *stored gets the kept part. */
-static int format_to_buffer(char *buf, size_t size, size_t *stored,
-			    const char *fmt, va_list ap)
+static int format_to_buffer(char *buf, size_t size, size_t *stored, const char *fmt, va_list ap)
 {
 	struct buffer_sink b = { .buf = buf, .size = size, .len = 0 };
 	int n;

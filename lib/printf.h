@@ -36,16 +36,12 @@ typedef void (*printf_emit_fn)(char c, void *arg);
  * Without a resolver %pS prints like %p followed by 'S'. */
 extern int (*printf_symbol_resolver)(char *buf, size_t size, uintptr_t addr);
 
-int vcbprintf(printf_emit_fn emit, void *arg, const char *fmt, va_list ap)
-	__printf(3, 0);
-int cbprintf(printf_emit_fn emit, void *arg, const char *fmt, ...)
-	__printf(3, 4);
+int vcbprintf(printf_emit_fn emit, void *arg, const char *fmt, va_list ap) __printf(3, 0);
+int cbprintf(printf_emit_fn emit, void *arg, const char *fmt, ...) __printf(3, 4);
 
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
-	__printf(3, 0);
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) __printf(3, 0);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
-int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
-	__printf(3, 0);
+int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap) __printf(3, 0);
 int scnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 
 #endif

@@ -52,7 +52,7 @@ u32 prng_below(struct prng *r, u32 bound)
 	u64 m;
 	u32 low;
 
-	if (bound == 0)		/* caller bug; avoid the division trap */
+	if (bound == 0) /* caller bug; avoid the division trap */
 		return 0;
 	m = (u64)prng_u32(r) * bound;
 	low = (u32)m;

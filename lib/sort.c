@@ -43,8 +43,7 @@ static void sift_down(char *base, size_t root, size_t n, size_t size,
 
 		if (child >= n)
 			return;
-		if (child + 1 < n &&
-		    cmp(base + child * size, base + (child + 1) * size) < 0)
+		if (child + 1 < n && cmp(base + child * size, base + (child + 1) * size) < 0)
 			child++;
 		if (cmp(base + root * size, base + child * size) >= 0)
 			return;
@@ -53,8 +52,7 @@ static void sift_down(char *base, size_t root, size_t n, size_t size,
 	}
 }
 
-void sort(void *base, size_t num, size_t size,
-	  int (*cmp)(const void *a, const void *b))
+void sort(void *base, size_t num, size_t size, int (*cmp)(const void *a, const void *b))
 {
 	char *array = base;
 	size_t i;
@@ -96,4 +94,3 @@ int cmp_u64(const void *a, const void *b)
 
 	return (x > y) - (x < y);
 }
-

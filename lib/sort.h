@@ -13,8 +13,7 @@
 
 #include "types.h"
 
-void sort(void *base, size_t num, size_t size,
-	  int (*cmp)(const void *a, const void *b));
+void sort(void *base, size_t num, size_t size, int (*cmp)(const void *a, const void *b));
 void *bsearch(const void *key, const void *base, size_t num, size_t size,
 	      int (*cmp)(const void *key, const void *element));
 

@@ -21,7 +21,7 @@
  * arbitrary objects do not break strict aliasing. */
 typedef unsigned long __attribute__((may_alias)) word_t;
 
-#define WORD_SIZE sizeof(word_t)
+#define WORD_SIZE	sizeof(word_t)
 #define WORD_ALIGNED(p) (((uintptr_t)(p) & (WORD_SIZE - 1)) == 0)
 
 void *memcpy(void *dst, const void *src, size_t n)
@@ -222,8 +222,7 @@ static unsigned int digit_value(char c)
  * digit or the base is unsupported, -ERANGE on overflow (after consuming
  * every digit, so the caller can still tell trailing garbage apart).
  */
-static int parse_u64_prefix(const char *s, unsigned int base, u64 *res,
-			    const char **end)
+static int parse_u64_prefix(const char *s, unsigned int base, u64 *res, const char **end)
 {
 	bool overflow = false;
 	const char *first;
@@ -234,7 +233,7 @@ static int parse_u64_prefix(const char *s, unsigned int base, u64 *res,
 			base = 16;
 			s += 2;
 		} else if (s[0] == '0') {
-			base = 8;	/* the '0' itself parses as a digit */
+			base = 8; /* the '0' itself parses as a digit */
 		} else {
 			base = 10;
 		}
@@ -389,10 +388,8 @@ static bool word_equals(const char *s, size_t len, const char *word)
 
 int kstrtobool(const char *s, bool *res)
 {
-	static const char *const true_words[] = { "1", "y", "yes", "on",
-						  "true" };
-	static const char *const false_words[] = { "0", "n", "no", "off",
-						   "false" };
+	static const char *const true_words[] = { "1", "y", "yes", "on", "true" };
+	static const char *const false_words[] = { "0", "n", "no", "off", "false" };
 	size_t len = strlen(s);
 	size_t i;
 
@@ -435,7 +432,6 @@ bool strlist_has(const char *list, const char *word, size_t len)
 			return true;
 	return false;
 }
-
 
 ssize_t strword_next(const char **pos, char *word, size_t size)
 {

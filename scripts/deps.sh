@@ -6,7 +6,7 @@
 # password), and otherwise prints the exact command to run and fails.
 set -u
 
-PACKAGES="qemu-system-x86 grub-pc-bin grub-common xorriso mtools gcc binutils make python3"
+PACKAGES="qemu-system-x86 grub-pc-bin grub-common xorriso mtools gcc binutils make python3 clang-format-14"
 
 missing=""
 need() { # need COMMAND-OR-PATH PACKAGE
@@ -24,6 +24,7 @@ need gcc gcc
 need ld binutils
 need make make
 need python3 python3
+need clang-format-14 clang-format-14	# tests/check_format.py
 
 [ -z "$missing" ] && exit 0
 

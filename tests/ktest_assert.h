@@ -27,8 +27,7 @@
 
 struct ktest;
 
-void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
-	__printf(4, 5);
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...) __printf(4, 5);
 bool ktest_str_equal(const char *a, const char *b);
 bool ktest_mem_equal(const void *a, const void *b, size_t n);
 
@@ -52,16 +51,16 @@ bool ktest_mem_equal(const void *a, const void *b, size_t n);
 		}                                                                                  \
 	} while (0)
 
-#define KT_EXPECT_TRUE(t, c)     __KT_BOOL(t, c, )
-#define KT_EXPECT_FALSE(t, c)    __KT_BOOL(t, !(c), )
-#define KT_ASSERT_TRUE(t, c)     __KT_BOOL(t, c, return)
-#define KT_ASSERT_NOT_NULL(t, p) __KT_BOOL(t, (p) != NULL, return)
+#define KT_EXPECT_TRUE(t, c)	 __KT_BOOL(t, c, )
+#define KT_EXPECT_FALSE(t, c)	 __KT_BOOL(t, !(c), )
+#define KT_ASSERT_TRUE(t, c)	 __KT_BOOL(t, c, return )
+#define KT_ASSERT_NOT_NULL(t, p) __KT_BOOL(t, (p) != NULL, return )
 
 #define KT_EXPECT_EQ(t, a, b) __KT_CMP(t, a, ==, b, )
 #define KT_EXPECT_NE(t, a, b) __KT_CMP(t, a, !=, b, )
 #define KT_EXPECT_LE(t, a, b) __KT_CMP(t, a, <=, b, )
 #define KT_EXPECT_LT(t, a, b) __KT_CMP(t, a, <, b, )
-#define KT_ASSERT_EQ(t, a, b) __KT_CMP(t, a, ==, b, return)
+#define KT_ASSERT_EQ(t, a, b) __KT_CMP(t, a, ==, b, return )
 
 #define KT_EXPECT_STREQ(t, a, b)                                                                   \
 	do {                                                                                       \

@@ -426,32 +426,35 @@ def run_host(t, build):
             r.returncode, r.stderr.strip()[-2000:]))
     c = rep.counts()
     print("host  %-28s %3d passed, %d skipped" % ("lib_tests", c["pass"], c["skip"]), flush=True)
-    # The workqueue is the only deferred-work mechanism: the code and the
-    # table in docs/workqueue.md must agree.
-    chk = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_deferred.py")
-    r = subprocess.run([sys.executable, chk], capture_output=True, text=True, timeout=60)
-    t.add(r.returncode == 0, "host: check_deferred: %s" % " | ".join(
-        l.strip() for l in r.stdout.splitlines()[1:]) or r.stderr.strip())
-    print("host  %-28s %s" % ("check_deferred", r.stdout.splitlines()[0] if r.stdout else
-                               r.stderr.strip()), flush=True)
-    # The shell's command table, README.md and docs/guide.md section 6 name the
-    # same commands: one case per command and document.
-    chk = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_shell_commands.py")
-    r = subprocess.run([sys.executable, chk], capture_output=True, text=True, timeout=60)
-    n_ok = n_cases = 0
+    # Checks of the sources themselves: the workqueue is the only
+    # deferred-work mechanism (the code and the table in docs/workqueue.md
+    # agree); README.md and docs/guide.md list the shell's commands; the C
+    # sources keep the house style (.clang-format).
+    for name in ("check_deferred", "check_shell_commands", "check_format"):
+        run_check(t, name)
+
+
+def run_check(t, name):
+    """Run tests/NAME.py. Each "ok N ..." / "not ok N ..." line it prints is
+    one case; the "    # ..." lines after a result explain that result."""
+    chk = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    r = subprocess.run([sys.executable, chk], capture_output=True, text=True, timeout=300)
+    results = []  # [ok, what, [details]]
     for line in r.stdout.splitlines():
-        m = re.match(r"(ok|not ok) \d+ - (.*)", line)
+        m = re.match(r"(ok|not ok) \d+ (?:- )?(.*)$", line)
         if m:
-            n_cases += 1
-            n_ok += m.group(1) == "ok"
-            t.add(m.group(1) == "ok", "host: check_shell_commands: " + m.group(2))
-        elif line.startswith("    # "):
-            print("      " + line.strip(), flush=True)
-    if r.returncode != 0 and n_ok == n_cases:
-        t.add(False, "host: check_shell_commands exited with %d: %s" % (r.returncode,
-                                                                      r.stderr.strip()[-2000:]))
-    print("host  %-28s %3d passed, %d failed" % ("check_shell_commands", n_ok, n_cases - n_ok),
-          flush=True)
+            results.append([m.group(1) == "ok", m.group(2), []])
+        elif line.startswith("    #") and results:
+            results[-1][2].append(line.strip("# ").strip())
+    for ok, what, details in results:
+        t.add(ok, "host: %s: %s %s" % (name, what, " | ".join(details)))
+        for d in details if not ok else []:
+            print("      " + d, flush=True)
+    if not results or (r.returncode != 0) == all(ok for ok, _, _ in results):
+        t.add(False, "host: %s exited with %d and reported %d cases: %s" % (
+            name, r.returncode, len(results), (r.stdout + r.stderr).strip()[-2000:]))
+    print("host  %-28s %3d passed, %d failed" % (name, sum(ok for ok, _, _ in results),
+                                                 sum(not ok for ok, _, _ in results)), flush=True)
 
 
 def run_torture(a, logdir):

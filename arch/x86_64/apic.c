@@ -9,46 +9,46 @@
 #include "kernel/printk.h"
 #include "kernel/time.h"
 
-#define APIC_ID 0x20
-#define APIC_VERSION 0x30
-#define APIC_TPR 0x80
-#define APIC_EOI 0xB0
-#define APIC_SVR 0xF0
-#define APIC_ESR 0x280
-#define APIC_ICR_LO 0x300
-#define APIC_ICR_HI 0x310
-#define APIC_LVT_TIMER 0x320
-#define APIC_LVT_LINT0 0x350
-#define APIC_LVT_LINT1 0x360
-#define APIC_LVT_ERROR 0x370
-#define APIC_TIMER_INIT 0x380
+#define APIC_ID		   0x20
+#define APIC_VERSION	   0x30
+#define APIC_TPR	   0x80
+#define APIC_EOI	   0xB0
+#define APIC_SVR	   0xF0
+#define APIC_ESR	   0x280
+#define APIC_ICR_LO	   0x300
+#define APIC_ICR_HI	   0x310
+#define APIC_LVT_TIMER	   0x320
+#define APIC_LVT_LINT0	   0x350
+#define APIC_LVT_LINT1	   0x360
+#define APIC_LVT_ERROR	   0x370
+#define APIC_TIMER_INIT	   0x380
 #define APIC_TIMER_CURRENT 0x390
-#define APIC_TIMER_DIVIDE 0x3E0
+#define APIC_TIMER_DIVIDE  0x3E0
 
-#define MSR_APIC_BASE 0x1B
+#define MSR_APIC_BASE	 0x1B
 #define APIC_BASE_ENABLE (1UL << 11)
 #define APIC_BASE_X2APIC (1UL << 10)
-#define MSR_X2APIC_BASE 0x800
+#define MSR_X2APIC_BASE	 0x800
 
-#define SVR_ENABLE (1u << 8)
-#define LVT_MASKED (1u << 16)
-#define LVT_TIMER_PERIODIC (1u << 17)
-#define LVT_DELIVERY_NMI (4u << 8)
-#define TIMER_DIVIDE_16 0x3
-#define ICR_DELIVERY_FIXED (0u << 8)
-#define ICR_DELIVERY_NMI (4u << 8)
-#define ICR_DELIVERY_INIT (5u << 8)
+#define SVR_ENABLE	     (1u << 8)
+#define LVT_MASKED	     (1u << 16)
+#define LVT_TIMER_PERIODIC   (1u << 17)
+#define LVT_DELIVERY_NMI     (4u << 8)
+#define TIMER_DIVIDE_16	     0x3
+#define ICR_DELIVERY_FIXED   (0u << 8)
+#define ICR_DELIVERY_NMI     (4u << 8)
+#define ICR_DELIVERY_INIT    (5u << 8)
 #define ICR_DELIVERY_STARTUP (6u << 8)
-#define ICR_PENDING (1u << 12)	/* xAPIC only: delivery status */
-#define ICR_LEVEL_ASSERT (1u << 14)
-#define ICR_TRIGGER_LEVEL (1u << 15)
-#define ICR_ALL_BUT_SELF (3u << 18)
+#define ICR_PENDING	     (1u << 12) /* xAPIC only: delivery status */
+#define ICR_LEVEL_ASSERT     (1u << 14)
+#define ICR_TRIGGER_LEVEL    (1u << 15)
+#define ICR_ALL_BUT_SELF     (3u << 18)
 
-#define CALIBRATE_NS 10000000ULL	/* 10 ms */
+#define CALIBRATE_NS 10000000ULL /* 10 ms */
 
-static volatile u32 *lapic_mmio;	/* I: xAPIC registers */
-static bool use_x2apic;			/* I: set on the boot CPU */
-static u64 timer_rate;			/* I: timer counts per second (divide 16) */
+static volatile u32 *lapic_mmio; /* I: xAPIC registers */
+static bool use_x2apic;		 /* I: set on the boot CPU */
+static u64 timer_rate;		 /* I: timer counts per second (divide 16) */
 static bool nox2apic;
 PARAM_BOOL(nox2apic, nox2apic, "use the xAPIC (MMIO) even if the CPU has x2APIC");
 
@@ -149,12 +149,12 @@ void lapic_init_cpu(void)
 	if (use_x2apic)
 		base |= APIC_BASE_X2APIC;
 	wrmsr(MSR_APIC_BASE, base);
-	apic_write(APIC_TPR, 0);			/* accept every priority */
+	apic_write(APIC_TPR, 0); /* accept every priority */
 	apic_write(APIC_LVT_TIMER, LVT_MASKED);
-	apic_write(APIC_LVT_LINT0, LVT_MASKED);	/* the 8259 is not used */
-	apic_write(APIC_LVT_LINT1, LVT_DELIVERY_NMI);	/* NMI as the chipset wires it */
+	apic_write(APIC_LVT_LINT0, LVT_MASKED);	      /* the 8259 is not used */
+	apic_write(APIC_LVT_LINT1, LVT_DELIVERY_NMI); /* NMI as the chipset wires it */
 	apic_write(APIC_LVT_ERROR, ERROR_APIC_VECTOR);
-	apic_write(APIC_ESR, 0);			/* clear errors (write, then read) */
+	apic_write(APIC_ESR, 0); /* clear errors (write, then read) */
 	(void)apic_read(APIC_ESR);
 	apic_write(APIC_SVR, SVR_ENABLE | SPURIOUS_APIC_VECTOR);
 	lapic_eoi();

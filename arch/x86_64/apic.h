@@ -26,11 +26,11 @@
 
 #include "lib/types.h"
 
-#define ISA_IRQ_VECTOR(irq) (0x20 + (irq))
-#define LOCAL_TIMER_VECTOR 0xEC
+#define ISA_IRQ_VECTOR(irq)  (0x20 + (irq))
+#define LOCAL_TIMER_VECTOR   0xEC
 #define CALL_FUNCTION_VECTOR 0xF0
-#define RESCHEDULE_VECTOR 0xF1
-#define ERROR_APIC_VECTOR 0xFE
+#define RESCHEDULE_VECTOR    0xF1
+#define ERROR_APIC_VECTOR    0xFE
 #define SPURIOUS_APIC_VECTOR 0xFF
 
 void lapic_init_boot(u64 phys);

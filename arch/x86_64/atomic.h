@@ -23,11 +23,11 @@
 
 #include "lib/compiler.h"
 
-#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)	/* lock; or / mfence */
-#define smp_rmb() barrier()
-#define smp_wmb() barrier()
+#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST) /* lock; or / mfence */
+#define smp_rmb()		barrier()
+#define smp_wmb()		barrier()
 #define smp_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
-#define smp_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
 
 typedef struct {
 	int counter;
@@ -37,21 +37,51 @@ typedef struct {
 	long counter;
 } atomic_long_t;
 
-#define ATOMIC_INIT(v) { (v) }
+#define ATOMIC_INIT(v)                                                                             \
+	{                                                                                          \
+		(v)                                                                                \
+	}
 
-static inline int atomic_read(const atomic_t *a) { return READ_ONCE(a->counter); }
-static inline void atomic_set(atomic_t *a, int v) { WRITE_ONCE(a->counter, v); }
-static inline void atomic_add(int v, atomic_t *a) { __atomic_add_fetch(&a->counter, v, __ATOMIC_SEQ_CST); }
-static inline void atomic_sub(int v, atomic_t *a) { __atomic_sub_fetch(&a->counter, v, __ATOMIC_SEQ_CST); }
-static inline void atomic_inc(atomic_t *a) { atomic_add(1, a); }
-static inline void atomic_dec(atomic_t *a) { atomic_sub(1, a); }
+static inline int atomic_read(const atomic_t *a)
+{
+	return READ_ONCE(a->counter);
+}
+static inline void atomic_set(atomic_t *a, int v)
+{
+	WRITE_ONCE(a->counter, v);
+}
+static inline void atomic_add(int v, atomic_t *a)
+{
+	__atomic_add_fetch(&a->counter, v, __ATOMIC_SEQ_CST);
+}
+static inline void atomic_sub(int v, atomic_t *a)
+{
+	__atomic_sub_fetch(&a->counter, v, __ATOMIC_SEQ_CST);
+}
+static inline void atomic_inc(atomic_t *a)
+{
+	atomic_add(1, a);
+}
+static inline void atomic_dec(atomic_t *a)
+{
+	atomic_sub(1, a);
+}
 static inline int atomic_add_return(int v, atomic_t *a)
 {
 	return __atomic_add_fetch(&a->counter, v, __ATOMIC_SEQ_CST);
 }
-static inline int atomic_inc_return(atomic_t *a) { return atomic_add_return(1, a); }
-static inline int atomic_dec_return(atomic_t *a) { return atomic_add_return(-1, a); }
-static inline bool atomic_dec_and_test(atomic_t *a) { return atomic_dec_return(a) == 0; }
+static inline int atomic_inc_return(atomic_t *a)
+{
+	return atomic_add_return(1, a);
+}
+static inline int atomic_dec_return(atomic_t *a)
+{
+	return atomic_add_return(-1, a);
+}
+static inline bool atomic_dec_and_test(atomic_t *a)
+{
+	return atomic_dec_return(a) == 0;
+}
 static inline int atomic_xchg(atomic_t *a, int v)
 {
 	return __atomic_exchange_n(&a->counter, v, __ATOMIC_SEQ_CST);
@@ -75,13 +105,22 @@ static inline int atomic_max(atomic_t *a, int v)
 	return old;
 }
 
-static inline long atomic_long_read(const atomic_long_t *a) { return READ_ONCE(a->counter); }
-static inline void atomic_long_set(atomic_long_t *a, long v) { WRITE_ONCE(a->counter, v); }
+static inline long atomic_long_read(const atomic_long_t *a)
+{
+	return READ_ONCE(a->counter);
+}
+static inline void atomic_long_set(atomic_long_t *a, long v)
+{
+	WRITE_ONCE(a->counter, v);
+}
 static inline long atomic_long_add_return(long v, atomic_long_t *a)
 {
 	return __atomic_add_fetch(&a->counter, v, __ATOMIC_SEQ_CST);
 }
-static inline void atomic_long_inc(atomic_long_t *a) { atomic_long_add_return(1, a); }
+static inline void atomic_long_inc(atomic_long_t *a)
+{
+	atomic_long_add_return(1, a);
+}
 
 /* Atomic bit operations on bitmaps shared between CPUs. */
 static inline void set_bit(unsigned long nr, unsigned long *addr)

@@ -3,12 +3,12 @@
 #ifndef ARCH_BOOT_DEFS_H
 #define ARCH_BOOT_DEFS_H
 
-#define PAGE_SHIFT	12
-#define PAGE_SIZE	4096
-#define KERNEL_VMA	0xFFFFFFFF80000000
-#define PHYS_OFFSET	0xFFFF800000000000	/* direct map of all RAM */
+#define PAGE_SHIFT  12
+#define PAGE_SIZE   4096
+#define KERNEL_VMA  0xFFFFFFFF80000000
+#define PHYS_OFFSET 0xFFFF800000000000 /* direct map of all RAM */
 
 /* Every kernel stack is KSTACK_SIZE bytes with an unmapped guard below. */
-#define KSTACK_SIZE	16384
+#define KSTACK_SIZE 16384
 
 #endif

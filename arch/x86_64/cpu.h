@@ -7,9 +7,18 @@
 
 #include "lib/types.h"
 
-static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outl(u16 port, u32 v) { __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port)); }
+static inline void outb(u16 port, u8 v)
+{
+	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outw(u16 port, u16 v)
+{
+	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outl(u16 port, u32 v)
+{
+	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
+}
 static inline u8 inb(u16 port)
 {
 	u8 v;
@@ -29,16 +38,16 @@ static inline u32 inl(u16 port)
 	return v;
 }
 
-#define DEFINE_CR_ACCESS(n)                                                   \
-	static inline u64 read_cr##n(void)                                    \
-	{                                                                     \
-		u64 v;                                                        \
-		__asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));             \
-		return v;                                                     \
-	}                                                                     \
-	static inline void write_cr##n(u64 v)                                 \
-	{                                                                     \
-		__asm__ volatile("mov %0, %%cr" #n ::"r"(v) : "memory");      \
+#define DEFINE_CR_ACCESS(n)                                                                        \
+	static inline u64 read_cr##n(void)                                                         \
+	{                                                                                          \
+		u64 v;                                                                             \
+		__asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));                                  \
+		return v;                                                                          \
+	}                                                                                          \
+	static inline void write_cr##n(u64 v)                                                      \
+	{                                                                                          \
+		__asm__ volatile("mov %0, %%cr" #n ::"r"(v) : "memory");                           \
 	}
 DEFINE_CR_ACCESS(0)
 DEFINE_CR_ACCESS(2)
@@ -46,9 +55,9 @@ DEFINE_CR_ACCESS(3)
 DEFINE_CR_ACCESS(4)
 #undef DEFINE_CR_ACCESS
 
-#define MSR_EFER	0xC0000080
-#define MSR_FS_BASE	0xC0000100
-#define MSR_GS_BASE	0xC0000101
+#define MSR_EFER	   0xC0000080
+#define MSR_FS_BASE	   0xC0000100
+#define MSR_GS_BASE	   0xC0000101
 #define MSR_KERNEL_GS_BASE 0xC0000102
 
 static inline u64 rdmsr(u32 msr)
@@ -74,14 +83,29 @@ static inline u64 rdtsc(void)
 	return ((u64)hi << 32) | lo;
 }
 
-static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
-static inline void invlpg(u64 va) { __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory"); }
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("pause" ::: "memory");
+}
+static inline void invlpg(u64 va)
+{
+	__asm__ volatile("invlpg (%0)" ::"r"(va) : "memory");
+}
 /* Every translation this CPU caches (no page is global: CR4.PGE is off). */
-static inline void local_flush_tlb_all(void) { write_cr3(read_cr3()); }
+static inline void local_flush_tlb_all(void)
+{
+	write_cr3(read_cr3());
+}
 
 /* Interrupt flag. The irq_save/restore pair nests; plain enable/disable does not. */
-static inline void local_irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
-static inline void local_irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
+static inline void local_irq_disable(void)
+{
+	__asm__ volatile("cli" ::: "memory");
+}
+static inline void local_irq_enable(void)
+{
+	__asm__ volatile("sti" ::: "memory");
+}
 static inline u64 read_rflags(void)
 {
 	u64 f;
@@ -89,7 +113,10 @@ static inline u64 read_rflags(void)
 	return f;
 }
 #define X86_RFLAGS_IF (1UL << 9)
-static inline bool irqs_disabled(void) { return !(read_rflags() & X86_RFLAGS_IF); }
+static inline bool irqs_disabled(void)
+{
+	return !(read_rflags() & X86_RFLAGS_IF);
+}
 static inline unsigned long local_irq_save(void)
 {
 	unsigned long f = read_rflags();
@@ -103,7 +130,10 @@ static inline void local_irq_restore(unsigned long f)
 }
 
 /* Halt until the next interrupt; with interrupts off, forever. */
-static inline void halt(void) { __asm__ volatile("hlt" ::: "memory"); }
+static inline void halt(void)
+{
+	__asm__ volatile("hlt" ::: "memory");
+}
 static inline __attribute__((noreturn)) void halt_forever(void)
 {
 	for (;;)

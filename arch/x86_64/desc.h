@@ -10,12 +10,12 @@
 #include "lib/compiler.h"
 #include "lib/types.h"
 
-#define KERNEL_CS	0x08
-#define KERNEL_DS	0x10
-#define KERNEL_TSS	0x18
+#define KERNEL_CS  0x08
+#define KERNEL_DS  0x10
+#define KERNEL_TSS 0x18
 
-#define IST_DOUBLE_FAULT 1
-#define IST_NMI		2
+#define IST_DOUBLE_FAULT  1
+#define IST_NMI		  2
 #define IST_MACHINE_CHECK 3
 
 struct tss {
@@ -29,7 +29,7 @@ struct tss {
 } __packed;
 
 struct gdt_page {
-	u64 entries[5];	/* null, code, data, TSS (two slots) */
+	u64 entries[5]; /* null, code, data, TSS (two slots) */
 } __aligned(16);
 
 void gdt_init_cpu(struct gdt_page *gdt, struct tss *tss);

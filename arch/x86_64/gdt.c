@@ -6,9 +6,9 @@
 #include "arch/x86_64/desc.h"
 #include "lib/string.h"
 
-#define GDT_CODE64 0x00AF9A000000FFFFULL	/* present, DPL0, exec/read, L */
-#define GDT_DATA 0x00CF92000000FFFFULL		/* present, DPL0, read/write */
-#define TSS_TYPE_AVAILABLE 0x89ULL		/* present, 64-bit TSS */
+#define GDT_CODE64	   0x00AF9A000000FFFFULL /* present, DPL0, exec/read, L */
+#define GDT_DATA	   0x00CF92000000FFFFULL /* present, DPL0, read/write */
+#define TSS_TYPE_AVAILABLE 0x89ULL		 /* present, 64-bit TSS */
 
 struct gdt_ptr {
 	u16 limit;
@@ -21,7 +21,7 @@ void gdt_init_cpu(struct gdt_page *gdt, struct tss *tss)
 	u64 limit = sizeof(*tss) - 1;
 
 	memset(tss, 0, sizeof(*tss));
-	tss->iomap_base = sizeof(*tss);	/* no I/O bitmap */
+	tss->iomap_base = sizeof(*tss); /* no I/O bitmap */
 	gdt->entries[0] = 0;
 	gdt->entries[KERNEL_CS / 8] = GDT_CODE64;
 	gdt->entries[KERNEL_DS / 8] = GDT_DATA;
@@ -33,18 +33,10 @@ void gdt_init_cpu(struct gdt_page *gdt, struct tss *tss)
 
 	struct gdt_ptr ptr = { .limit = sizeof(*gdt) - 1, .base = (u64)gdt };
 
-	__asm__ volatile("lgdt %0\n\t"
-			 "pushq %1\n\t"
-			 "leaq 1f(%%rip), %%rax\n\t"
-			 "pushq %%rax\n\t"
-			 "lretq\n"
-			 "1:\n\t"
-			 "movl %2, %%eax\n\t"
-			 "movl %%eax, %%ds\n\t"
-			 "movl %%eax, %%es\n\t"
-			 "movl %%eax, %%ss\n\t"
-			 "ltr %w3"
-			 :
-			 : "m"(ptr), "i"((u64)KERNEL_CS), "i"(KERNEL_DS), "r"((u16)KERNEL_TSS)
-			 : "rax", "memory");
+	__asm__ volatile(
+		"lgdt %0\n\tpushq %1\n\tleaq 1f(%%rip), %%rax\n\tpushq %%rax\n\tlretq\n1:\n\tmovl "
+		"%2, %%eax\n\tmovl %%eax, %%ds\n\tmovl %%eax, %%es\n\tmovl %%eax, %%ss\n\tltr %w3"
+		:
+		: "m"(ptr), "i"((u64)KERNEL_CS), "i"(KERNEL_DS), "r"((u16)KERNEL_TSS)
+		: "rax", "memory");
 }

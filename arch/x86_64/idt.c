@@ -5,9 +5,9 @@
  * when the interrupted stack is broken, e.g. overflowed into its guard. */
 #include "arch/x86_64/desc.h"
 
-#define IDT_ENTRIES 256
-#define GATE_INTERRUPT 0x8E	/* present, DPL0, 64-bit interrupt gate */
-#define ISR_STUB_SIZE 16	/* see isr.S */
+#define IDT_ENTRIES    256
+#define GATE_INTERRUPT 0x8E /* present, DPL0, 64-bit interrupt gate */
+#define ISR_STUB_SIZE  16   /* see isr.S */
 
 struct idt_gate {
 	u16 offset_lo;
@@ -24,7 +24,7 @@ struct idt_ptr {
 	u64 base;
 } __packed;
 
-static struct idt_gate idt[IDT_ENTRIES] __aligned(16);	/* I: filled once at boot */
+static struct idt_gate idt[IDT_ENTRIES] __aligned(16); /* I: filled once at boot */
 extern const char isr_stub_base[];
 
 static void idt_set_gate(unsigned int vec, u64 handler, u8 ist)

@@ -9,23 +9,23 @@
 #include "kernel/printk.h"
 #include "lib/errno.h"
 
-#define IOREGSEL 0x00
-#define IOWIN 0x10
-#define IOAPIC_REG_ID 0x00
+#define IOREGSEL	   0x00
+#define IOWIN		   0x10
+#define IOAPIC_REG_ID	   0x00
 #define IOAPIC_REG_VERSION 0x01
-#define IOAPIC_REDIR(n) (0x10 + 2 * (n))
-#define REDIR_MASKED (1ULL << 16)
-#define REDIR_LEVEL (1ULL << 15)
-#define REDIR_ACTIVE_LOW (1ULL << 13)
+#define IOAPIC_REDIR(n)	   (0x10 + 2 * (n))
+#define REDIR_MASKED	   (1ULL << 16)
+#define REDIR_LEVEL	   (1ULL << 15)
+#define REDIR_ACTIVE_LOW   (1ULL << 13)
 
 #define MPS_POLARITY_MASK 0x3
-#define MPS_POLARITY_LOW 0x3
-#define MPS_TRIGGER_MASK 0xC
+#define MPS_POLARITY_LOW  0x3
+#define MPS_TRIGGER_MASK  0xC
 #define MPS_TRIGGER_LEVEL 0xC
 
-#define PIC1_CMD 0x20
+#define PIC1_CMD  0x20
 #define PIC1_DATA 0x21
-#define PIC2_CMD 0xA0
+#define PIC2_CMD  0xA0
 #define PIC2_DATA 0xA1
 
 struct ioapic {
@@ -35,7 +35,7 @@ struct ioapic {
 };
 
 static DEFINE_SPINLOCK(ioapic_lock);
-static struct ioapic ioapics[ACPI_MAX_IOAPICS];	/* I: found at init */
+static struct ioapic ioapics[ACPI_MAX_IOAPICS]; /* I: found at init */
 static unsigned int nr_ioapics;			/* I */
 static u32 isa_gsi[NR_ISA_IRQS];		/* I: GSI of each ISA IRQ */
 static u16 isa_flags[NR_ISA_IRQS];		/* I: MPS INTI flags */
@@ -106,7 +106,7 @@ void ioapic_init(const struct acpi_madt_info *madt)
 		nr_ioapics++;
 	}
 	for (unsigned int irq = 0; irq < NR_ISA_IRQS; irq++)
-		isa_gsi[irq] = irq;	/* identity unless overridden */
+		isa_gsi[irq] = irq; /* identity unless overridden */
 	for (unsigned int i = 0; i < madt->nr_overrides; i++) {
 		const struct acpi_madt_override *o = &madt->overrides[i];
 
@@ -172,7 +172,8 @@ int ioapic_read_route(unsigned int irq, u64 *entry)
 		return -ENODEV;
 	unsigned long flags = spin_lock_irqsave(&ioapic_lock);
 
-	*entry = ioapic_read(io, IOAPIC_REDIR(pin)) | ((u64)ioapic_read(io, IOAPIC_REDIR(pin) + 1) << 32);
+	*entry = ioapic_read(io, IOAPIC_REDIR(pin)) |
+		 ((u64)ioapic_read(io, IOAPIC_REDIR(pin) + 1) << 32);
 	spin_unlock_irqrestore(&ioapic_lock, flags);
 	return 0;
 }

@@ -23,7 +23,7 @@
 #include "drivers/acpi.h"
 #include "lib/types.h"
 
-#define NR_ISA_IRQS 16
+#define NR_ISA_IRQS	  16
 #define PIC_SPURIOUS_BASE 0x30
 
 void pic_disable(void);

@@ -10,13 +10,13 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-#define MB2_TAG_END 0
-#define MB2_TAG_CMDLINE 1
+#define MB2_TAG_END	    0
+#define MB2_TAG_CMDLINE	    1
 #define MB2_TAG_LOADER_NAME 2
-#define MB2_TAG_MODULE 3
-#define MB2_TAG_MMAP 6
-#define MB2_TAG_ACPI_OLD 14
-#define MB2_TAG_ACPI_NEW 15
+#define MB2_TAG_MODULE	    3
+#define MB2_TAG_MMAP	    6
+#define MB2_TAG_ACPI_OLD    14
+#define MB2_TAG_ACPI_NEW    15
 
 struct mb2_tag {
 	u32 type;
@@ -45,7 +45,8 @@ static void parse_mmap(const u8 *tag, u32 size)
 		const struct mb2_mmap_entry *e = (const void *)p;
 
 		if (boot_info.nr_mmap == BOOT_MMAP_MAX) {
-			pr_warn("more than %d memory map entries; ignoring the rest\n", BOOT_MMAP_MAX);
+			pr_warn("more than %d memory map entries; ignoring the rest\n",
+				BOOT_MMAP_MAX);
 			return;
 		}
 		if (!e->len)
@@ -90,7 +91,8 @@ void multiboot2_parse(u64 mbi_phys)
 				strscpy(m->cmdline, (const char *)(p + 16),
 					min((size_t)tag->size - 16 + 1, sizeof(m->cmdline)));
 			} else {
-				pr_warn("more than %d modules; ignoring the rest\n", BOOT_MODULES_MAX);
+				pr_warn("more than %d modules; ignoring the rest\n",
+					BOOT_MODULES_MAX);
 			}
 			break;
 		case MB2_TAG_MMAP:

@@ -11,16 +11,16 @@
 #include "lib/string.h"
 
 #define LARGE_PAGE_SIZE (2ULL << 20)
-#define PT_ENTRIES 512
+#define PT_ENTRIES	512
 
 extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
 extern char __data_start[], __bss_end[], boot_stack_guard[];
 extern u32 boot_cpu_has_nx;
 
 static DEFINE_SPINLOCK(kernel_pgtable_lock);
-static u64 *kernel_pml4;	/* kernel_pgtable_lock (for changes) */
-static u64 ioremap_next = IOREMAP_BASE;	/* kernel_pgtable_lock */
-static u64 nx_mask;		/* I: PTE_NX if the CPU has NX, else 0 */
+static u64 *kernel_pml4;		/* kernel_pgtable_lock (for changes) */
+static u64 ioremap_next = IOREMAP_BASE; /* kernel_pgtable_lock */
+static u64 nx_mask;			/* I: PTE_NX if the CPU has NX, else 0 */
 
 phys_addr_t virt_to_phys(const void *va)
 {
@@ -57,7 +57,7 @@ static u64 *pte_walk(u64 va, int level, bool create)
 			memset(phys_to_virt(pa), 0, PAGE_SIZE);
 			*e = pa | PTE_PRESENT | PTE_WRITE;
 		} else if (*e & PTE_LARGE) {
-			return NULL;	/* va is inside a large page */
+			return NULL; /* va is inside a large page */
 		}
 		table = phys_to_virt(*e & PTE_ADDR_MASK);
 	}
@@ -103,7 +103,8 @@ void paging_init(void)
 	map_range(PHYS_OFFSET, 0, 0x100000, PAGE_KERNEL_RW);
 	for (unsigned int i = 0; i < boot_info.nr_mmap; i++) {
 		const struct boot_mmap_entry *m = &boot_info.mmap[i];
-		u64 start = ALIGN_UP(m->base, PAGE_SIZE), end = ALIGN_DOWN(m->base + m->len, PAGE_SIZE);
+		u64 start = ALIGN_UP(m->base, PAGE_SIZE),
+		    end = ALIGN_DOWN(m->base + m->len, PAGE_SIZE);
 
 		if (m->type != BOOT_MEM_AVAILABLE)
 			continue;
@@ -197,7 +198,7 @@ static void *remap(phys_addr_t pa, size_t size, u64 flags)
 		spin_unlock_irqrestore(&kernel_pgtable_lock, irq);
 		return NULL;
 	}
-	ioremap_next += len + PAGE_SIZE;	/* a hole between windows */
+	ioremap_next += len + PAGE_SIZE; /* a hole between windows */
 	for (u64 off = 0; off < len; off += PAGE_SIZE) {
 		u64 *e = pte_walk(va + off, 1, true);
 
@@ -211,8 +212,14 @@ static void *remap(phys_addr_t pa, size_t size, u64 flags)
 	return (void *)(va + (pa - first));
 }
 
-void *ioremap(phys_addr_t pa, size_t size) { return remap(pa, size, PAGE_KERNEL_IO); }
-void *memremap(phys_addr_t pa, size_t size) { return remap(pa, size, PAGE_KERNEL_RO); }
+void *ioremap(phys_addr_t pa, size_t size)
+{
+	return remap(pa, size, PAGE_KERNEL_IO);
+}
+void *memremap(phys_addr_t pa, size_t size)
+{
+	return remap(pa, size, PAGE_KERNEL_RO);
+}
 
 void iounmap(void *va, size_t size)
 {

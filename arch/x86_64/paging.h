@@ -24,12 +24,12 @@
 #include "arch/x86_64/boot_defs.h"
 #include "lib/types.h"
 
-#define PTE_PRESENT (1ULL << 0)
-#define PTE_WRITE (1ULL << 1)
-#define PTE_PWT (1ULL << 3)
-#define PTE_PCD (1ULL << 4)
-#define PTE_LARGE (1ULL << 7)	/* 2 MiB page in a page directory */
-#define PTE_NX (1ULL << 63)
+#define PTE_PRESENT   (1ULL << 0)
+#define PTE_WRITE     (1ULL << 1)
+#define PTE_PWT	      (1ULL << 3)
+#define PTE_PCD	      (1ULL << 4)
+#define PTE_LARGE     (1ULL << 7) /* 2 MiB page in a page directory */
+#define PTE_NX	      (1ULL << 63)
 #define PTE_ADDR_MASK 0x000FFFFFFFFFF000ULL
 
 #define PAGE_KERNEL_RO (PTE_PRESENT | PTE_NX)
@@ -37,11 +37,14 @@
 #define PAGE_KERNEL_RW (PTE_PRESENT | PTE_WRITE | PTE_NX)
 #define PAGE_KERNEL_IO (PTE_PRESENT | PTE_WRITE | PTE_NX | PTE_PCD | PTE_PWT)
 
-#define KSTACK_BASE 0xFFFFC90000000000ULL
+#define KSTACK_BASE  0xFFFFC90000000000ULL
 #define IOREMAP_BASE 0xFFFFD00000000000ULL
 #define IOREMAP_SIZE (1ULL << 40)
 
-static inline void *phys_to_virt(phys_addr_t pa) { return (void *)(pa + PHYS_OFFSET); }
+static inline void *phys_to_virt(phys_addr_t pa)
+{
+	return (void *)(pa + PHYS_OFFSET);
+}
 phys_addr_t virt_to_phys(const void *va);
 
 void paging_init(void);

@@ -24,8 +24,8 @@
 #include "lib/list.h"
 #include "lib/types.h"
 
-#define IST_STACK_SIZE	KSTACK_SIZE	/* APs take them from kstack_alloc() */
-#define NR_IST_STACKS	3	/* 1: #DF, 2: NMI, 3: #MC */
+#define IST_STACK_SIZE KSTACK_SIZE /* APs take them from kstack_alloc() */
+#define NR_IST_STACKS  3	   /* 1: #DF, 2: NMI, 3: #MC */
 
 /*
  * Field legend: I = set before the CPU first runs, then read-only;
@@ -33,26 +33,26 @@
  * off where an interrupt handler also does); C = call_lock.
  */
 struct percpu {
-	struct percpu *self;		/* I: must stay first (gs:0) */
-	unsigned int cpu_id;		/* I: logical CPU number */
-	unsigned int apic_id;		/* I: local APIC id */
-	int printk_nesting;		/* L: printk recursion depth */
-	void *curr_thread;		/* L: the running struct thread */
-	int preempt_count;		/* L: preemption disabled while > 0 */
-	volatile bool need_resched;	/* set by any CPU (then an IPI), cleared here */
-	struct gdt_page gdt;		/* I: this CPU's GDT, with its TSS */
-	struct tss tss;			/* I: IST stack pointers */
-	u8 *ist_stack[NR_IST_STACKS];	/* I: base (lowest address) of each */
-	u8 *boot_stack;			/* I: the stack the CPU started on */
-	volatile int started;		/* 0 -> 1 by the CPU in C code; 0 -> -1: given up on */
+	struct percpu *self;	      /* I: must stay first (gs:0) */
+	unsigned int cpu_id;	      /* I: logical CPU number */
+	unsigned int apic_id;	      /* I: local APIC id */
+	int printk_nesting;	      /* L: printk recursion depth */
+	void *curr_thread;	      /* L: the running struct thread */
+	int preempt_count;	      /* L: preemption disabled while > 0 */
+	volatile bool need_resched;   /* set by any CPU (then an IPI), cleared here */
+	struct gdt_page gdt;	      /* I: this CPU's GDT, with its TSS */
+	struct tss tss;		      /* I: IST stack pointers */
+	u8 *ist_stack[NR_IST_STACKS]; /* I: base (lowest address) of each */
+	u8 *boot_stack;		      /* I: the stack the CPU started on */
+	volatile int started;	      /* 0 -> 1 by the CPU in C code; 0 -> -1: given up on */
 
 	struct spinlock call_lock;
-	struct list_head call_queue;	/* C: smp_call_function requests */
+	struct list_head call_queue; /* C: smp_call_function requests */
 
-	u64 ticks;			/* L: timer interrupts on this CPU */
-	u64 irqs;			/* L: interrupts of any kind */
-	u64 ipis_call;			/* L: call-function IPIs handled */
-	u64 ipis_resched;		/* L: reschedule IPIs handled */
+	u64 ticks;	  /* L: timer interrupts on this CPU */
+	u64 irqs;	  /* L: interrupts of any kind */
+	u64 ipis_call;	  /* L: call-function IPIs handled */
+	u64 ipis_resched; /* L: reschedule IPIs handled */
 };
 
 extern struct percpu boot_percpu;
@@ -64,24 +64,30 @@ static inline struct percpu *per_cpu_ptr(unsigned int cpu)
 	return percpu_areas[cpu];
 }
 
-#define this_cpu_read(field)                                                  \
-	({                                                                    \
-		__typeof__(((struct percpu *)0)->field) __v;                  \
-		__asm__ volatile("mov %%gs:%c1, %0"                           \
-				 : "=r"(__v)                                  \
-				 : "i"(offsetof(struct percpu, field)));      \
-		__v;                                                          \
+#define this_cpu_read(field)                                                                       \
+	({                                                                                         \
+		__typeof__(((struct percpu *)0)->field) __v;                                       \
+		__asm__ volatile("mov %%gs:%c1, %0"                                                \
+				 : "=r"(__v)                                                       \
+				 : "i"(offsetof(struct percpu, field)));                           \
+		__v;                                                                               \
 	})
-#define this_cpu_write(field, v)                                              \
-	do {                                                                  \
-		__typeof__(((struct percpu *)0)->field) __w = (v);            \
-		__asm__ volatile("mov %0, %%gs:%c1" ::"r"(__w),               \
-				 "i"(offsetof(struct percpu, field))          \
-				 : "memory");                                 \
+#define this_cpu_write(field, v)                                                                   \
+	do {                                                                                       \
+		__typeof__(((struct percpu *)0)->field) __w = (v);                                 \
+		__asm__ volatile("mov %0, %%gs:%c1" ::"r"(__w),                                    \
+				 "i"(offsetof(struct percpu, field))                               \
+				 : "memory");                                                      \
 	} while (0)
 
-static inline struct percpu *this_cpu_ptr(void) { return this_cpu_read(self); }
-static inline unsigned int smp_processor_id(void) { return this_cpu_read(cpu_id); }
+static inline struct percpu *this_cpu_ptr(void)
+{
+	return this_cpu_read(self);
+}
+static inline unsigned int smp_processor_id(void)
+{
+	return this_cpu_read(cpu_id);
+}
 
 void percpu_init_boot_cpu(void);
 /* The area of cpu, allocated and set up on first use; NULL without memory. */

@@ -15,7 +15,7 @@ struct pt_regs {
 	u64 rbp, rdi, rsi, rdx, rcx, rbx, rax;
 	u64 vector;
 	u64 error_code;
-	u64 rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
+	u64 rip, cs, rflags, rsp, ss; /* pushed by the CPU */
 };
 
 #define PT_REGS_SIZE (22 * 8)

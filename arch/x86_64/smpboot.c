@@ -1,12 +1,12 @@
 /* arch/x86_64/smpboot.c - start application processors; see smpboot.h. */
 #define pr_fmt(fmt) "smpboot: " fmt
 #include "arch/x86_64/smpboot.h"
-#include "kernel/hotplug.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trampoline.h"
 #include "kernel/bootinfo.h"
+#include "kernel/hotplug.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
@@ -120,7 +120,7 @@ int arch_cpu_boot(struct percpu *pc)
 	if (!wait_started(pc, (u64)smp_boot_timeout_ms * 1000) &&
 	    __atomic_compare_exchange_n(&pc->started, &zero, -1, false, __ATOMIC_SEQ_CST,
 					__ATOMIC_SEQ_CST)) {
-		lapic_send_init(pc->apic_id);	/* park it for good */
+		lapic_send_init(pc->apic_id); /* park it for good */
 		pr_err("cpu%u (APIC id %u) did not start within %u ms\n", pc->cpu_id, pc->apic_id,
 		       smp_boot_timeout_ms);
 		return -ETIMEDOUT;
@@ -130,9 +130,9 @@ int arch_cpu_boot(struct percpu *pc)
 	 * behind our back. So wait, however long, and say so meanwhile. */
 	while (!cpu_online(pc->cpu_id)) {
 		if (ktime_get_ns() - t0 >= (u64)smp_boot_timeout_ms * NSEC_PER_MSEC) {
-			pr_warn("cpu%u started but is not online after %u ms; still waiting "
-				"(%u freed kernel stacks held back meanwhile)\n", pc->cpu_id,
-				smp_boot_timeout_ms, kstack_nr_held(NULL));
+			pr_warn("cpu%u started but is not online after %u ms; still waiting (%u "
+				"freed kernel stacks held back meanwhile)\n",
+				pc->cpu_id, smp_boot_timeout_ms, kstack_nr_held(NULL));
 			t0 = ktime_get_ns();
 		}
 		cpu_relax();
@@ -148,13 +148,13 @@ __noreturn void ap_start(struct percpu *pc)
 	if (!__atomic_compare_exchange_n(&pc->started, &zero, 1, false, __ATOMIC_SEQ_CST,
 					 __ATOMIC_SEQ_CST))
 		halt_forever();
-	percpu_load(pc);	/* GS base, GDT, TSS */
+	percpu_load(pc); /* GS base, GDT, TSS */
 	idt_load();
 	lapic_init_cpu();
 	if (lapic_id() != pc->apic_id)
 		pr_warn("cpu%u expected APIC id %u, has %u\n", pc->cpu_id, pc->apic_id, lapic_id());
-	sched_init_ap();	/* this context becomes the CPU's idle thread */
+	sched_init_ap(); /* this context becomes the CPU's idle thread */
 	tick_start_cpu();
-	cpuhp_ap_starting();	/* starting steps, then online */
+	cpuhp_ap_starting(); /* starting steps, then online */
 	cpu_idle();
 }

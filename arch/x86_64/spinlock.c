@@ -2,10 +2,10 @@
 #include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/printk.h"
 #include "kernel/panic.h"
-#include "kernel/preempt.h"
 #include "kernel/params.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
 #include "kernel/time.h"
 
 void spin_lock_init(struct spinlock *l, const char *name)
@@ -41,13 +41,15 @@ static __noinline void spin_report_stuck(struct spinlock *l, u32 ticket, const v
 	__atomic_add_fetch(&spin_stuck_reports, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&l->stuck_reports, 1, __ATOMIC_RELAXED);
 	if (holder >= 0)
-		printk(KERN_ERR "spinlock '%s': cpu%u has waited %lu ms at %pS; held by cpu%d since %pS\n",
-		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip, holder,
-		       READ_ONCE(l->holder_ip));
-	else	/* between holders: the next ticket's CPU has not taken it yet */
-		printk(KERN_ERR "spinlock '%s': cpu%u has waited %lu ms at %pS; ticket %u, serving %u\n",
-		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip, ticket,
-		       READ_ONCE(l->serving));
+		printk(KERN_ERR
+		       "spinlock '%s': cpu%u has waited %lu ms at %pS; held by cpu%d since %pS\n",
+		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip,
+		       holder, READ_ONCE(l->holder_ip));
+	else /* between holders: the next ticket's CPU has not taken it yet */
+		printk(KERN_ERR
+		       "spinlock '%s': cpu%u has waited %lu ms at %pS; ticket %u, serving %u\n",
+		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip,
+		       ticket, READ_ONCE(l->serving));
 }
 
 /* The contended path: spin, and report once if the wait gets too long. */
@@ -56,8 +58,8 @@ static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
 	u64 start = 0;
 	bool reported = l->quiet;
 
-	for (unsigned int spins = 1;
-	     __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket; spins++) {
+	for (unsigned int spins = 1; __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket;
+	     spins++) {
 		cpu_relax();
 		if (reported || spins % SPINS_PER_CLOCK_READ)
 			continue;
@@ -95,8 +97,8 @@ bool spin_trylock(struct spinlock *l)
 	u32 expected = serving;
 
 	preempt_disable();
-	if (!__atomic_compare_exchange_n(&l->next, &expected, serving + 1, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+	if (!__atomic_compare_exchange_n(&l->next, &expected, serving + 1, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED)) {
 		preempt_enable_no_resched();
 		return false;
 	}

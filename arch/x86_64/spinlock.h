@@ -26,21 +26,24 @@
 #include "lib/types.h"
 
 struct spinlock {
-	u32 next;		/* next ticket to hand out */
-	u32 serving;		/* ticket now holding the lock */
-	int holder_cpu;		/* debug: CPU holding it, or -1 */
-	const void *holder_ip;	/* debug: where it was taken */
+	u32 next;	       /* next ticket to hand out */
+	u32 serving;	       /* ticket now holding the lock */
+	int holder_cpu;	       /* debug: CPU holding it, or -1 */
+	const void *holder_ip; /* debug: where it was taken */
 	const char *name;
-	bool quiet;		/* no "stuck" reports (the console lock) */
-	u32 stuck_reports;	/* debug: waits on it reported as too long */
+	bool quiet;	   /* no "stuck" reports (the console lock) */
+	u32 stuck_reports; /* debug: waits on it reported as too long */
 };
 
-#define SPINLOCK_INIT(n) { .next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n }
-#define DEFINE_SPINLOCK(x) struct spinlock x = SPINLOCK_INIT(#x)
+#define SPINLOCK_INIT(n)                                                                           \
+	{                                                                                          \
+		.next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n            \
+	}
+#define DEFINE_SPINLOCK(x)	 struct spinlock x = SPINLOCK_INIT(#x)
 #define DEFINE_SPINLOCK_QUIET(x) struct spinlock x = { .holder_cpu = -1, .name = #x, .quiet = true }
 
-extern unsigned int spin_stuck_ms;	/* report waits longer than this */
-extern unsigned long spin_stuck_reports;	/* how many so far */
+extern unsigned int spin_stuck_ms;	 /* report waits longer than this */
+extern unsigned long spin_stuck_reports; /* how many so far */
 
 void spin_lock_init(struct spinlock *l, const char *name);
 void spin_lock(struct spinlock *l);

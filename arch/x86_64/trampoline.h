@@ -15,19 +15,19 @@
 #ifndef ARCH_TRAMPOLINE_H
 #define ARCH_TRAMPOLINE_H
 
-#define TRAMPOLINE_PHYS 0x8000
-#define TRAMPOLINE_PML4 0x9000
-#define TRAMPOLINE_PDPT 0xA000
-#define TRAMPOLINE_PD 0xB000
-#define TRAMPOLINE_END 0xC000
-#define TRAMPOLINE_PARAMS 0x0F00	/* offset of the parameters in the page */
+#define TRAMPOLINE_PHYS	  0x8000
+#define TRAMPOLINE_PML4	  0x9000
+#define TRAMPOLINE_PDPT	  0xA000
+#define TRAMPOLINE_PD	  0xB000
+#define TRAMPOLINE_END	  0xC000
+#define TRAMPOLINE_PARAMS 0x0F00 /* offset of the parameters in the page */
 
 /* Offsets into struct trampoline_params, for the assembly. */
-#define TP_EFER 0	/* u32: EFER bits to set (LME, and NXE if the CPU has NX) */
-#define TP_KERNEL_CR3 8	/* u64: the kernel's page tables, loaded in the higher half */
-#define TP_STACK 16	/* u64: top of the AP's kernel stack */
-#define TP_PERCPU 24	/* u64: the AP's struct percpu */
-#define TP_ENTRY 32	/* u64: ap_entry64, in the higher half */
+#define TP_EFER	      0	 /* u32: EFER bits to set (LME, and NXE if the CPU has NX) */
+#define TP_KERNEL_CR3 8	 /* u64: the kernel's page tables, loaded in the higher half */
+#define TP_STACK      16 /* u64: top of the AP's kernel stack */
+#define TP_PERCPU     24 /* u64: the AP's struct percpu */
+#define TP_ENTRY      32 /* u64: ap_entry64, in the higher half */
 
 #ifndef __ASSEMBLY__
 #include "lib/types.h"

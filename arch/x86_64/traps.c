@@ -1,23 +1,23 @@
 /* arch/x86_64/traps.c - exception reports and vector dispatch; see traps.h. */
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/apic.h"
-#include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/percpu.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
-#include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 
 #define X86_PF_PRESENT (1 << 0)
-#define X86_PF_WRITE (1 << 1)
-#define X86_PF_USER (1 << 2)
-#define X86_PF_RSVD (1 << 3)
-#define X86_PF_INSTR (1 << 4)
+#define X86_PF_WRITE   (1 << 1)
+#define X86_PF_USER    (1 << 2)
+#define X86_PF_RSVD    (1 << 3)
+#define X86_PF_INSTR   (1 << 4)
 
 static const char *const exception_names[NR_EXCEPTIONS] = {
 	[0] = "#DE divide error",
@@ -54,7 +54,7 @@ static const char *const exception_names[NR_EXCEPTIONS] = {
 	[31] = "reserved vector 31",
 };
 
-static vector_handler_t vector_handlers[256];	/* written once per vector, before use */
+static vector_handler_t vector_handlers[256]; /* written once per vector, before use */
 
 int irq_register_vector(unsigned int vector, vector_handler_t handler)
 {
@@ -73,7 +73,8 @@ void show_regs(const struct pt_regs *r)
 	char sym[128];
 
 	sprint_symbol(sym, sizeof(sym), r->rip);
-	printk(KERN_EMERG "RIP: %04lx:%016lx <%s>\n", (unsigned long)r->cs, (unsigned long)r->rip, sym);
+	printk(KERN_EMERG "RIP: %04lx:%016lx <%s>\n", (unsigned long)r->cs, (unsigned long)r->rip,
+	       sym);
 	printk(KERN_EMERG "RSP: %04lx:%016lx  RFLAGS: %08lx\n", (unsigned long)r->ss,
 	       (unsigned long)r->rsp, (unsigned long)r->rflags);
 	printk(KERN_EMERG "RAX: %016lx RBX: %016lx RCX: %016lx\n", (unsigned long)r->rax,
@@ -95,7 +96,9 @@ static void describe_page_fault(const struct pt_regs *regs, u64 cr2)
 	u64 err = regs->error_code;
 
 	printk(KERN_EMERG "CR2: %016lx (%s %s%s%s)\n", (unsigned long)cr2,
-	       err & X86_PF_INSTR ? "instruction fetch from" : err & X86_PF_WRITE ? "write to" : "read from",
+	       err & X86_PF_INSTR ? "instruction fetch from" :
+	       err & X86_PF_WRITE ? "write to" :
+				    "read from",
 	       err & X86_PF_PRESENT ? "a page without permission" : "an unmapped page",
 	       err & X86_PF_RSVD ? ", reserved bit set" : "",
 	       cr2 < PAGE_SIZE ? ": NULL pointer dereference" : "");
@@ -109,7 +112,8 @@ static bool report_stack_overflow(u64 addr)
 
 	if (!kstack_guard_hit(addr, &lo, &hi, what, sizeof(what)))
 		return false;
-	printk(KERN_EMERG "kernel stack overflow: %s [%016lx-%016lx] ran into its guard page at %016lx\n",
+	printk(KERN_EMERG
+	       "kernel stack overflow: %s [%016lx-%016lx] ran into its guard page at %016lx\n",
 	       what, (unsigned long)lo, (unsigned long)hi, (unsigned long)addr);
 	return true;
 }
@@ -143,7 +147,7 @@ static void nmi(struct pt_regs *regs)
 	int p = READ_ONCE(panic_cpu);
 
 	if (p >= 0 && p != (int)smp_processor_id())
-		halt_forever();	/* stopped by panic(): stay out of its way */
+		halt_forever(); /* stopped by panic(): stay out of its way */
 	/* An offline CPU halted for good (cpu_play_dead()) waits for INIT,
 	 * which could leave a lock taken here held: back to its halt. */
 	if (smp_booted && !cpumask_test_cpu(smp_processor_id(), &cpu_live_mask))

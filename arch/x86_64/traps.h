@@ -13,7 +13,7 @@
 
 #include "arch/x86_64/ptregs.h"
 
-#define NR_EXCEPTIONS 32
+#define NR_EXCEPTIONS	      32
 #define FIRST_EXTERNAL_VECTOR 32
 
 typedef void (*vector_handler_t)(struct pt_regs *regs);

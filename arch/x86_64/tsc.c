@@ -12,25 +12,25 @@
 #include "kernel/printk.h"
 #include "kernel/time.h"
 
-#define HPET_CAPABILITIES 0x00
-#define HPET_CONFIG 0x10
+#define HPET_CAPABILITIES  0x00
+#define HPET_CONFIG	   0x10
 #define HPET_CONFIG_ENABLE 1
-#define HPET_MAIN_COUNTER 0xF0
+#define HPET_MAIN_COUNTER  0xF0
 
-#define PIT_HZ 1193182ULL
-#define PIT_CH2 0x42
-#define PIT_MODE 0x43
-#define PIT_GATE 0x61
-#define PIT_GATE_CH2 0x01
-#define PIT_SPEAKER 0x02
-#define PIT_OUT2 0x20
+#define PIT_HZ		   1193182ULL
+#define PIT_CH2		   0x42
+#define PIT_MODE	   0x43
+#define PIT_GATE	   0x61
+#define PIT_GATE_CH2	   0x01
+#define PIT_SPEAKER	   0x02
+#define PIT_OUT2	   0x20
 #define PIT_CH2_LOHI_MODE0 0xB0
 
 #define CALIBRATE_MS 50
 
 u64 tsc_khz;
-static u64 tsc_base;	/* I: TSC at time_init */
-static u64 ns_mult;	/* I: ns = (cycles * ns_mult) >> 32 */
+static u64 tsc_base; /* I: TSC at time_init */
+static u64 ns_mult;  /* I: ns = (cycles * ns_mult) >> 32 */
 
 static u64 calibrate_hpet(u64 phys)
 {
@@ -40,7 +40,7 @@ static u64 calibrate_hpet(u64 phys)
 		return 0;
 	u64 period_fs = hpet[HPET_CAPABILITIES / 8] >> 32;
 
-	if (!period_fs || period_fs > 100000000ULL)	/* spec: at most 100 ns */
+	if (!period_fs || period_fs > 100000000ULL) /* spec: at most 100 ns */
 		return 0;
 	hpet[HPET_CONFIG / 8] |= HPET_CONFIG_ENABLE;
 	u64 ticks = CALIBRATE_MS * 1000000000000ULL / period_fs;

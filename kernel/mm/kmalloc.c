@@ -21,21 +21,21 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define KOBJ_MAGIC_LIVE 0x4c495645u	/* "LIVE" */
-#define KOBJ_MAGIC_FREE 0x46524545u	/* "FREE" */
-#define KOBJ_MAGIC_BAD 0x42414421u	/* "BAD!": reported, out of circulation */
-#define REDZONE_SIZE 16
-#define POISON_FREE 0x6b
-#define POISON_REDZONE 0xcc
-#define SLAB_MAGIC 0x534c4142u
+#define KOBJ_MAGIC_LIVE	     0x4c495645u /* "LIVE" */
+#define KOBJ_MAGIC_FREE	     0x46524545u /* "FREE" */
+#define KOBJ_MAGIC_BAD	     0x42414421u /* "BAD!": reported, out of circulation */
+#define REDZONE_SIZE	     16
+#define POISON_FREE	     0x6b
+#define POISON_REDZONE	     0xcc
+#define SLAB_MAGIC	     0x534c4142u
 #define MIN_OBJECTS_PER_SLAB 8
 
 struct kobj {
-	u32 magic;		/* KOBJ_MAGIC_* */
-	u32 size;		/* requested size (live objects) */
+	u32 magic; /* KOBJ_MAGIC_* */
+	u32 size;  /* requested size (live objects) */
 	const void *alloc_site;
 	const void *free_site;
-	struct kobj *next_free;	/* cache lock: free list link */
+	struct kobj *next_free; /* cache lock: free list link */
 };
 BUILD_BUG_ON(sizeof(struct kobj) != 32);
 
@@ -43,30 +43,30 @@ struct kmem_cache;
 
 struct slab {
 	u32 magic;
-	u32 nr_free;		/* cache->lock */
+	u32 nr_free; /* cache->lock */
 	struct kmem_cache *cache;
-	struct kobj *free;	/* cache->lock */
-	struct list_head link;	/* cache->lock: on cache->partial or ->full */
-	u8 *objects;		/* I: first slot */
+	struct kobj *free;     /* cache->lock */
+	struct list_head link; /* cache->lock: on cache->partial or ->full */
+	u8 *objects;	       /* I: first slot */
 };
 
 struct kmem_cache {
 	struct spinlock lock;
-	size_t size;		/* I: data bytes per object */
-	size_t slot;		/* I: bytes per slot */
-	unsigned int order;	/* I: pages per slab = 2^order */
-	unsigned int per_slab;	/* I: slots per slab */
-	struct list_head partial;	/* lock: slabs with free slots */
-	struct list_head full;		/* lock */
-	u64 slabs;		/* lock */
+	size_t size;		  /* I: data bytes per object */
+	size_t slot;		  /* I: bytes per slot */
+	unsigned int order;	  /* I: pages per slab = 2^order */
+	unsigned int per_slab;	  /* I: slots per slab */
+	struct list_head partial; /* lock: slabs with free slots */
+	struct list_head full;	  /* lock */
+	u64 slabs;		  /* lock */
 };
 
 static struct kmem_cache caches[] = {
-	{ .size = 16 }, { .size = 32 }, { .size = 64 }, { .size = 128 },
+	{ .size = 16 },	 { .size = 32 },  { .size = 64 },   { .size = 128 },
 	{ .size = 256 }, { .size = 512 }, { .size = 1024 }, { .size = 2048 },
 };
 
-static struct kmalloc_stats stats;	/* updated with atomics */
+static struct kmalloc_stats stats; /* updated with atomics */
 unsigned long kmalloc_errors;
 
 void kmalloc_init(void)
@@ -81,7 +81,8 @@ void kmalloc_init(void)
 		       MIN_OBJECTS_PER_SLAB)
 			c->order++;
 		c->per_slab = (unsigned int)((((size_t)PAGE_SIZE << c->order) -
-					      ALIGN_UP(sizeof(struct slab), 16)) / c->slot);
+					      ALIGN_UP(sizeof(struct slab), 16)) /
+					     c->slot);
 		INIT_LIST_HEAD(&c->partial);
 		INIT_LIST_HEAD(&c->full);
 	}
@@ -95,7 +96,10 @@ static struct kmem_cache *cache_for(size_t size)
 	return NULL;
 }
 
-static void *kobj_data(struct kobj *o) { return o + 1; }
+static void *kobj_data(struct kobj *o)
+{
+	return o + 1;
+}
 
 static void report(const char *what, const void *p, const struct kobj *o, const char *detail)
 {
@@ -109,8 +113,8 @@ static void report(const char *what, const void *p, const struct kobj *o, const 
 	printk(KERN_ERR "==================================================================\n");
 	printk(KERN_ERR "BUG: kmalloc: %s of %p%s\n", what, p, detail ? detail : "");
 	if (o)
-		printk(KERN_ERR "object of %u bytes, allocated at %s, last freed at %s\n", o->size, a,
-		       o->free_site ? f : "(never)");
+		printk(KERN_ERR "object of %u bytes, allocated at %s, last freed at %s\n", o->size,
+		       a, o->free_site ? f : "(never)");
 	dump_stack();
 	printk(KERN_ERR "==================================================================\n");
 }
@@ -269,8 +273,8 @@ static struct kobj *lookup(const void *p, struct slab **slab_out, const char *op
 	struct kmem_cache *c = s->cache;
 	u64 off = (u64)((u8 *)p - s->objects);
 
-	if ((u8 *)p < s->objects + sizeof(struct kobj) ||
-	    (off - sizeof(struct kobj)) % c->slot || off / c->slot >= c->per_slab) {
+	if ((u8 *)p < s->objects + sizeof(struct kobj) || (off - sizeof(struct kobj)) % c->slot ||
+	    off / c->slot >= c->per_slab) {
 		report(op, p, NULL, " (points inside an object, not at its start)");
 		return NULL;
 	}
@@ -328,7 +332,7 @@ void kfree(const void *p)
 	if (bad >= 0) {
 		char detail[96];
 
-		o->magic = KOBJ_MAGIC_BAD;	/* quarantined: never handed out again */
+		o->magic = KOBJ_MAGIC_BAD; /* quarantined: never handed out again */
 		spin_unlock_irqrestore(&c->lock, flags);
 		scnprintf(detail, sizeof(detail),
 			  ": write past the end (byte %lu of a %zu-byte object is 0x%02x)",

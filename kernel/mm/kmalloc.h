@@ -25,18 +25,18 @@
 void kmalloc_init(void);
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
-void *kcalloc(size_t n, size_t size);	/* zeroed; NULL if n * size overflows */
+void *kcalloc(size_t n, size_t size); /* zeroed; NULL if n * size overflows */
 void kfree(const void *p);
 /* Usable size of an allocation: what was asked for. */
 size_t ksize(const void *p);
 
 struct kmalloc_stats {
-	u64 allocs, frees;	/* since boot */
-	u64 bytes_in_use;	/* requested bytes now allocated */
-	u64 slab_pages;		/* pages held by slabs */
-	u64 large_allocs;	/* live allocations above KMALLOC_MAX_CACHE_SIZE */
+	u64 allocs, frees; /* since boot */
+	u64 bytes_in_use;  /* requested bytes now allocated */
+	u64 slab_pages;	   /* pages held by slabs */
+	u64 large_allocs;  /* live allocations above KMALLOC_MAX_CACHE_SIZE */
 };
 void kmalloc_get_stats(struct kmalloc_stats *st);
-extern unsigned long kmalloc_errors;	/* debug reports so far */
+extern unsigned long kmalloc_errors; /* debug reports so far */
 
 #endif

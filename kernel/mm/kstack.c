@@ -1,5 +1,6 @@
 /* kernel/mm/kstack.c - guarded kernel stacks; see kstack.h. */
 #include "kernel/mm/kstack.h"
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/spinlock.h"
@@ -7,19 +8,18 @@
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
-#include "arch/x86_64/cpu.h"
 #include "lib/bitmap.h"
 #include "lib/printf.h"
 
-#define KSTACK_ORDER 2	/* 16 KiB = 4 pages */
+#define KSTACK_ORDER 2 /* 16 KiB = 4 pages */
 BUILD_BUG_ON(((u64)PAGE_SIZE << KSTACK_ORDER) != KSTACK_SIZE);
 
 extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
 
 static DEFINE_SPINLOCK(kstack_lock);
-static DECLARE_BITMAP(kstack_used, KSTACK_MAX_SLOTS);	/* kstack_lock */
-static DECLARE_BITMAP(kstack_held, KSTACK_MAX_SLOTS);	/* kstack_lock: freed, not reusable yet */
-static const char *kstack_owner_names[KSTACK_MAX_SLOTS];	/* kstack_lock */
+static DECLARE_BITMAP(kstack_used, KSTACK_MAX_SLOTS);	 /* kstack_lock */
+static DECLARE_BITMAP(kstack_held, KSTACK_MAX_SLOTS);	 /* kstack_lock: freed, not reusable yet */
+static const char *kstack_owner_names[KSTACK_MAX_SLOTS]; /* kstack_lock */
 
 /*
  * Stacks freed while a CPU was in transit (kernel/smp.h: starting, or
@@ -31,12 +31,12 @@ static const char *kstack_owner_names[KSTACK_MAX_SLOTS];	/* kstack_lock */
  * list: a held stack's first bytes, through the direct map.
  */
 struct held_stack {
-	phys_addr_t next;	/* the next held stack's frames, or 0 */
+	phys_addr_t next; /* the next held stack's frames, or 0 */
 	unsigned int slot;
 };
-static phys_addr_t held_first;	/* kstack_lock */
-static unsigned int nr_held;	/* kstack_lock */
-static u64 nr_held_ever;	/* kstack_lock */
+static phys_addr_t held_first; /* kstack_lock */
+static unsigned int nr_held;   /* kstack_lock */
+static u64 nr_held_ever;       /* kstack_lock */
 
 static u64 slot_stack_base(unsigned int slot)
 {
@@ -157,8 +157,9 @@ void kstack_reclaim(void)
 		 * reach: a write there would free the wrong frames or slot. */
 		if (unlikely(slot >= KSTACK_MAX_SLOTS || !test_bit(slot, kstack_held) ||
 			     (h->next && h->next % (KSTACK_SIZE) != 0)))
-			panic("kstack: the list of held stacks is corrupt at %lx: slot %u, next %lx "
-			      "(something wrote into a freed stack)", pa, slot, h->next);
+			panic("kstack: the list of held stacks is corrupt at %lx: slot %u, next "
+			      "%lx (something wrote into a freed stack)",
+			      pa, slot, h->next);
 		held_first = h->next;
 		nr_held--;
 		__clear_bit(slot, kstack_held);
@@ -197,7 +198,7 @@ static bool fixed_stack(u64 addr, u64 *lo, u64 *hi, enum stack_part part, char *
 		return true;
 	}
 	if (guard)
-		return false;	/* IST stacks of the boot CPU are static: no guard */
+		return false; /* IST stacks of the boot CPU are static: no guard */
 	struct percpu *pc = &boot_percpu;
 
 	for (int i = 0; i < NR_IST_STACKS; i++) {
@@ -242,7 +243,8 @@ bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size)
 		return false;
 	*lo = base;
 	*hi = base + KSTACK_SIZE;
-	scnprintf(what, size, "%s %s", test_bit(slot, kstack_held) ? "the freed stack of" : "the stack of",
+	scnprintf(what, size, "%s %s",
+		  test_bit(slot, kstack_held) ? "the freed stack of" : "the stack of",
 		  kstack_owner_names[slot] ? kstack_owner_names[slot] : "?");
 	return true;
 }

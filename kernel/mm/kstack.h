@@ -26,8 +26,8 @@
 #include "lib/types.h"
 
 #define KSTACK_GUARD_SIZE (4 * PAGE_SIZE)
-#define KSTACK_SLOT_SIZE (KSTACK_GUARD_SIZE + KSTACK_SIZE)
-#define KSTACK_MAX_SLOTS 8192
+#define KSTACK_SLOT_SIZE  (KSTACK_GUARD_SIZE + KSTACK_SIZE)
+#define KSTACK_MAX_SLOTS  8192
 
 /* Returns the lowest address of a fresh stack (top = base + KSTACK_SIZE),
  * or NULL when out of memory or slots. owner names it in reports. */

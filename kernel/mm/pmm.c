@@ -10,13 +10,13 @@
 #include "lib/errno.h"
 #include "lib/sort.h"
 
-#define MAX_RANGES 160
-#define MAX_ZONES 64
-#define LOW_MEMORY_END 0x100000ULL	/* BIOS, real-mode trampoline */
-#define BOOT_MAPPED_END (4ULL << 30)	/* what the boot page tables map */
+#define MAX_RANGES	160
+#define MAX_ZONES	64
+#define LOW_MEMORY_END	0x100000ULL  /* BIOS, real-mode trampoline */
+#define BOOT_MAPPED_END (4ULL << 30) /* what the boot page tables map */
 
 struct range {
-	u64 start, end;	/* physical, end exclusive, page aligned */
+	u64 start, end; /* physical, end exclusive, page aligned */
 };
 
 /* Stage 1 state: written only on the boot CPU before SMP. */
@@ -24,15 +24,15 @@ static struct range avail[MAX_RANGES];
 static unsigned int nr_avail;
 static struct range reserved[MAX_RANGES];
 static unsigned int nr_reserved;
-static struct range early;	/* the bump window; early.start moves up */
-static u64 early_base;		/* where the window started */
+static struct range early; /* the bump window; early.start moves up */
+static u64 early_base;	   /* where the window started */
 static u64 early_used_pages;
 
 /* Stage 2 */
 static DEFINE_SPINLOCK(pmm_lock);
-static struct buddy_zone zones[MAX_ZONES];	/* pmm_lock (contents) */
-static unsigned int nr_zones;			/* I: set in pmm_init */
-static bool zones_ready;			/* I: set in pmm_init */
+static struct buddy_zone zones[MAX_ZONES]; /* pmm_lock (contents) */
+static unsigned int nr_zones;		   /* I: set in pmm_init */
+static bool zones_ready;		   /* I: set in pmm_init */
 
 static void range_add(struct range *r, unsigned int *n, u64 start, u64 end)
 {
@@ -234,7 +234,8 @@ void pmm_init(void)
 				(unsigned long)avail[i].start, (unsigned long)avail[i].end);
 			continue;
 		}
-		buddy_init(&zones[nr_zones], phys_to_virt(meta), avail[i].start >> PAGE_SHIFT, npages);
+		buddy_init(&zones[nr_zones], phys_to_virt(meta), avail[i].start >> PAGE_SHIFT,
+			   npages);
 		nr_zones++;
 	}
 	/* Everything the early allocator handed out stays reserved. */
@@ -243,7 +244,8 @@ void pmm_init(void)
 	for (unsigned int i = 0; i < nr_zones; i++) {
 		u64 s = zones[i].base_pfn << PAGE_SHIFT;
 
-		for_each_free_piece(s, s + (zones[i].npages << PAGE_SHIFT), release_piece, &zones[i]);
+		for_each_free_piece(s, s + (zones[i].npages << PAGE_SHIFT), release_piece,
+				    &zones[i]);
 	}
 	WRITE_ONCE(zones_ready, true);
 
@@ -251,8 +253,8 @@ void pmm_init(void)
 
 	pmm_get_stats(&st);
 	pr_info("%u zones, %lu MiB managed, %lu MiB free, %lu KiB used before the zones\n",
-		st.nr_zones, (unsigned long)(st.total_pages >> 8), (unsigned long)(st.free_pages >> 8),
-		(unsigned long)(st.early_pages * 4));
+		st.nr_zones, (unsigned long)(st.total_pages >> 8),
+		(unsigned long)(st.free_pages >> 8), (unsigned long)(st.early_pages * 4));
 }
 
 void pmm_get_stats(struct pmm_stats *st)

@@ -27,10 +27,10 @@
 #include "lib/types.h"
 
 struct pmm_stats {
-	u64 total_pages;	/* managed by the zones */
+	u64 total_pages; /* managed by the zones */
 	u64 free_pages;
 	unsigned int nr_zones;
-	u64 early_pages;	/* handed out before pmm_init */
+	u64 early_pages; /* handed out before pmm_init */
 };
 
 void pmm_early_init(void);

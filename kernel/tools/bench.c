@@ -22,7 +22,7 @@
 
 /* One run of one benchmark: fill samples[0..n) (in the benchmark's unit). */
 struct bench_ctx {
-	unsigned int a, b;	/* the first and the last online CPU */
+	unsigned int a, b; /* the first and the last online CPU */
 	unsigned int n;
 	u64 *samples;
 };
@@ -30,9 +30,9 @@ struct bench_ctx {
 struct bench {
 	const char *name;
 	const char *what;
-	const char *unit;	/* "ns" or "us" */
+	const char *unit; /* "ns" or "us" */
 	unsigned int dfl_n;
-	bool two_cpus;		/* needs a ≠ b */
+	bool two_cpus; /* needs a ≠ b */
 	int (*run)(struct bench_ctx *c);
 };
 
@@ -69,7 +69,7 @@ static int bench_wake(struct bench_ctx *c, unsigned int cpu)
 		return -ENOMEM;
 	wake_up_thread(t);
 	for (unsigned int i = 0; i < c->n; i++) {
-		msleep(1);	/* the woken thread is asleep, its CPU idle */
+		msleep(1); /* the woken thread is asleep, its CPU idle */
 		WRITE_ONCE(p.t0, ktime_get_ns());
 		complete(&p.go);
 		wait_for_completion(&p.done);
@@ -78,8 +78,14 @@ static int bench_wake(struct bench_ctx *c, unsigned int cpu)
 	return 0;
 }
 
-static int bench_wake_same(struct bench_ctx *c) { return bench_wake(c, c->a); }
-static int bench_wake_cross(struct bench_ctx *c) { return bench_wake(c, c->b); }
+static int bench_wake_same(struct bench_ctx *c)
+{
+	return bench_wake(c, c->a);
+}
+static int bench_wake_cross(struct bench_ctx *c)
+{
+	return bench_wake(c, c->b);
+}
 
 /* ---- queueing ------------------------------------------------------------ */
 
@@ -105,7 +111,7 @@ static int bench_queue(struct bench_ctx *c, unsigned int cpu)
 	INIT_WORK(&q.work, qitem_fn);
 	init_completion(&q.started);
 	for (unsigned int i = 0; i < c->n; i++) {
-		msleep(1);	/* the worker is idle again, asleep */
+		msleep(1); /* the worker is idle again, asleep */
 		reinit_completion(&q.started);
 		WRITE_ONCE(q.t0, ktime_get_ns());
 		if (cpu == NR_CPUS)
@@ -113,19 +119,28 @@ static int bench_queue(struct bench_ctx *c, unsigned int cpu)
 		else
 			queue_work_on(cpu, system_wq, &q.work);
 		wait_for_completion(&q.started);
-		flush_work(&q.work);	/* q is on our stack: let it go first */
+		flush_work(&q.work); /* q is on our stack: let it go first */
 		c->samples[i] = q.latency;
 	}
 	return 0;
 }
 
-static int bench_queue_same(struct bench_ctx *c) { return bench_queue(c, c->a); }
-static int bench_queue_cross(struct bench_ctx *c) { return bench_queue(c, c->b); }
-static int bench_queue_unbound(struct bench_ctx *c) { return bench_queue(c, NR_CPUS); }
+static int bench_queue_same(struct bench_ctx *c)
+{
+	return bench_queue(c, c->a);
+}
+static int bench_queue_cross(struct bench_ctx *c)
+{
+	return bench_queue(c, c->b);
+}
+static int bench_queue_unbound(struct bench_ctx *c)
+{
+	return bench_queue(c, NR_CPUS);
+}
 
 /* ---- concurrency of sleeping items --------------------------------------- */
 
-#define SLEEPERS 8
+#define SLEEPERS   8
 #define SLEEPER_MS 10
 
 struct sleepers {
@@ -176,8 +191,8 @@ static int bench_sleepers(struct bench_ctx *c)
 
 /* ---- CPU hotplug ----------------------------------------------------------- */
 
-#define BUSY_ITEMS 1000
-#define BUSY_ITEM_MS 1
+#define BUSY_ITEMS	1000
+#define BUSY_ITEM_MS	1
 #define BUSY_MAX_ACTIVE 8
 
 static void busy_item(struct work_struct *w)
@@ -193,8 +208,8 @@ static void mem_item(struct work_struct *w)
 }
 
 enum hotplug_load {
-	NO_WORK,	/* nothing pending on B */
-	BUSY_WORK,	/* BUSY_ITEMS items pending on B at each cpu_down */
+	NO_WORK,   /* nothing pending on B */
+	BUSY_WORK, /* BUSY_ITEMS items pending on B at each cpu_down */
 };
 
 enum hotplug_measured { MEASURE_CPU_DOWN, MEASURE_CPU_UP };
@@ -233,7 +248,7 @@ static int bench_hotplug(struct bench_ctx *c, enum hotplug_load load,
 			break;
 		}
 		if (busy)
-			flush_workqueue(wq);	/* the trustee's work, not measured */
+			flush_workqueue(wq); /* the trustee's work, not measured */
 		msleep(1);
 		u64 t2 = ktime_get_ns();
 
@@ -283,7 +298,7 @@ static int bench_mem_boot(struct bench_ctx *c)
 	return 0;
 }
 
-#define MEM_WORKERS 32
+#define MEM_WORKERS   32
 #define MEM_MAX_ITEMS 512
 
 /* What one more worker costs: items that all sleep at once on A, as many
@@ -312,7 +327,7 @@ static int bench_mem_worker(struct bench_ctx *c)
 
 		for (unsigned int k = 0; k < nr; k++)
 			queue_work_on(c->a, wq, &items[k]);
-		msleep(MEM_ITEM_MS / 2);	/* all of them asleep in their items */
+		msleep(MEM_ITEM_MS / 2); /* all of them asleep in their items */
 		workqueue_pool_stats(c->a, WQ_POOL_NORMAL, &peak);
 		u64 now = pages_in_use();
 
@@ -323,7 +338,8 @@ static int bench_mem_worker(struct bench_ctx *c)
 			err = -EAGAIN;
 			break;
 		}
-		c->samples[i] = (now - used) * PAGE_SIZE / 1024 / (peak.nr_workers - before.nr_workers);
+		c->samples[i] =
+			(now - used) * PAGE_SIZE / 1024 / (peak.nr_workers - before.nr_workers);
 	}
 out:
 	if (wq)
@@ -335,7 +351,8 @@ out:
 /* ---- the table and the runner -------------------------------------------- */
 
 static const struct bench benches[] = {
-	{ "mem_boot", "memory in use (pages handed out), measured first", "KiB", 1, false, bench_mem_boot },
+	{ "mem_boot", "memory in use (pages handed out), measured first", "KiB", 1, false,
+	  bench_mem_boot },
 	{ "wake_same", "complete() to the woken thread running, one CPU", "ns", 200, false,
 	  bench_wake_same },
 	{ "wake_cross", "complete() to the woken thread running on another CPU", "ns", 200, true,
@@ -373,9 +390,11 @@ static int check_list(const char *list)
 		bool known = false;
 
 		for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
-			known |= strlen(benches[i].name) == len && !strncmp(item, benches[i].name, len);
+			known |= strlen(benches[i].name) == len &&
+				 !strncmp(item, benches[i].name, len);
 		if (!known) {
-			pr_err("no benchmark '%.*s' (the shell's 'bench' lists them)\n", (int)len, item);
+			pr_err("no benchmark '%.*s' (the shell's 'bench' lists them)\n", (int)len,
+			       item);
 			return -EINVAL;
 		}
 	}
@@ -452,7 +471,8 @@ static char bench_param[256];
 PARAM_STRING(bench, bench_param,
 	     "run benchmarks and power off: all, or a comma-separated list (kernel/tools/bench.h)");
 static unsigned int bench_n;
-PARAM_UINT(bench_n, bench_n, 0, BENCH_MAX_N, "runs per benchmark for bench= (0: each one's default)");
+PARAM_UINT(bench_n, bench_n, 0, BENCH_MAX_N,
+	   "runs per benchmark for bench= (0: each one's default)");
 
 bool bench_requested(void)
 {

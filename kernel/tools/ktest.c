@@ -36,7 +36,7 @@ void ktest_expect_warnings(struct ktest *t, unsigned long n)
 {
 	t->warnings_expected += n;
 	WRITE_ONCE(warn_expected, true);
-	clear_warn_once();	/* the expected ones fire even if fired before */
+	clear_warn_once(); /* the expected ones fire even if fired before */
 }
 
 bool ktest_requested(void)
@@ -152,7 +152,8 @@ unsigned int ktest_run(const char *list)
 				ktap("    ok %u %s # SKIP %s\n", i + 1, t.case_name, t.skip_reason);
 				skipped++;
 			} else {
-				ktap("    %s %u %s\n", t.failed ? "not ok" : "ok", i + 1, t.case_name);
+				ktap("    %s %u %s\n", t.failed ? "not ok" : "ok", i + 1,
+				     t.case_name);
 				if (t.failed)
 					failed++;
 				else

@@ -33,7 +33,7 @@ struct ktest {
 	bool failed;
 	bool skipped;
 	char skip_reason[96];
-	unsigned long warnings_expected;	/* WARNs the case provokes on purpose */
+	unsigned long warnings_expected; /* WARNs the case provokes on purpose */
 };
 
 struct ktest_case {
@@ -48,18 +48,21 @@ struct ktest_suite {
 	bool explicit_only;
 };
 
-#define KTEST_CASE(fn) { .name = #fn, .run = fn }
+#define KTEST_CASE(fn)                                                                             \
+	{                                                                                          \
+		.name = #fn, .run = fn                                                             \
+	}
 
-#define __KTEST_SUITE(sname, expl, ...)                                       \
-	static const struct ktest_case __ktest_cases_##sname[] = { __VA_ARGS__ }; \
-	static const struct ktest_suite __ktest_suite_##sname __used          \
-		__section(".ktest_suites") __aligned(8) = {                   \
-			.name = #sname,                                       \
-			.cases = __ktest_cases_##sname,                       \
-			.nr_cases = ARRAY_SIZE(__ktest_cases_##sname),        \
-			.explicit_only = expl,                                \
+#define __KTEST_SUITE(sname, expl, ...)                                                            \
+	static const struct ktest_case __ktest_cases_##sname[] = { __VA_ARGS__ };                  \
+	static const struct ktest_suite __ktest_suite_##sname __used __section(".ktest_suites")    \
+		__aligned(8) = {                                                                   \
+			.name = #sname,                                                            \
+			.cases = __ktest_cases_##sname,                                            \
+			.nr_cases = ARRAY_SIZE(__ktest_cases_##sname),                             \
+			.explicit_only = expl,                                                     \
 		}
-#define KTEST_SUITE(sname, ...) __KTEST_SUITE(sname, false, __VA_ARGS__)
+#define KTEST_SUITE(sname, ...)		 __KTEST_SUITE(sname, false, __VA_ARGS__)
 #define KTEST_SUITE_EXPLICIT(sname, ...) __KTEST_SUITE(sname, true, __VA_ARGS__)
 
 void ktest_skip(struct ktest *t, const char *reason);

@@ -6,10 +6,8 @@
 #include "kernel/tools/shell.h"
 #include "arch/x86_64/atomic.h"
 #include "drivers/uart16550.h"
-#include "kernel/tools/bench.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -17,6 +15,8 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/bench.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/tools/torture.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
@@ -25,10 +25,10 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define SHELL_HISTORY 16
+#define SHELL_HISTORY  16
 #define SHELL_MAX_ARGS 8
 #define DEMO_MAX_ITEMS 1000
-#define DEMO_MAX_MS 10000
+#define DEMO_MAX_MS    10000
 
 #define out(fmt, ...) printk(KERN_RAW fmt, ##__VA_ARGS__)
 /* Echo continues the prompt's line. */
@@ -38,16 +38,16 @@
 
 enum esc_state { ESC_NONE, ESC_GOT_ESC, ESC_CSI };
 
-static char line[SHELL_LINE_MAX + 1];		/* RX */
-static size_t line_len;				/* RX */
-static bool line_overflow;			/* RX */
-static bool last_was_cr;			/* RX */
-static enum esc_state esc;			/* RX */
-static char history[SHELL_HISTORY][SHELL_LINE_MAX + 1];	/* RX */
-static unsigned int hist_count;			/* RX: lines ever stored */
-static unsigned int hist_back;			/* RX: 0 = editing a new line */
+static char line[SHELL_LINE_MAX + 1];			/* RX */
+static size_t line_len;					/* RX */
+static bool line_overflow;				/* RX */
+static bool last_was_cr;				/* RX */
+static enum esc_state esc;				/* RX */
+static char history[SHELL_HISTORY][SHELL_LINE_MAX + 1]; /* RX */
+static unsigned int hist_count;				/* RX: lines ever stored */
+static unsigned int hist_back;				/* RX: 0 = editing a new line */
 static struct workqueue_struct *shell_wq;
-static u64 ignored_bytes;			/* RX */
+static u64 ignored_bytes; /* RX */
 
 struct shell_job {
 	struct work_struct work;
@@ -145,20 +145,20 @@ static void input_byte(u8 c)
 		return;
 	}
 	if (esc == ESC_CSI) {
-		if (c >= 0x40 && c <= 0x7e) {	/* the final byte */
+		if (c >= 0x40 && c <= 0x7e) { /* the final byte */
 			esc = ESC_NONE;
-			if (c == 'A')		/* up arrow */
+			if (c == 'A') /* up arrow */
 				history_browse(HISTORY_OLDER);
-			else if (c == 'B')	/* down arrow */
+			else if (c == 'B') /* down arrow */
 				history_browse(HISTORY_NEWER);
 		} else if (c < 0x20 || c > 0x3f) {
-			esc = ESC_NONE;		/* not a CSI sequence after all */
+			esc = ESC_NONE; /* not a CSI sequence after all */
 		}
 		return;
 	}
 	switch (c) {
 	case '\n':
-		if (!cr)	/* \r\n is one line end */
+		if (!cr) /* \r\n is one line end */
 			enter();
 		return;
 	case '\r':
@@ -174,10 +174,10 @@ static void input_byte(u8 c)
 			echo("\b \b");
 		}
 		return;
-	case 0x15:	/* Ctrl-U */
+	case 0x15: /* Ctrl-U */
 		erase_line();
 		return;
-	case 0x03:	/* Ctrl-C */
+	case 0x03: /* Ctrl-C */
 		echo("^C\n");
 		line_len = 0;
 		line_overflow = false;
@@ -190,7 +190,7 @@ static void input_byte(u8 c)
 		return;
 	}
 	if (line_len == SHELL_LINE_MAX) {
-		line_overflow = true;	/* refused whole at Enter */
+		line_overflow = true; /* refused whole at Enter */
 		return;
 	}
 	line[line_len++] = (char)c;
@@ -239,14 +239,22 @@ static int arg_cpu(const char *s, unsigned int *cpu)
 static const char *hotplug_error_words(int err)
 {
 	switch (err) {
-	case -EINVAL: return "invalid CPU";
-	case -ENODEV: return "not present";
-	case -EALREADY: return "already in that state";
-	case -EBUSY: return "it is the last online CPU, or a step refused";
-	case -EPERM: return "the boot CPU stays online";
-	case -ENOMEM: return "out of memory";
-	case -ETIMEDOUT: return "it did not answer";
-	default: return "failed";
+	case -EINVAL:
+		return "invalid CPU";
+	case -ENODEV:
+		return "not present";
+	case -EALREADY:
+		return "already in that state";
+	case -EBUSY:
+		return "it is the last online CPU, or a step refused";
+	case -EPERM:
+		return "the boot CPU stays online";
+	case -ENOMEM:
+		return "out of memory";
+	case -ETIMEDOUT:
+		return "it did not answer";
+	default:
+		return "failed";
 	}
 }
 
@@ -254,7 +262,7 @@ static const char *hotplug_error_words(int err)
 
 struct shell_cmd {
 	const char *name, *usage, *help;
-	int min_args, max_args;		/* after the name */
+	int min_args, max_args; /* after the name */
 	int (*fn)(int argc, char **argv);
 };
 
@@ -269,14 +277,16 @@ static int cmd_cpus(int argc, char **argv)
 
 	for_each_possible_cpu(cpu) {
 		const char *state = cpu_going_down(cpu) ? "going down" :
-				    cpu_online(cpu) ? (cpumask_test_cpu(cpu, &cpu_active_mask) ? "online" :
-						       "online, inactive") :
-				    cpumask_test_cpu(cpu, &cpu_present_mask) ? "offline" : "not present";
+				    cpu_online(cpu)	? (cpumask_test_cpu(cpu, &cpu_active_mask) ?
+								   "online" :
+								   "online, inactive") :
+				    cpumask_test_cpu(cpu, &cpu_present_mask) ? "offline" :
+									       "not present";
 		struct rq_stats rs;
 
 		sched_get_rq_stats(cpu, &rs);
-		out("cpu%-3u apic %-3u %-16s runnable %u switches %lu\n", cpu, cpu_apic_ids[cpu], state,
-		    rs.nr_running, rs.nr_switches);
+		out("cpu%-3u apic %-3u %-16s runnable %u switches %lu\n", cpu, cpu_apic_ids[cpu],
+		    state, rs.nr_running, rs.nr_switches);
 	}
 	cpuhp_get_stats(&st);
 	out("hotplug: %lu down, %lu up, %lu refused or failed; last down %lu us, last up %lu us\n",
@@ -327,8 +337,8 @@ static void ps_one(struct thread *t, void *arg)
 	cpumask_print_list(mask, sizeof(mask), &t->cpus_allowed);
 	workqueue_describe_thread(t, work, sizeof(work));
 	out("%-18s %4u %-7s %-7s %-10s %8lu %7lu %7lu %s\n", t->name, t->cpu,
-	    thread_state_name(t->state), cls, mask,
-	    (u64)(t->stats.sum_exec_ns / NSEC_PER_MSEC), t->stats.nvcsw, t->stats.nivcsw, work);
+	    thread_state_name(t->state), cls, mask, (u64)(t->stats.sum_exec_ns / NSEC_PER_MSEC),
+	    t->stats.nvcsw, t->stats.nivcsw, work);
 }
 
 static int cmd_ps(int argc, char **argv)
@@ -354,8 +364,8 @@ static int cmd_wq(int argc, char **argv)
 	kfree(buf);
 	workqueue_get_counters(&c);
 	out("total: %u pools, %u workers (%u idle); executed %lu, created %lu, destroyed %lu, "
-	    "maydays %lu, rescued %lu\n", c.pools, c.workers, c.idle, c.executed, c.created,
-	    c.destroyed, c.maydays, c.rescued);
+	    "maydays %lu, rescued %lu\n",
+	    c.pools, c.workers, c.idle, c.executed, c.created, c.destroyed, c.maydays, c.rescued);
 	return 0;
 }
 
@@ -417,7 +427,7 @@ static int demo_order(struct workqueue_struct *wq, const char *what, unsigned in
 		INIT_WORK(&items[i].work, order_fn);
 		items[i].seq = i;
 		items[i].run = &r;
-		queue_work_on(cpu, wq, &items[i].work);	/* spread over the CPUs */
+		queue_work_on(cpu, wq, &items[i].work); /* spread over the CPUs */
 		cpu = cpumask_next_wrap(cpu, &cpu_online_mask);
 	}
 	flush_workqueue(wq);
@@ -482,7 +492,8 @@ static int cmd_demo(int argc, char **argv)
 		queue_work_on(cpu, system_wq, &it->work);
 	}
 	out("queued %u items that %s %u ms on cpu%u%s; try 'wq' and 'ps'\n", n,
-	    spin ? "spin" : "sleep", ms, cpu, cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
+	    spin ? "spin" : "sleep", ms, cpu,
+	    cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
 	return 0;
 }
 
@@ -490,8 +501,8 @@ static int cmd_demo(int argc, char **argv)
  * run inside a work item (they flush system_wq, pin themselves to CPUs). */
 struct side_run {
 	const char *list;
-	unsigned int n;		/* bench: runs per benchmark */
-	int result;		/* test: failed cases; bench: 0 or -errno */
+	unsigned int n; /* bench: runs per benchmark */
+	int result;	/* test: failed cases; bench: 0 or -errno */
 	struct completion done;
 };
 
@@ -603,8 +614,8 @@ static int cmd_trace(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "status")) {
 		trace_counts(&recorded, &lost);
-		out("trace: %s; %lu events recorded, %lu overwritten\n", READ_ONCE(trace_on) ? "on" : "off",
-		    recorded, lost);
+		out("trace: %s; %lu events recorded, %lu overwritten\n",
+		    READ_ONCE(trace_on) ? "on" : "off", recorded, lost);
 		return 0;
 	}
 	out("shell: trace what? start, stop, dump or status, not '%s'\n", argv[1]);
@@ -629,10 +640,11 @@ static int cmd_torture(int argc, char **argv)
 		int err = torture_start(&p);
 
 		if (err)
-			out("torture: %s (%s)\n", err == -EBUSY ? "already running" : "cannot start",
-			    errno_name(err));
+			out("torture: %s (%s)\n",
+			    err == -EBUSY ? "already running" : "cannot start", errno_name(err));
 		else
-			out("torture: running for %u s (interval %u ms); 'torture status' to watch\n",
+			out("torture: running for %u s (interval %u ms); 'torture status' to "
+			    "watch\n",
 			    p.duration_s, p.interval_ms);
 		return err;
 	}
@@ -677,10 +689,12 @@ static const struct shell_cmd commands[] = {
 	  cmd_ps },
 	{ "wq", "wq", "worker pools and workqueues, with counters", 0, 0, cmd_wq },
 	{ "demo", "demo sleep|spin COUNT [CPU] [MS] | demo ordered COUNT",
-	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0); or "
-	  "compare an ordered workqueue with max_active 1", 2, 4, cmd_demo },
+	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0); or compare "
+	  "an ordered workqueue with max_active 1",
+	  2, 4, cmd_demo },
 	{ "trace", "trace start [EVENTS]|stop|dump|status",
-	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2, cmd_trace },
+	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2,
+	  cmd_trace },
 	{ "torture", "torture start [SECONDS] [INTERVAL_MS]|stop|status",
 	  "the CPU-hotplug torture: CPUs go offline and online under workqueue load", 1, 3,
 	  cmd_torture },
@@ -728,7 +742,7 @@ int shell_exec(const char *cmdline)
 
 	for (const char *s = cmdline;
 	     (len = strword_next(&s, words + used, sizeof(words) - used)) != -ENOENT;) {
-		if (len < 0) {	/* only a caller other than the line editor can */
+		if (len < 0) { /* only a caller other than the line editor can */
 			out("shell: line too long (more than %d characters); ignored\n",
 			    SHELL_LINE_MAX);
 			return -E2BIG;

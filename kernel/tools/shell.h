@@ -24,7 +24,7 @@
 #include "lib/types.h"
 
 #define SHELL_LINE_MAX 200
-#define SHELL_PROMPT "baton> "
+#define SHELL_PROMPT   "baton> "
 
 /* Start the shell: register as the serial consumer, print the prompt. */
 void shell_init(void);

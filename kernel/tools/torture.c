@@ -38,19 +38,19 @@
 #include "lib/random.h"
 #include "lib/string.h"
 
-#define NR_STRESS 4			/* stress threads */
-#define STALL_NS (30 * NSEC_PER_SEC)	/* an operation this long has hung */
-#define GIVE_UP_NS (30 * NSEC_PER_SEC)	/* after a hang: end the run anyway */
-#define STOP_WAIT_NS (60 * NSEC_PER_SEC)	/* for a stress thread to stop */
-#define WATCH_PERIOD_MS 200
-#define PROGRESS_NS (30 * NSEC_PER_SEC)
-#define REBIND_WAIT_NS (10 * NSEC_PER_SEC)
-#define VIOLATIONS_PRINTED 32		/* then only counted */
-#define VIOLATIONS_ABORT 200		/* the run ends early: it has failed */
-#define DRAIN_ROUNDS 5
-#define MAX_ITEMS 128
-#define NR_ORDERED 8
-#define UL(x) ((unsigned long)(x))
+#define NR_STRESS	   4		       /* stress threads */
+#define STALL_NS	   (30 * NSEC_PER_SEC) /* an operation this long has hung */
+#define GIVE_UP_NS	   (30 * NSEC_PER_SEC) /* after a hang: end the run anyway */
+#define STOP_WAIT_NS	   (60 * NSEC_PER_SEC) /* for a stress thread to stop */
+#define WATCH_PERIOD_MS	   200
+#define PROGRESS_NS	   (30 * NSEC_PER_SEC)
+#define REBIND_WAIT_NS	   (10 * NSEC_PER_SEC)
+#define VIOLATIONS_PRINTED 32  /* then only counted */
+#define VIOLATIONS_ABORT   200 /* the run ends early: it has failed */
+#define DRAIN_ROUNDS	   5
+#define MAX_ITEMS	   128
+#define NR_ORDERED	   8
+#define UL(x)		   ((unsigned long)(x))
 
 static unsigned int torture_cycles = 500;
 PARAM_UINT(torture_cycles, torture_cycles, 0, 100000000,
@@ -75,29 +75,29 @@ enum twq { TWQ_BOUND, TWQ_HIGHPRI, TWQ_INTENSIVE, TWQ_UNBOUND, TWQ_ORDERED, NR_T
 static const char *const twq_names[NR_TWQ] = { "torture_bound", "torture_hi", "torture_cpu",
 					       "torture_unbound", "torture_ordered" };
 
-#define TI_DELAYED (1u << 0)	/* a delayed item (queue_delayed_work, mod_delayed_work) */
-#define TI_SLEEP (1u << 1)	/* sleeps 0-3 ms */
-#define TI_REQUEUE (1u << 2)	/* queues itself again, 3 times in 4 */
-#define TI_SPIN (1u << 3)	/* busy for 0-300 us */
-#define TI_LONG (1u << 4)	/* sleeps 5-20 ms: still running when its CPU goes */
-#define TI_DOOM (1u << 5)	/* queued to a CPU right before and after it goes down */
-#define TI_ORDERED (1u << 6)	/* on the ordered workqueue; queued in sequence */
-#define TI_PRIVATE (1u << 7)	/* touched by one stress thread only: exact checks */
+#define TI_DELAYED (1u << 0) /* a delayed item (queue_delayed_work, mod_delayed_work) */
+#define TI_SLEEP   (1u << 1) /* sleeps 0-3 ms */
+#define TI_REQUEUE (1u << 2) /* queues itself again, 3 times in 4 */
+#define TI_SPIN	   (1u << 3) /* busy for 0-300 us */
+#define TI_LONG	   (1u << 4) /* sleeps 5-20 ms: still running when its CPU goes */
+#define TI_DOOM	   (1u << 5) /* queued to a CPU right before and after it goes down */
+#define TI_ORDERED (1u << 6) /* on the ordered workqueue; queued in sequence */
+#define TI_PRIVATE (1u << 7) /* touched by one stress thread only: exact checks */
 
 struct torture_item {
-	struct delayed_work dw;		/* plain items use dw.work only */
-	char name[24];			/* I */
-	unsigned int flags;		/* I: TI_* */
-	enum twq wq;			/* I */
-	atomic_long_t queued;		/* A: see the accounting above */
-	atomic_long_t executed;		/* A */
-	atomic_long_t cancelled;	/* A */
-	atomic_t inside;		/* A: executions in progress (0 or 1) */
-	unsigned int target;		/* racy, statistics only: CPU it was last queued for */
-	struct prng rng;		/* X */
-	u64 seq;			/* OL: ordered items: queueing number */
-	bool busy;			/* OL: ordered items: queued or running */
-	bool over_reported;		/* W: "ran more than queued" reported */
+	struct delayed_work dw;	 /* plain items use dw.work only */
+	char name[24];		 /* I */
+	unsigned int flags;	 /* I: TI_* */
+	enum twq wq;		 /* I */
+	atomic_long_t queued;	 /* A: see the accounting above */
+	atomic_long_t executed;	 /* A */
+	atomic_long_t cancelled; /* A */
+	atomic_t inside;	 /* A: executions in progress (0 or 1) */
+	unsigned int target;	 /* racy, statistics only: CPU it was last queued for */
+	struct prng rng;	 /* X */
+	u64 seq;		 /* OL: ordered items: queueing number */
+	bool busy;		 /* OL: ordered items: queued or running */
+	bool over_reported;	 /* W: "ran more than queued" reported */
 };
 
 /* What each shared item does; the doomed ones belong to the onoff thread
@@ -143,13 +143,13 @@ static const struct item_spec private_specs[] = {
  * only one to arm or delete it). The callback only records. */
 struct torture_timer {
 	struct timer_list timer;
-	char name[24];			/* I */
-	atomic_long_t armed, fired, deleted;	/* A */
-	u64 expires;			/* owner: of the last arming */
-	bool late_reported;		/* owner */
-	bool over_reported;		/* W */
+	char name[24];			     /* I */
+	atomic_long_t armed, fired, deleted; /* A */
+	u64 expires;			     /* owner: of the last arming */
+	bool late_reported;		     /* owner */
+	bool over_reported;		     /* W */
 };
-#define NR_TIMERS (NR_STRESS + 1)
+#define NR_TIMERS   (NR_STRESS + 1)
 #define ONOFF_TIMER NR_STRESS
 
 /* ---- watched operations -------------------------------------------------- */
@@ -158,15 +158,15 @@ struct torture_timer {
  * writes what/obj/arg, then state = (generation << 1) | 1; at the end
  * state &= ~1. A state seen busy and unchanged for STALL_NS has hung. */
 struct torture_slot {
-	const char *thread;		/* I */
-	const char *what;		/* owner */
-	const char *obj;		/* owner */
-	int arg;			/* owner */
-	u64 state;			/* owner writes, the watchdog reads */
-	u64 seen_state, seen_since;	/* W */
-	bool reported;			/* W */
+	const char *thread;	    /* I */
+	const char *what;	    /* owner */
+	const char *obj;	    /* owner */
+	int arg;		    /* owner */
+	u64 state;		    /* owner writes, the watchdog reads */
+	u64 seen_state, seen_since; /* W */
+	bool reported;		    /* W */
 };
-#define NR_SLOTS (NR_STRESS + 1)
+#define NR_SLOTS   (NR_STRESS + 1)
 #define ONOFF_SLOT NR_STRESS
 
 static void slot_begin(struct torture_slot *s, const char *what, const char *obj, int arg)
@@ -186,88 +186,88 @@ static void slot_end(struct torture_slot *s)
 /* ---- run state ----------------------------------------------------------- */
 
 struct stress {
-	struct thread *thread;		/* I */
-	unsigned int id;		/* I */
-	struct prng rng;		/* the thread */
-	struct torture_item *priv[NR_PRIVATE];	/* I */
-	struct completion done;		/* the thread completes it on its way out */
+	struct thread *thread;		       /* I */
+	unsigned int id;		       /* I */
+	struct prng rng;		       /* the thread */
+	struct torture_item *priv[NR_PRIVATE]; /* I */
+	struct completion done;		       /* the thread completes it on its way out */
 };
 
 /* The hotplug calls of a run: all S (stats_lock), written by the onoff thread. */
 struct hp_counts {
-	u64 cycles;			/* offline + online of one CPU, completed */
-	u64 offline, online;		/* successful cpu_down / cpu_up calls */
-	u64 quick_onlines;		/* cpu_up right after its cpu_down */
-	u64 probes;			/* deliberate failing calls made */
+	u64 cycles;	     /* offline + online of one CPU, completed */
+	u64 offline, online; /* successful cpu_down / cpu_up calls */
+	u64 quick_onlines;   /* cpu_up right after its cpu_down */
+	u64 probes;	     /* deliberate failing calls made */
 };
 
 /* Everything one run uses. torture_start() zeroes it and sets it up
  * (run_init()) while no run is active; the result stays readable until
  * the next start. */
 static struct torture_run {
-	struct torture_params params;	/* I: with a seed */
-	u64 start_ns;			/* I */
-	volatile bool stop_requested;	/* torture_stop() */
-	volatile bool stopping;		/* the end: items stop re-queueing, stress threads exit */
-	atomic_t verdict_given;		/* A: the verdict is out */
-	struct completion finished;	/* completed for all at the verdict */
+	struct torture_params params; /* I: with a seed */
+	u64 start_ns;		      /* I */
+	volatile bool stop_requested; /* torture_stop() */
+	volatile bool stopping;	      /* the end: items stop re-queueing, stress threads exit */
+	atomic_t verdict_given;	      /* A: the verdict is out */
+	struct completion finished;   /* completed for all at the verdict */
 
 	/* The CPUs */
-	unsigned int cand[NR_CPUS];	/* I: CPUs to take down: online at start, not 0 */
-	unsigned int nr_cand;		/* I */
-	struct cpumask initially_online;	/* I */
-	struct cpumask taken_down;	/* O: CPUs this run took offline */
-	struct cpuhp_stats hp_before;	/* I */
+	unsigned int cand[NR_CPUS];	 /* I: CPUs to take down: online at start, not 0 */
+	unsigned int nr_cand;		 /* I */
+	struct cpumask initially_online; /* I */
+	struct cpumask taken_down;	 /* O: CPUs this run took offline */
+	struct cpuhp_stats hp_before;	 /* I */
 
 	/* The threads */
 	struct stress stress[NR_STRESS];
-	struct thread *watch_thread;	/* I; stopped by the onoff thread */
-	struct prng onoff_rng;		/* O */
+	struct thread *watch_thread; /* I; stopped by the onoff thread */
+	struct prng onoff_rng;	     /* O */
 
 	/* What they work on (each struct's fields have their own legend) */
-	struct workqueue_struct *twq[NR_TWQ];	/* I */
-	struct torture_item items[MAX_ITEMS];	/* I (layout) */
-	unsigned int nr_items;		/* I */
-	unsigned int nr_shared;		/* I: items[0..nr_shared) */
-	unsigned int first_ordered;	/* I: then NR_ORDERED ordered ones, then
-					 * NR_PRIVATE per stress thread */
-	u64 ordered_next_seq;		/* OL */
-	u64 ordered_last_run;		/* OL */
-	atomic_t ordered_inside;	/* A: ordered items running (0 or 1) */
+	struct workqueue_struct *twq[NR_TWQ]; /* I */
+	struct torture_item items[MAX_ITEMS]; /* I (layout) */
+	unsigned int nr_items;		      /* I */
+	unsigned int nr_shared;		      /* I: items[0..nr_shared) */
+	unsigned int first_ordered;	      /* I: then NR_ORDERED ordered ones, then
+					       * NR_PRIVATE per stress thread */
+	u64 ordered_next_seq;		      /* OL */
+	u64 ordered_last_run;		      /* OL */
+	atomic_t ordered_inside;	      /* A: ordered items running (0 or 1) */
 	struct torture_timer timers[NR_TIMERS];
 	atomic_t timer_offline_fires;	/* A: callbacks that found their CPU offline */
-	unsigned int timer_offline_cpu;	/* racy: the last such CPU, for the report */
+	unsigned int timer_offline_cpu; /* racy: the last such CPU, for the report */
 	struct torture_slot slots[NR_SLOTS];
 
 	/* What it counts */
-	struct hp_counts hp;		/* S */
-	struct histogram lat_down, lat_up;	/* S: cpu_down / cpu_up latency in ns */
-	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere;	/* A */
+	struct hp_counts hp;		   /* S */
+	struct histogram lat_down, lat_up; /* S: cpu_down / cpu_up latency in ns */
+	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere; /* A */
 	/* Kernel WARNs during the run are violations too: the count already
 	 * reported (A: compare-and-swap). Spinlock "stuck" reports are only
 	 * counted: on a busy host a vCPU holding a lock can be descheduled for
 	 * seconds, and a real deadlock hangs an operation, which the watchdog
 	 * reports. */
 	unsigned long warns_seen;
-	unsigned long spin_stuck_at_start;	/* I */
-	u64 stacks_held_at_start;	/* I */
+	unsigned long spin_stuck_at_start; /* I */
+	u64 stacks_held_at_start;	   /* I */
 
 	/* The verdict */
-	atomic_long_t nr_violations;	/* A */
-	struct torture_result result;	/* R: final once the verdict is given */
+	atomic_long_t nr_violations;  /* A */
+	struct torture_result result; /* R: final once the verdict is given */
 } run;
 
 /* The locks and what spans runs: never reset (a reader such as
  * torture_status() may hold one as a run ends and the next starts). */
 static DEFINE_MUTEX(torture_mutex);
-static bool active;			/* TM: threads of a run exist (maybe stuck) */
-static bool have_result;		/* TM: a run has given its verdict */
+static bool active;	 /* TM: threads of a run exist (maybe stuck) */
+static bool have_result; /* TM: a run has given its verdict */
 static DEFINE_SPINLOCK(ordered_lock);
 static DEFINE_SPINLOCK(stats_lock);
 static DEFINE_SPINLOCK(report_lock);
-static DECLARE_WAIT_QUEUE_HEAD(onoff_wait);	/* the onoff thread's pauses */
+static DECLARE_WAIT_QUEUE_HEAD(onoff_wait); /* the onoff thread's pauses */
 
-static struct histogram lat_snapshot;	/* the verdict only (once per run) */
+static struct histogram lat_snapshot; /* the verdict only (once per run) */
 
 /* ---- violations ---------------------------------------------------------- */
 
@@ -300,8 +300,8 @@ static void check_reports(const unsigned long *counter, unsigned long *seen, con
 	unsigned long n = __atomic_load_n(counter, __ATOMIC_RELAXED);
 	unsigned long old = __atomic_load_n(seen, __ATOMIC_RELAXED);
 
-	if (n != old && __atomic_compare_exchange_n(seen, &old, n, false, __ATOMIC_SEQ_CST,
-						    __ATOMIC_SEQ_CST))
+	if (n != old &&
+	    __atomic_compare_exchange_n(seen, &old, n, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		violation("%lu %s during the run (see above)", n - old, what);
 }
 
@@ -370,9 +370,9 @@ static bool item_queue(struct torture_item *it, unsigned int cpu)
 }
 
 enum delayed_call {
-	QUEUE_DELAYED,	/* queue_delayed_work_on: fails if already pending */
-	MOD_DELAYED,	/* mod_delayed_work_on: always queues; true when it replaced
-			 * a pending queueing, which it takes over */
+	QUEUE_DELAYED, /* queue_delayed_work_on: fails if already pending */
+	MOD_DELAYED,   /* mod_delayed_work_on: always queues; true when it replaced
+			* a pending queueing, which it takes over */
 };
 
 static bool item_queue_delayed(struct torture_item *it, unsigned int cpu, u64 delay_ns,
@@ -435,7 +435,8 @@ static void item_fn(struct work_struct *w)
 		int n = atomic_inc_return(&run.ordered_inside);
 
 		if (n != 1)
-			violation("ordered workqueue: %d items at once (%s among them)", n, it->name);
+			violation("ordered workqueue: %d items at once (%s among them)", n,
+				  it->name);
 		unsigned long flags = spin_lock_irqsave(&ordered_lock);
 		u64 seq = it->seq, last = run.ordered_last_run;
 
@@ -443,8 +444,8 @@ static void item_fn(struct work_struct *w)
 			run.ordered_last_run = seq;
 		spin_unlock_irqrestore(&ordered_lock, flags);
 		if (seq <= last)
-			violation("ordered workqueue: %s (queued #%lu) ran after #%lu", it->name, UL(seq),
-				  UL(last));
+			violation("ordered workqueue: %s (queued #%lu) ran after #%lu", it->name,
+				  UL(seq), UL(last));
 	}
 	if (it->flags & TI_SLEEP)
 		msleep(prng_below(&it->rng, 4));
@@ -496,7 +497,7 @@ static void timer_arm(struct torture_timer *tt, u64 delay_ns, unsigned int cpu)
 	tt->late_reported = false;
 	if (cpu >= NR_CPUS) {
 		if (mod_timer(&tt->timer, expires))
-			atomic_long_inc(&tt->deleted);	/* it replaced a pending arming */
+			atomic_long_inc(&tt->deleted); /* it replaced a pending arming */
 		return;
 	}
 	if (del_timer(&tt->timer))
@@ -622,8 +623,8 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir)
 
 /* How a cycle's cpu_up followed its cpu_down. */
 enum cycle_kind {
-	UP_LATER,	/* in a later round of the onoff thread */
-	UP_AT_ONCE,	/* right after it, while the trustee may still run its work */
+	UP_LATER,   /* in a later round of the onoff thread */
+	UP_AT_ONCE, /* right after it, while the trustee may still run its work */
 };
 
 /* One more completed offline/online cycle (cycles_completed() reads them). */
@@ -662,7 +663,8 @@ static void probe(struct prng *r)
 	case 0:
 		/* The boot CPU stays; when it is the last one online either
 		 * reason is right. */
-		probe_one("cpu_down", 0, cpu_down(0), -EPERM, num_online_cpus() == 1 ? -EBUSY : -EPERM);
+		probe_one("cpu_down", 0, cpu_down(0), -EPERM,
+			  num_online_cpus() == 1 ? -EBUSY : -EPERM);
 		break;
 	case 1:
 		if (online_cand < NR_CPUS)
@@ -671,7 +673,8 @@ static void probe(struct prng *r)
 		break;
 	case 2:
 		if (offline_cand < NR_CPUS)
-			probe_one("cpu_down", offline_cand, cpu_down(offline_cand), -EALREADY, -EALREADY);
+			probe_one("cpu_down", offline_cand, cpu_down(offline_cand), -EALREADY,
+				  -EALREADY);
 		break;
 	default:
 		probe_one("cpu_down", NR_CPUS + 1, cpu_down(NR_CPUS + 1), -EINVAL, -EINVAL);
@@ -700,17 +703,19 @@ static void doom(struct prng *r, unsigned int cpu, enum doom_time when)
 		if (!(it->flags & TI_DOOM))
 			continue;
 		if (it->flags & TI_DELAYED)
-			item_queue_delayed(it, cpu, random_delay_ns(r, before ? 20 : 3), QUEUE_DELAYED);
+			item_queue_delayed(it, cpu, random_delay_ns(r, before ? 20 : 3),
+					   QUEUE_DELAYED);
 		else
 			item_queue(it, cpu);
 	}
-	if (before)	/* only this thread takes CPUs down: cpu stays online until we do */
+	if (before) /* only this thread takes CPUs down: cpu stays online until we do */
 		timer_arm(&run.timers[ONOFF_TIMER], random_delay_ns(r, 100), cpu);
 }
 
 static bool onoff_should_end(void)
 {
-	if (READ_ONCE(run.stop_requested) || atomic_long_read(&run.nr_violations) >= VIOLATIONS_ABORT)
+	if (READ_ONCE(run.stop_requested) ||
+	    atomic_long_read(&run.nr_violations) >= VIOLATIONS_ABORT)
 		return true;
 	if (run.params.cycles)
 		return cycles_completed() >= run.params.cycles;
@@ -733,7 +738,8 @@ static void inject_fault(void)
 	struct torture_slot *s = &run.slots[ONOFF_SLOT];
 
 	if (run.params.inject == TORTURE_INJECT_LOST) {
-		pr_notice("injecting a fault: a queueing of %s that never happens\n", run.items[0].name);
+		pr_notice("injecting a fault: a queueing of %s that never happens\n",
+			  run.items[0].name);
 		atomic_long_inc(&run.items[0].queued);
 	} else if (run.params.inject == TORTURE_INJECT_HANG) {
 		pr_notice("injecting a fault: torture/onoff hangs\n");
@@ -793,8 +799,8 @@ static struct torture_item *random_flushable(struct prng *r)
 }
 
 enum cancel_wait {
-	CANCEL_NOWAIT,	/* cancel_work, cancel_delayed_work */
-	CANCEL_SYNC,	/* the _sync ones: also wait for a running execution */
+	CANCEL_NOWAIT, /* cancel_work, cancel_delayed_work */
+	CANCEL_SYNC,   /* the _sync ones: also wait for a running execution */
 };
 
 /* The name of the call do_flush() / do_cancel() makes for it. */
@@ -908,7 +914,7 @@ static void private_op(struct stress *st, struct torture_slot *s)
 				private_check(st->priv[i], "flush_workqueue");
 		break;
 	}
-	default:	/* 0: flush at once; 3: after a sleep */
+	default: /* 0: flush at once; 3: after a sleep */
 		private_queue(it, r);
 		if (op == 3)
 			msleep(prng_below(r, 4));
@@ -932,7 +938,7 @@ static void hop(struct stress *st, struct torture_slot *s)
 	int err = set_cpus_allowed(current, cpumask_of(cpu));
 
 	slot_end(s);
-	if (err && err != -EINVAL)	/* -EINVAL: it went down meanwhile */
+	if (err && err != -EINVAL) /* -EINVAL: it went down meanwhile */
 		violation("set_cpus_allowed(cpu%u) returned %d", cpu, err);
 	check_cpu("thread", current->name);
 	timer_arm(&run.timers[st->id], random_delay_ns(r, 50), NR_CPUS);
@@ -954,13 +960,15 @@ static int stress_thread(void *arg)
 			it = random_shared(r);
 			if (it->flags & TI_DELAYED)
 				item_queue_delayed(it, random_queue_cpu(r), random_delay_ns(r, 4),
-						   prng_below(r, 3) == 0 ? MOD_DELAYED : QUEUE_DELAYED);
+						   prng_below(r, 3) == 0 ? MOD_DELAYED :
+									   QUEUE_DELAYED);
 			else
 				item_queue(it, random_queue_cpu(r));
 		} else if (op < 30) {
 			do_flush(s, random_flushable(r));
 		} else if (op < 36) {
-			do_cancel(s, random_flushable(r), prng_below(r, 4) ? CANCEL_SYNC : CANCEL_NOWAIT);
+			do_cancel(s, random_flushable(r),
+				  prng_below(r, 4) ? CANCEL_SYNC : CANCEL_NOWAIT);
 		} else if (op < 38) {
 			do_flush_workqueue(s, (enum twq)prng_below(r, NR_TWQ));
 		} else if (op < 46) {
@@ -986,8 +994,8 @@ static int stress_thread(void *arg)
 
 /* How a run reaches its verdict. */
 enum run_end {
-	RUN_ENDED,	/* end_run(): the threads stopped, the end checks are done */
-	RUN_GAVE_UP,	/* threads are stuck: the verdict without them */
+	RUN_ENDED,   /* end_run(): the threads stopped, the end checks are done */
+	RUN_GAVE_UP, /* threads are stuck: the verdict without them */
 };
 
 static void report_verdict(enum run_end how);
@@ -1011,7 +1019,7 @@ static void watch_slots(u64 now, u64 *first_stall)
 
 		smp_rmb();
 		if (READ_ONCE(s->state) != st)
-			continue;	/* it returned just now */
+			continue; /* it returned just now */
 		s->reported = true;
 		if (obj)
 			violation("%s: %s(%s) has not returned after %lu s", s->thread, what, obj,
@@ -1037,7 +1045,8 @@ static void watch_counts(void)
 
 		if (e + c > q && !it->over_reported) {
 			it->over_reported = true;
-			violation("item %s ran %ld times and was cancelled %ld times, queued only %ld",
+			violation("item %s ran %ld times and was cancelled %ld times, queued only "
+				  "%ld",
 				  it->name, e, c, q);
 		}
 	}
@@ -1048,7 +1057,8 @@ static void watch_counts(void)
 
 		if (f + d > a && !tt->over_reported) {
 			tt->over_reported = true;
-			violation("timer %s fired %ld times and was deleted %ld times, armed only %ld",
+			violation("timer %s fired %ld times and was deleted %ld times, armed only "
+				  "%ld",
 				  tt->name, f, d, a);
 		}
 	}
@@ -1081,7 +1091,8 @@ static int watch_thread_fn(void *unused)
 		int n = atomic_read(&run.timer_offline_fires);
 
 		if (n != offline_fires_seen) {
-			violation("a torture timer fired on cpu%u while it was offline (%d such so far)",
+			violation("a torture timer fired on cpu%u while it was offline (%d such so "
+				  "far)",
 				  READ_ONCE(run.timer_offline_cpu), n);
 			offline_fires_seen = n;
 		}
@@ -1139,8 +1150,9 @@ static void final_checks(void)
 		long c = atomic_long_read(&it->cancelled);
 
 		if (e + c != q)
-			violation("item %s: queued %ld times, ran %ld, cancelled %ld (%s %ld)", it->name,
-				  q, e, c, e + c < q ? "lost" : "extra", e + c < q ? q - e - c : e + c - q);
+			violation("item %s: queued %ld times, ran %ld, cancelled %ld (%s %ld)",
+				  it->name, q, e, c, e + c < q ? "lost" : "extra",
+				  e + c < q ? q - e - c : e + c - q);
 		if (atomic_read(&it->inside))
 			violation("item %s: %d executions still inside", it->name,
 				  atomic_read(&it->inside));
@@ -1154,7 +1166,8 @@ static void final_checks(void)
 		long d = atomic_long_read(&tt->deleted);
 
 		if (f + d != a)
-			violation("timer %s: armed %ld times, fired %ld, deleted %ld", tt->name, a, f, d);
+			violation("timer %s: armed %ld times, fired %ld, deleted %ld", tt->name, a,
+				  f, d);
 	}
 	/* Every online CPU's pools are bound again (busy workers rebind after
 	 * their item: give them a moment). */
@@ -1174,10 +1187,11 @@ static void final_checks(void)
 			     h = workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI);
 
 		if (n + h)
-			violation("cpu%u is online but %u normal and %u highpri workers are still unbound",
+			violation("cpu%u is online but %u normal and %u highpri workers are still "
+				  "unbound",
 				  cpu, n, h);
 	}
-	if (left) {		/* for whoever debugs it: the busy ones too */
+	if (left) { /* for whoever debugs it: the busy ones too */
 		workqueue_show();
 		sched_dump_threads();
 		smp_show_backtraces();
@@ -1192,14 +1206,16 @@ static void final_checks(void)
 
 	read_hp_counts(&hp);
 	if (downs != hp.offline || ups != hp.online)
-		violation("cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu and %lu",
+		violation("cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu "
+			  "and %lu",
 			  UL(downs), UL(ups), UL(hp.offline), UL(hp.online));
 	/* Every hotplug operation ends by releasing the kernel stacks freed
 	 * while its CPU was in transit: none may still be held. */
 	unsigned int held = kstack_nr_held(NULL);
 
 	if (held && !cpus_in_transit())
-		violation("%u freed kernel stacks still held back, with no CPU starting or dying", held);
+		violation("%u freed kernel stacks still held back, with no CPU starting or dying",
+			  held);
 }
 
 static void destroy_wqs(void)
@@ -1221,7 +1237,8 @@ static void end_run(void)
 
 	/* Leave the CPUs as we found them (the stress goes on meanwhile). */
 	for (unsigned int i = 0; i < run.nr_cand; i++)
-		if (cpumask_test_cpu(run.cand[i], &run.initially_online) && !cpu_online(run.cand[i]))
+		if (cpumask_test_cpu(run.cand[i], &run.initially_online) &&
+		    !cpu_online(run.cand[i]))
 			timed_hotplug(run.cand[i], BRING_UP);
 	WRITE_ONCE(run.stopping, true);
 	smp_mb();
@@ -1238,7 +1255,7 @@ static void end_run(void)
 	}
 	if (stuck) {
 		report_verdict(RUN_GAVE_UP);
-		return;		/* leave everything as it is: threads still use it */
+		return; /* leave everything as it is: threads still use it */
 	}
 	for (unsigned int i = 0; i < NR_STRESS; i++)
 		kthread_stop(run.stress[i].thread);
@@ -1291,7 +1308,7 @@ static void report_verdict(enum run_end how)
 	if (atomic_cmpxchg(&run.verdict_given, 0, 1) != 0)
 		return;
 	if (gave_up)
-		WRITE_ONCE(run.stopping, true);	/* the stress threads that can, stop */
+		WRITE_ONCE(run.stopping, true); /* the stress threads that can, stop */
 	struct work_totals works;
 	struct hp_counts hp;
 	u64 armed = 0, fired = 0;
@@ -1330,21 +1347,24 @@ static void report_verdict(enum run_end how)
 	res->passed = res->violations == 0 && !gave_up;
 	spin_unlock_irqrestore(&report_lock, flags);
 
-	pr_notice("%s after %lu s: %lu cycles (%lu offline, %lu online, %lu at once), %lu error probes, seed %lu\n",
-		  res->stopped ? "stopped" : "done", UL(res->elapsed_ns / NSEC_PER_SEC), UL(res->cycles),
-		  UL(res->nr_offline), UL(res->nr_online), UL(res->quick_onlines), UL(res->probes),
-		  UL(res->seed));
+	pr_notice("%s after %lu s: %lu cycles (%lu offline, %lu online, %lu at once), %lu error "
+		  "probes, seed %lu\n",
+		  res->stopped ? "stopped" : "done", UL(res->elapsed_ns / NSEC_PER_SEC),
+		  UL(res->cycles), UL(res->nr_offline), UL(res->nr_online), UL(res->quick_onlines),
+		  UL(res->probes), UL(res->seed));
 	print_latency("offline", &res->offline);
 	print_latency("online", &res->online);
-	pr_notice("works queued %lu, run %lu, cancelled %lu, %lu ran elsewhere as their CPU went down; "
-		  "%lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
+	pr_notice("works queued %lu, run %lu, cancelled %lu, %lu ran elsewhere as their CPU went "
+		  "down; %lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
 		  UL(res->works_queued), UL(res->works_run), UL(res->works_cancelled),
 		  UL(res->ran_elsewhere), UL(res->flushes), UL(res->cancels), UL(armed), UL(fired));
 	pr_notice("%lu kernel stack(s) freed while a CPU was starting or dying, held back until "
-		  "none was\n", UL(res->stacks_held));
+		  "none was\n",
+		  UL(res->stacks_held));
 	if (res->spin_stuck)
-		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a busy host "
-			  "can cause them)\n", UL(res->spin_stuck));
+		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
+			  "busy host can cause them)\n",
+			  UL(res->spin_stuck));
 	pr_notice("violations: %lu\n", res->violations);
 	for (unsigned int i = 0; i < res->nr_reports; i++)
 		pr_notice("  %u: %s\n", i + 1, res->reports[i]);
@@ -1449,8 +1469,10 @@ static const unsigned int wq_flags[NR_TWQ] = {
 
 void torture_params_from_cmdline(struct torture_params *p)
 {
-	*p = (struct torture_params){ .cycles = torture_cycles, .duration_s = torture_duration_s,
-				      .interval_ms = torture_interval_ms, .seed = torture_seed,
+	*p = (struct torture_params){ .cycles = torture_cycles,
+				      .duration_s = torture_duration_s,
+				      .interval_ms = torture_interval_ms,
+				      .seed = torture_seed,
 				      .inject = torture_inject };
 }
 
@@ -1480,7 +1502,7 @@ int torture_start(const struct torture_params *p)
 	run_init(p, &online);
 	for (unsigned int w = 0; w < NR_TWQ; w++) {
 		run.twq[w] = w == TWQ_ORDERED ? alloc_ordered_workqueue(twq_names[w], 0) :
-					   alloc_workqueue(twq_names[w], wq_flags[w], 0);
+						alloc_workqueue(twq_names[w], wq_flags[w], 0);
 		if (!run.twq[w])
 			goto fail_wq;
 	}
@@ -1511,7 +1533,7 @@ int torture_start(const struct torture_params *p)
 	for (unsigned int i = 0; i < NR_STRESS; i++)
 		wake_up_thread(run.stress[i].thread);
 	wake_up_thread(onoff);
-	put_thread(onoff);	/* it ends the run and exits by itself */
+	put_thread(onoff); /* it ends the run and exits by itself */
 	return 0;
 
 fail_threads:
@@ -1591,15 +1613,14 @@ size_t torture_status(char *buf, size_t size)
 		return scnprintf(buf, size, "torture: not run\n");
 	if (!running) {
 		const struct torture_result *r = &run.result;
-		size_t n = scnprintf(buf, size,
-				     "torture: %s after %lu s: %lu cycles, offline us %lu/%lu/%lu, "
-				     "online us %lu/%lu/%lu (min/median/max), works run %lu, "
-				     "violations %lu\n",
-				     r->passed ? "PASS" : "FAIL", UL(r->elapsed_ns / NSEC_PER_SEC),
-				     UL(r->cycles), to_us(r->offline.min), to_us(r->offline.median),
-				     to_us(r->offline.max), to_us(r->online.min),
-				     to_us(r->online.median), to_us(r->online.max),
-				     UL(r->works_run), r->violations);
+		size_t n = scnprintf(
+			buf, size,
+			"torture: %s after %lu s: %lu cycles, offline us %lu/%lu/%lu, online us "
+			"%lu/%lu/%lu (min/median/max), works run %lu, violations %lu\n",
+			r->passed ? "PASS" : "FAIL", UL(r->elapsed_ns / NSEC_PER_SEC),
+			UL(r->cycles), to_us(r->offline.min), to_us(r->offline.median),
+			to_us(r->offline.max), to_us(r->online.min), to_us(r->online.median),
+			to_us(r->online.max), UL(r->works_run), r->violations);
 		for (unsigned int i = 0; i < r->nr_reports; i++)
 			n += scnprintf(buf + n, size - n, "  %u: %s\n", i + 1, r->reports[i]);
 		return n;
@@ -1613,9 +1634,9 @@ size_t torture_status(char *buf, size_t size)
 
 	spin_unlock_irqrestore(&stats_lock, flags);
 	return scnprintf(buf, size,
-			 "torture: running for %lu s: %lu cycles of %u, offline us %lu-%lu, online us "
-			 "%lu-%lu, works run %lu, violations %ld\n",
-			 UL((ktime_get_ns() - run.start_ns) / NSEC_PER_SEC), UL(cycles), run.params.cycles,
-			 to_us(dmin), to_us(dmax), to_us(umin), to_us(umax), UL(works.executed),
-			 atomic_long_read(&run.nr_violations));
+			 "torture: running for %lu s: %lu cycles of %u, offline us %lu-%lu, online "
+			 "us %lu-%lu, works run %lu, violations %ld\n",
+			 UL((ktime_get_ns() - run.start_ns) / NSEC_PER_SEC), UL(cycles),
+			 run.params.cycles, to_us(dmin), to_us(dmax), to_us(umin), to_us(umax),
+			 UL(works.executed), atomic_long_read(&run.nr_violations));
 }

@@ -75,42 +75,42 @@
 #include "lib/types.h"
 
 struct torture_params {
-	unsigned int cycles;		/* offline/online cycles; 0: run for duration_s */
-	unsigned int duration_s;	/* with cycles 0; 0 too: until torture_stop() */
-	unsigned int interval_ms;	/* pause between hotplug operations (0: none) */
-	u64 seed;			/* PRNG seed; 0: taken from the clock */
-	unsigned int inject;		/* TORTURE_INJECT_*: a deliberate fault, so that
-					 * the harness can check the torture fails */
+	unsigned int cycles;	  /* offline/online cycles; 0: run for duration_s */
+	unsigned int duration_s;  /* with cycles 0; 0 too: until torture_stop() */
+	unsigned int interval_ms; /* pause between hotplug operations (0: none) */
+	u64 seed;		  /* PRNG seed; 0: taken from the clock */
+	unsigned int inject;	  /* TORTURE_INJECT_*: a deliberate fault, so that
+				   * the harness can check the torture fails */
 };
 
 #define TORTURE_INJECT_NONE 0
-#define TORTURE_INJECT_LOST 1		/* count a queueing that never happened */
-#define TORTURE_INJECT_HANG 2		/* the onoff thread hangs in an operation */
+#define TORTURE_INJECT_LOST 1 /* count a queueing that never happened */
+#define TORTURE_INJECT_HANG 2 /* the onoff thread hangs in an operation */
 
-#define TORTURE_MAX_REPORTS 8		/* violation descriptions kept */
-#define TORTURE_REPORT_LEN 160
+#define TORTURE_MAX_REPORTS 8 /* violation descriptions kept */
+#define TORTURE_REPORT_LEN  160
 
 struct torture_result {
 	bool passed;
-	bool stopped;			/* ended by torture_stop() */
-	bool gave_up;			/* threads stuck: ended by the watchdog */
+	bool stopped; /* ended by torture_stop() */
+	bool gave_up; /* threads stuck: ended by the watchdog */
 	u64 seed;
 	u64 elapsed_ns;
-	u64 cycles;			/* offline + online of one CPU, completed */
-	u64 nr_offline, nr_online;	/* successful cpu_down / cpu_up calls */
-	u64 quick_onlines;		/* cpu_up right after its cpu_down */
-	u64 probes;			/* deliberate failing calls made */
+	u64 cycles;		   /* offline + online of one CPU, completed */
+	u64 nr_offline, nr_online; /* successful cpu_down / cpu_up calls */
+	u64 quick_onlines;	   /* cpu_up right after its cpu_down */
+	u64 probes;		   /* deliberate failing calls made */
 	/* cpu_down / cpu_up latency in ns: median exact up to HIST_SAMPLES
 	 * (4096) calls, then from a histogram (lib/histogram.h) */
 	struct value_summary offline, online;
 	u64 works_queued, works_run, works_cancelled;
-	u64 ran_elsewhere;		/* items for a CPU going down that ran on another */
+	u64 ran_elsewhere; /* items for a CPU going down that ran on another */
 	u64 flushes, cancels;
 	u64 timers_armed, timers_fired;
-	u64 spin_stuck;			/* spinlock waits over spin_stuck_ms (not violations) */
-	u64 stacks_held;		/* kernel stacks freed while a CPU was in transit */
+	u64 spin_stuck;	 /* spinlock waits over spin_stuck_ms (not violations) */
+	u64 stacks_held; /* kernel stacks freed while a CPU was in transit */
 	unsigned long violations;
-	unsigned int nr_reports;	/* the first violations, described */
+	unsigned int nr_reports; /* the first violations, described */
 	char reports[TORTURE_MAX_REPORTS][TORTURE_REPORT_LEN];
 };
 

@@ -26,8 +26,7 @@ int libc_snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
-void libc_qsort(void *base, size_t num, size_t size,
-		int (*cmp)(const void *a, const void *b))
+void libc_qsort(void *base, size_t num, size_t size, int (*cmp)(const void *a, const void *b))
 {
 	qsort(base, num, size, cmp);
 }
@@ -50,7 +49,7 @@ void host_free(void *p)
 
 /* lib/list.h's checks: the kernel panics; a host test aborts, loudly. */
 __attribute__((noreturn)) void list_corruption(const char *op, const void *node, const void *prev,
-						const void *next)
+					       const void *next)
 {
 	fprintf(stderr, "%s corruption: node %p prev %p next %p\n", op, node, prev, next);
 	abort();

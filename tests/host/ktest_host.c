@@ -22,16 +22,14 @@ static const struct ktest_suite *const all_suites[] = {
 #undef KTEST_SUITE_POINTER
 };
 
-void ktest_fail(struct ktest *t, const char *file, int line,
-		const char *fmt, ...)
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
 	t->nr_failures++;
 	if (t->nr_failures > MAX_DIAGNOSTICS_PER_CASE) {
 		if (t->nr_failures == MAX_DIAGNOSTICS_PER_CASE + 1)
-			printf("    # (further failures of %s not shown)\n",
-			       t->name);
+			printf("    # (further failures of %s not shown)\n", t->name);
 		return;
 	}
 	printf("    # FAIL %s:%d: ", file, line);
@@ -80,8 +78,7 @@ static bool run_suite(const struct ktest_suite *suite)
 		struct ktest t = { .name = c->name, .nr_failures = 0 };
 
 		c->run(&t);
-		printf("    %s %zu %s\n", t.nr_failures ? "not ok" : "ok",
-		       i + 1, c->name);
+		printf("    %s %zu %s\n", t.nr_failures ? "not ok" : "ok", i + 1, c->name);
 		fflush(stdout);
 		if (t.nr_failures)
 			suite_ok = false;
@@ -122,8 +119,7 @@ int main(int argc, char **argv)
 		if (!selected(all_suites[i]->name, argc, argv))
 			continue;
 		ok = run_suite(all_suites[i]);
-		printf("%s %zu %s\n", ok ? "ok" : "not ok", ++number,
-		       all_suites[i]->name);
+		printf("%s %zu %s\n", ok ? "ok" : "not ok", ++number, all_suites[i]->name);
 		fflush(stdout);
 		all_ok = all_ok && ok;
 	}

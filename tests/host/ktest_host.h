@@ -36,19 +36,20 @@ struct ktest_suite {
 	size_t nr_cases;
 };
 
-#define KTEST_CASE(fn) { #fn, fn }
-#define KTEST_SUITE(sname, case_array)					\
-	const struct ktest_suite ktest_suite_##sname = {		\
-		#sname, case_array, ARRAY_SIZE(case_array)		\
+#define KTEST_CASE(fn)                                                                             \
+	{                                                                                          \
+#fn, fn                                                                            \
 	}
+#define KTEST_SUITE(sname, case_array)                                                             \
+	const struct ktest_suite ktest_suite_##sname = { #sname, case_array,                       \
+							 ARRAY_SIZE(case_array) }
 
 /* Every suite, in run order. Add new suites here. */
-#define KTEST_ALL_SUITES(X)						\
-	X(string) X(printf) X(list) X(bitmap) X(cpumask) X(sort) X(random)	\
-	X(buddy) X(errno) X(histogram)
+#define KTEST_ALL_SUITES(X)                                                                        \
+	X(string)                                                                                  \
+	X(printf) X(list) X(bitmap) X(cpumask) X(sort) X(random) X(buddy) X(errno) X(histogram)
 
-#define KTEST_DECLARE_SUITE(sname) \
-	extern const struct ktest_suite ktest_suite_##sname;
+#define KTEST_DECLARE_SUITE(sname) extern const struct ktest_suite ktest_suite_##sname;
 KTEST_ALL_SUITES(KTEST_DECLARE_SUITE)
 #undef KTEST_DECLARE_SUITE
 
@@ -56,13 +57,10 @@ KTEST_ALL_SUITES(KTEST_DECLARE_SUITE)
 void ktest_note(const char *fmt, ...) __printf(1, 2);
 
 /* Host libc, for reference results and memory (see host_libc.c). */
-int libc_snprintf(char *buf, size_t size, const char *fmt, ...)
-	__printf(3, 4);
-int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
-	__printf(3, 0);
-void libc_qsort(void *base, size_t num, size_t size,
-		int (*cmp)(const void *a, const void *b));
-void *host_alloc(size_t size);		/* zeroed; aborts on failure */
+int libc_snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
+int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) __printf(3, 0);
+void libc_qsort(void *base, size_t num, size_t size, int (*cmp)(const void *a, const void *b));
+void *host_alloc(size_t size); /* zeroed; aborts on failure */
 void host_free(void *p);
 
 #endif

@@ -17,19 +17,19 @@
 #ifndef TESTS_HOST_LIB_PREFIX_H
 #define TESTS_HOST_LIB_PREFIX_H
 
-#define memcpy		lib_memcpy
-#define memmove		lib_memmove
-#define memset		lib_memset
-#define memcmp		lib_memcmp
-#define strlen		lib_strlen
-#define strnlen		lib_strnlen
-#define strcmp		lib_strcmp
-#define strncmp		lib_strncmp
-#define strchr		lib_strchr
-#define strrchr		lib_strrchr
-#define strstr		lib_strstr
-#define vsnprintf	lib_vsnprintf
-#define snprintf	lib_snprintf
-#define bsearch		lib_bsearch
+#define memcpy	  lib_memcpy
+#define memmove	  lib_memmove
+#define memset	  lib_memset
+#define memcmp	  lib_memcmp
+#define strlen	  lib_strlen
+#define strnlen	  lib_strnlen
+#define strcmp	  lib_strcmp
+#define strncmp	  lib_strncmp
+#define strchr	  lib_strchr
+#define strrchr	  lib_strrchr
+#define strstr	  lib_strstr
+#define vsnprintf lib_vsnprintf
+#define snprintf  lib_snprintf
+#define bsearch	  lib_bsearch
 
 #endif

@@ -14,8 +14,8 @@
 
 #define MAX_BITS 300
 
-static const unsigned int test_sizes[] = { 0, 1, 2, 31, 63, 64, 65, 127,
-					   128, 129, 200, 255, 256, MAX_BITS };
+static const unsigned int test_sizes[] = { 0,	1,   2,	  31,  63,  64,	 65,
+					   127, 128, 129, 200, 255, 256, MAX_BITS };
 
 struct model {
 	unsigned int nbits;
@@ -27,8 +27,7 @@ struct model {
  * Random contents with a given density (percent of set bits); the tail
  * past nbits in the last word gets random garbage.
  */
-static void model_random(struct model *m, struct prng *r, unsigned int nbits,
-			 unsigned int density)
+static void model_random(struct model *m, struct prng *r, unsigned int nbits, unsigned int density)
 {
 	unsigned int i;
 
@@ -43,8 +42,7 @@ static void model_random(struct model *m, struct prng *r, unsigned int nbits,
 	}
 }
 
-static bool model_matches(const unsigned long *map, const bool *bits,
-			  unsigned int nbits)
+static bool model_matches(const unsigned long *map, const bool *bits, unsigned int nbits)
 {
 	unsigned int i;
 
@@ -103,8 +101,7 @@ static void bitmap_zero_fill_copy(struct ktest *t)
 		KT_EXPECT_EQ(t, bitmap_weight(map, n), n);
 		/* fill leaves the tail of the last word clear */
 		if (n % BITS_PER_LONG)
-			KT_EXPECT_EQ(t, map[words - 1] >> (n % BITS_PER_LONG),
-				     0);
+			KT_EXPECT_EQ(t, map[words - 1] >> (n % BITS_PER_LONG), 0);
 		/* and touches no word past it */
 		if (words < 5)
 			KT_EXPECT_EQ(t, map[words], 0x5a5a5a5a5a5a5a5aUL);
@@ -155,52 +152,48 @@ static void bitmap_logic_ops(struct ktest *t)
 
 	prng_seed(&r, 99);
 	for (s = 0; s < ARRAY_SIZE(test_sizes); s++)
-	for (round = 0; round < 40; round++) {
-		unsigned int n = test_sizes[s], i;
-		unsigned int density = (unsigned int)round % 5 * 25;
-		struct model a, b;
-		DECLARE_BITMAP(dst, MAX_BITS + BITS_PER_LONG);
-		bool and_any = false, andnot_any = false;
-		bool equal = true, subset = true, intersects = false;
-		bool and_bits[MAX_BITS], or_bits[MAX_BITS];
-		bool andnot_bits[MAX_BITS];
+		for (round = 0; round < 40; round++) {
+			unsigned int n = test_sizes[s], i;
+			unsigned int density = (unsigned int)round % 5 * 25;
+			struct model a, b;
+			DECLARE_BITMAP(dst, MAX_BITS + BITS_PER_LONG);
+			bool and_any = false, andnot_any = false;
+			bool equal = true, subset = true, intersects = false;
+			bool and_bits[MAX_BITS], or_bits[MAX_BITS];
+			bool andnot_bits[MAX_BITS];
 
-		model_random(&a, &r, n, density);
-		if (round % 7 == 0) {
-			/* equal contents, different garbage tails */
-			b = a;
-			prng_fill(&r, &b.map[BITS_TO_LONGS(n)],
-				  sizeof(unsigned long));
-			if (n % BITS_PER_LONG)
-				b.map[n / BITS_PER_LONG] ^=
-					~BITMAP_LAST_WORD_MASK(n);
-		} else {
-			model_random(&b, &r, n, 100 - density);
+			model_random(&a, &r, n, density);
+			if (round % 7 == 0) {
+				/* equal contents, different garbage tails */
+				b = a;
+				prng_fill(&r, &b.map[BITS_TO_LONGS(n)], sizeof(unsigned long));
+				if (n % BITS_PER_LONG)
+					b.map[n / BITS_PER_LONG] ^= ~BITMAP_LAST_WORD_MASK(n);
+			} else {
+				model_random(&b, &r, n, 100 - density);
+			}
+
+			for (i = 0; i < n; i++) {
+				and_bits[i] = a.bits[i] && b.bits[i];
+				or_bits[i] = a.bits[i] || b.bits[i];
+				andnot_bits[i] = a.bits[i] && !b.bits[i];
+				and_any |= and_bits[i];
+				andnot_any |= andnot_bits[i];
+				equal &= a.bits[i] == b.bits[i];
+				subset &= !a.bits[i] || b.bits[i];
+				intersects |= and_bits[i];
+			}
+
+			KT_EXPECT_EQ(t, bitmap_and(dst, a.map, b.map, n), and_any);
+			KT_EXPECT_TRUE(t, model_matches(dst, and_bits, n));
+			bitmap_or(dst, a.map, b.map, n);
+			KT_EXPECT_TRUE(t, model_matches(dst, or_bits, n));
+			KT_EXPECT_EQ(t, bitmap_andnot(dst, a.map, b.map, n), andnot_any);
+			KT_EXPECT_TRUE(t, model_matches(dst, andnot_bits, n));
+			KT_EXPECT_EQ(t, bitmap_equal(a.map, b.map, n), equal);
+			KT_EXPECT_EQ(t, bitmap_subset(a.map, b.map, n), subset);
+			KT_EXPECT_EQ(t, bitmap_intersects(a.map, b.map, n), intersects);
 		}
-
-		for (i = 0; i < n; i++) {
-			and_bits[i] = a.bits[i] && b.bits[i];
-			or_bits[i] = a.bits[i] || b.bits[i];
-			andnot_bits[i] = a.bits[i] && !b.bits[i];
-			and_any |= and_bits[i];
-			andnot_any |= andnot_bits[i];
-			equal &= a.bits[i] == b.bits[i];
-			subset &= !a.bits[i] || b.bits[i];
-			intersects |= and_bits[i];
-		}
-
-		KT_EXPECT_EQ(t, bitmap_and(dst, a.map, b.map, n), and_any);
-		KT_EXPECT_TRUE(t, model_matches(dst, and_bits, n));
-		bitmap_or(dst, a.map, b.map, n);
-		KT_EXPECT_TRUE(t, model_matches(dst, or_bits, n));
-		KT_EXPECT_EQ(t, bitmap_andnot(dst, a.map, b.map, n),
-			     andnot_any);
-		KT_EXPECT_TRUE(t, model_matches(dst, andnot_bits, n));
-		KT_EXPECT_EQ(t, bitmap_equal(a.map, b.map, n), equal);
-		KT_EXPECT_EQ(t, bitmap_subset(a.map, b.map, n), subset);
-		KT_EXPECT_EQ(t, bitmap_intersects(a.map, b.map, n),
-			     intersects);
-	}
 }
 
 static void bitmap_weight_empty_full(struct ktest *t)
@@ -211,18 +204,18 @@ static void bitmap_weight_empty_full(struct ktest *t)
 
 	prng_seed(&r, 3);
 	for (s = 0; s < ARRAY_SIZE(test_sizes); s++)
-	for (round = 0; round < 30; round++) {
-		unsigned int n = test_sizes[s], i, weight = 0;
-		struct model m;
+		for (round = 0; round < 30; round++) {
+			unsigned int n = test_sizes[s], i, weight = 0;
+			struct model m;
 
-		/* 0 and 100 percent density make empty and full maps. */
-		model_random(&m, &r, n, (unsigned int)round % 3 * 50);
-		for (i = 0; i < n; i++)
-			weight += m.bits[i];
-		KT_EXPECT_EQ(t, bitmap_weight(m.map, n), weight);
-		KT_EXPECT_EQ(t, bitmap_empty(m.map, n), weight == 0);
-		KT_EXPECT_EQ(t, bitmap_full(m.map, n), weight == n);
-	}
+			/* 0 and 100 percent density make empty and full maps. */
+			model_random(&m, &r, n, (unsigned int)round % 3 * 50);
+			for (i = 0; i < n; i++)
+				weight += m.bits[i];
+			KT_EXPECT_EQ(t, bitmap_weight(m.map, n), weight);
+			KT_EXPECT_EQ(t, bitmap_empty(m.map, n), weight == 0);
+			KT_EXPECT_EQ(t, bitmap_full(m.map, n), weight == n);
+		}
 }
 
 static void bitmap_find_bits(struct ktest *t)
@@ -233,40 +226,36 @@ static void bitmap_find_bits(struct ktest *t)
 
 	prng_seed(&r, 11);
 	for (s = 0; s < ARRAY_SIZE(test_sizes); s++)
-	for (round = 0; round < 30; round++) {
-		unsigned int n = test_sizes[s], off;
-		unsigned int density[] = { 0, 2, 50, 98, 100 };
-		struct model m;
+		for (round = 0; round < 30; round++) {
+			unsigned int n = test_sizes[s], off;
+			unsigned int density[] = { 0, 2, 50, 98, 100 };
+			struct model m;
 
-		model_random(&m, &r, n, density[round % 5]);
-		for (off = 0; off <= n + 2; off++) {
-			unsigned long want_set = n, want_zero = n, want_wrap;
-			unsigned int i;
+			model_random(&m, &r, n, density[round % 5]);
+			for (off = 0; off <= n + 2; off++) {
+				unsigned long want_set = n, want_zero = n, want_wrap;
+				unsigned int i;
 
-			for (i = off; i < n; i++) {
-				if (m.bits[i] && want_set == n)
-					want_set = i;
-				if (!m.bits[i] && want_zero == n)
-					want_zero = i;
-			}
-			want_wrap = want_set;
-			for (i = 0; want_wrap == n && i < off && i < n; i++) {
-				if (m.bits[i])
-					want_wrap = i;
-			}
-			KT_EXPECT_EQ(t, find_next_bit(m.map, n, off), want_set);
-			KT_EXPECT_EQ(t, find_next_zero_bit(m.map, n, off),
-				     want_zero);
-			KT_EXPECT_EQ(t, find_next_bit_wrap(m.map, n, off),
-				     want_wrap);
-			if (off == 0) {
-				KT_EXPECT_EQ(t, find_first_bit(m.map, n),
-					     want_set);
-				KT_EXPECT_EQ(t, find_first_zero_bit(m.map, n),
-					     want_zero);
+				for (i = off; i < n; i++) {
+					if (m.bits[i] && want_set == n)
+						want_set = i;
+					if (!m.bits[i] && want_zero == n)
+						want_zero = i;
+				}
+				want_wrap = want_set;
+				for (i = 0; want_wrap == n && i < off && i < n; i++) {
+					if (m.bits[i])
+						want_wrap = i;
+				}
+				KT_EXPECT_EQ(t, find_next_bit(m.map, n, off), want_set);
+				KT_EXPECT_EQ(t, find_next_zero_bit(m.map, n, off), want_zero);
+				KT_EXPECT_EQ(t, find_next_bit_wrap(m.map, n, off), want_wrap);
+				if (off == 0) {
+					KT_EXPECT_EQ(t, find_first_bit(m.map, n), want_set);
+					KT_EXPECT_EQ(t, find_first_zero_bit(m.map, n), want_zero);
+				}
 			}
 		}
-	}
 }
 
 static void bitmap_for_each_iterators(struct ktest *t)
@@ -359,16 +348,15 @@ static void bitmap_parselist_errors(struct ktest *t)
 		{ "0-64", -ERANGE },
 		{ "1,99999999999999999999", -ERANGE },
 		{ "4294967295", -ERANGE },
-		{ "64,x", -EINVAL },	/* a syntax error anywhere wins */
+		{ "64,x", -EINVAL }, /* a syntax error anywhere wins */
 	};
 	DECLARE_BITMAP(map, 64);
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		map[0] = 0x1234;
-		KT_EXPECT_EQ(t, bitmap_parselist(cases[i].s, map, 64),
-			     cases[i].err);
-		KT_EXPECT_EQ(t, map[0], 0x1234);	/* untouched */
+		KT_EXPECT_EQ(t, bitmap_parselist(cases[i].s, map, 64), cases[i].err);
+		KT_EXPECT_EQ(t, map[0], 0x1234); /* untouched */
 	}
 }
 

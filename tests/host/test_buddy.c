@@ -33,8 +33,7 @@ static void zone_destroy(struct test_zone *tz)
 }
 
 /* Free-block counts per order, for comparing whole allocator states. */
-static void free_profile(const struct buddy_zone *z,
-			 u64 profile[BUDDY_NR_ORDERS])
+static void free_profile(const struct buddy_zone *z, u64 profile[BUDDY_NR_ORDERS])
 {
 	unsigned int order;
 
@@ -173,7 +172,7 @@ static void buddy_smallest_fit(struct ktest *t)
 	KT_EXPECT_EQ(t, buddy_nr_free_blocks(z, 5), 1);
 	KT_EXPECT_EQ(t, buddy_alloc(z, 1, &pfn), 0);
 	KT_EXPECT_TRUE(t, pfn == 4 || pfn == 6);
-	KT_EXPECT_EQ(t, buddy_nr_free_blocks(z, 5), 1);	/* untouched */
+	KT_EXPECT_EQ(t, buddy_nr_free_blocks(z, 5), 1); /* untouched */
 	KT_EXPECT_EQ(t, buddy_alloc(z, 3, &pfn), 0);
 	KT_EXPECT_EQ(t, pfn % 8, 0);
 	KT_EXPECT_TRUE(t, pfn >= 32);
@@ -191,7 +190,7 @@ static void buddy_alignment_absolute(struct ktest *t)
 	struct buddy_zone *z = &tz->zone;
 	unsigned int order;
 
-	buddy_release_range(z, 0, UINT64_MAX);	/* clipped to the zone */
+	buddy_release_range(z, 0, UINT64_MAX); /* clipped to the zone */
 	KT_EXPECT_EQ(t, buddy_nr_managed_pages(z), 5000);
 	KT_EXPECT_EQ(t, buddy_check(z), 0);
 	for (order = 0; order <= BUDDY_MAX_ORDER; order++) {
@@ -247,7 +246,7 @@ static void buddy_bad_frees_rejected(struct ktest *t)
 	u64 pfn = 0, free_pages;
 	unsigned int order = 77;
 
-	buddy_release_range(z, 64, 200);	/* [264, 320) stays reserved */
+	buddy_release_range(z, 64, 200); /* [264, 320) stays reserved */
 	KT_EXPECT_EQ(t, buddy_alloc(z, 2, &pfn), 0);
 	KT_EXPECT_EQ(t, buddy_free(z, pfn, &order), 0);
 	KT_EXPECT_EQ(t, order, 2);
@@ -255,14 +254,14 @@ static void buddy_bad_frees_rejected(struct ktest *t)
 	free_profile(z, profile);
 
 	order = 77;
-	KT_EXPECT_EQ(t, buddy_free(z, pfn, &order), -EINVAL);	/* double */
+	KT_EXPECT_EQ(t, buddy_free(z, pfn, &order), -EINVAL); /* double */
 	KT_EXPECT_EQ(t, order, 77);
 	KT_EXPECT_EQ(t, buddy_alloc(z, 2, &pfn), 0);
-	KT_EXPECT_EQ(t, buddy_free(z, pfn + 1, NULL), -EINVAL);	/* tail */
+	KT_EXPECT_EQ(t, buddy_free(z, pfn + 1, NULL), -EINVAL); /* tail */
 	KT_EXPECT_EQ(t, buddy_free(z, pfn + 3, NULL), -EINVAL);
-	KT_EXPECT_EQ(t, buddy_free(z, 63, NULL), -EINVAL);	/* below */
-	KT_EXPECT_EQ(t, buddy_free(z, 320, NULL), -EINVAL);	/* above */
-	KT_EXPECT_EQ(t, buddy_free(z, 300, NULL), -EINVAL);	/* reserved */
+	KT_EXPECT_EQ(t, buddy_free(z, 63, NULL), -EINVAL);  /* below */
+	KT_EXPECT_EQ(t, buddy_free(z, 320, NULL), -EINVAL); /* above */
+	KT_EXPECT_EQ(t, buddy_free(z, 300, NULL), -EINVAL); /* reserved */
 	KT_EXPECT_EQ(t, buddy_free(z, UINT64_MAX, NULL), -EINVAL);
 	KT_EXPECT_EQ(t, buddy_alloc_order_of(z, pfn), 2);
 	KT_EXPECT_EQ(t, buddy_alloc_order_of(z, pfn + 1), -EINVAL);
@@ -405,17 +404,17 @@ static void buddy_check_detects_corruption(struct ktest *t)
 	KT_EXPECT_EQ(t, buddy_check(z), -EINVAL);
 	z->nr_free_blocks[3]--;
 
-	saved = tz->blocks[9];		/* a tail of the order-3 block [8,16) */
+	saved = tz->blocks[9]; /* a tail of the order-3 block [8,16) */
 	tz->blocks[9].state = BUDDY_FREE;
 	KT_EXPECT_EQ(t, buddy_check(z), -EINVAL);
 	tz->blocks[9] = saved;
 
-	saved = tz->blocks[8];		/* head of [8,16): claim order 2 */
+	saved = tz->blocks[8]; /* head of [8,16): claim order 2 */
 	tz->blocks[8].order = 2;
 	KT_EXPECT_EQ(t, buddy_check(z), -EINVAL);
 	tz->blocks[8] = saved;
 
-	tz->blocks[pfn].state = BUDDY_TAIL;	/* orphan tail */
+	tz->blocks[pfn].state = BUDDY_TAIL; /* orphan tail */
 	KT_EXPECT_EQ(t, buddy_check(z), -EINVAL);
 	tz->blocks[pfn].state = BUDDY_ALLOCATED;
 
@@ -432,15 +431,12 @@ static void buddy_check_detects_corruption(struct ktest *t)
  * Random alloc/free with a shadow bitmap of allocated pages. Zones have
  * reserved holes and (in the second round) an unaligned base.
  */
-static void stress_zone(struct ktest *t, u64 base, u64 npages, u64 seed,
-			int ops)
+static void stress_zone(struct ktest *t, u64 base, u64 npages, u64 seed, int ops)
 {
 	struct test_zone *tz = zone_create(base, npages);
 	struct buddy_zone *z = &tz->zone;
-	unsigned long *shadow =
-		host_alloc(BITS_TO_LONGS(npages) * sizeof(unsigned long));
-	unsigned long *reserved =
-		host_alloc(BITS_TO_LONGS(npages) * sizeof(unsigned long));
+	unsigned long *shadow = host_alloc(BITS_TO_LONGS(npages) * sizeof(unsigned long));
+	unsigned long *reserved = host_alloc(BITS_TO_LONGS(npages) * sizeof(unsigned long));
 	u64 *live_pfn = host_alloc((size_t)npages * sizeof(u64));
 	u8 *live_order = host_alloc((size_t)npages);
 	u64 before[BUDDY_NR_ORDERS], after[BUDDY_NR_ORDERS];
@@ -471,9 +467,8 @@ static void stress_zone(struct ktest *t, u64 base, u64 npages, u64 seed,
 
 		if (do_alloc) {
 			/* Mostly small orders, like real use. */
-			unsigned int order = prng_below(&r, 4) ?
-					     prng_below(&r, 3) :
-					     prng_below(&r, BUDDY_NR_ORDERS);
+			unsigned int order = prng_below(&r, 4) ? prng_below(&r, 3) :
+								 prng_below(&r, BUDDY_NR_ORDERS);
 			u64 free_before = buddy_nr_free_pages(z);
 			u64 pfn = 0, i, idx;
 			int err = buddy_alloc(z, order, &pfn);
@@ -483,21 +478,17 @@ static void stress_zone(struct ktest *t, u64 base, u64 npages, u64 seed,
 				continue;
 			}
 			KT_EXPECT_EQ(t, pfn % (1ULL << order), 0);
-			if (pfn < base ||
-			    pfn + (1ULL << order) > base + npages) {
-				ktest_fail(t, __FILE__, __LINE__,
-					   "pfn %llu order %u outside zone",
+			if (pfn < base || pfn + (1ULL << order) > base + npages) {
+				ktest_fail(t, __FILE__, __LINE__, "pfn %llu order %u outside zone",
 					   (unsigned long long)pfn, order);
 				break;
 			}
 			idx = pfn - base;
 			for (i = 0; i < (1ULL << order); i++) {
 				KT_EXPECT_TRUE(t, !test_bit(idx + i, reserved));
-				KT_EXPECT_TRUE(t, !__test_and_set_bit(idx + i,
-								 shadow));
+				KT_EXPECT_TRUE(t, !__test_and_set_bit(idx + i, shadow));
 			}
-			KT_EXPECT_EQ(t, buddy_nr_free_pages(z),
-				     free_before - (1ULL << order));
+			KT_EXPECT_EQ(t, buddy_nr_free_pages(z), free_before - (1ULL << order));
 			live_pfn[nr_live] = pfn;
 			live_order[nr_live] = (u8)order;
 			nr_live++;
@@ -520,14 +511,12 @@ static void stress_zone(struct ktest *t, u64 base, u64 npages, u64 seed,
 			KT_EXPECT_EQ(t, buddy_check(z), 0);
 		if ((int)t->nr_failures > failures_before) {
 			ktest_note("stress seed %llu base %llu: stop at op %d",
-				   (unsigned long long)seed,
-				   (unsigned long long)base, op);
+				   (unsigned long long)seed, (unsigned long long)base, op);
 			break;
 		}
 	}
 	KT_EXPECT_EQ(t, buddy_check(z), 0);
-	KT_EXPECT_EQ(t, buddy_nr_free_pages(z) +
-			bitmap_weight(shadow, (unsigned int)npages),
+	KT_EXPECT_EQ(t, buddy_nr_free_pages(z) + bitmap_weight(shadow, (unsigned int)npages),
 		     buddy_nr_managed_pages(z));
 
 	/* Free everything: the allocator must fully re-merge. */
@@ -556,7 +545,7 @@ static void buddy_stress_unaligned(struct ktest *t)
 {
 	stress_zone(t, 1001, 6007, 3, 20000);
 	stress_zone(t, 0x7ffff, 2049, 4, 10000);
-	stress_zone(t, 13, 50, 5, 3000);	/* tiny: lots of -ENOMEM */
+	stress_zone(t, 13, 50, 5, 3000); /* tiny: lots of -ENOMEM */
 }
 
 static const struct ktest_case buddy_cases[] = {

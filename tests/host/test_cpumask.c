@@ -16,8 +16,7 @@ struct cpu_model {
 	bool cpus[NR_CPUS];
 };
 
-static void model_random(struct cpu_model *m, struct prng *r,
-			 unsigned int density)
+static void model_random(struct cpu_model *m, struct prng *r, unsigned int density)
 {
 	unsigned int cpu;
 
@@ -102,7 +101,7 @@ static void cpumask_clear_setall_copy(struct ktest *t)
 	KT_EXPECT_TRUE(t, cpumask_test_cpu(200, &a));
 	cpumask_clear_cpu(200, &b);
 	KT_EXPECT_TRUE(t, !cpumask_equal(&a, &b));
-	KT_EXPECT_TRUE(t, cpumask_test_cpu(200, &a));	/* a copy, not an alias */
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(200, &a)); /* a copy, not an alias */
 }
 
 static void cpumask_logic_fixed(struct ktest *t)
@@ -172,7 +171,7 @@ static void cpumask_logic_random(struct ktest *t)
 
 		model_random(&a, &r, prng_below(&r, 101));
 		if (iter % 4 == 0)
-			b = a;		/* equal and subset cases too */
+			b = a; /* equal and subset cases too */
 		else
 			model_random(&b, &r, prng_below(&r, 101));
 
@@ -193,17 +192,13 @@ static void cpumask_logic_random(struct ktest *t)
 
 		KT_EXPECT_EQ(t, cpumask_and(&dst, &a.mask, &b.mask), any_and);
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
-			KT_EXPECT_EQ(t, cpumask_test_cpu(cpu, &dst),
-				     a.cpus[cpu] && b.cpus[cpu]);
-		KT_EXPECT_EQ(t, cpumask_andnot(&dst, &a.mask, &b.mask),
-			     any_andnot);
+			KT_EXPECT_EQ(t, cpumask_test_cpu(cpu, &dst), a.cpus[cpu] && b.cpus[cpu]);
+		KT_EXPECT_EQ(t, cpumask_andnot(&dst, &a.mask, &b.mask), any_andnot);
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
-			KT_EXPECT_EQ(t, cpumask_test_cpu(cpu, &dst),
-				     a.cpus[cpu] && !b.cpus[cpu]);
+			KT_EXPECT_EQ(t, cpumask_test_cpu(cpu, &dst), a.cpus[cpu] && !b.cpus[cpu]);
 		cpumask_or(&dst, &a.mask, &b.mask);
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
-			KT_EXPECT_EQ(t, cpumask_test_cpu(cpu, &dst),
-				     a.cpus[cpu] || b.cpus[cpu]);
+			KT_EXPECT_EQ(t, cpumask_test_cpu(cpu, &dst), a.cpus[cpu] || b.cpus[cpu]);
 	}
 }
 
@@ -293,11 +288,9 @@ static void cpumask_search_random(struct ktest *t)
 			if (m.cpus[i])
 				members[nr++] = i;
 		}
-		KT_EXPECT_EQ(t, cpumask_first(&m.mask),
-			     nr ? members[0] : NR_CPUS);
+		KT_EXPECT_EQ(t, cpumask_first(&m.mask), nr ? members[0] : NR_CPUS);
 		for (i = 0; i <= nr; i++)
-			KT_EXPECT_EQ(t, cpumask_nth(i, &m.mask),
-				     i < nr ? members[i] : NR_CPUS);
+			KT_EXPECT_EQ(t, cpumask_nth(i, &m.mask), i < nr ? members[i] : NR_CPUS);
 
 		for (cpu = -1; cpu < NR_CPUS; cpu++) {
 			unsigned int next = NR_CPUS, wrap = NR_CPUS;
@@ -405,8 +398,7 @@ static void cpumask_iterators(struct ktest *t)
 	cpumask_set_cpu(NR_CPUS - 1, &b.mask);
 	KT_EXPECT_EQ(t, cpumask_next_and(-1, &a.mask, &b.mask), 64);
 	KT_EXPECT_EQ(t, cpumask_next_and(64, &a.mask, &b.mask), NR_CPUS - 1);
-	KT_EXPECT_EQ(t, cpumask_next_and(NR_CPUS - 1, &a.mask, &b.mask),
-		     NR_CPUS);
+	KT_EXPECT_EQ(t, cpumask_next_and(NR_CPUS - 1, &a.mask, &b.mask), NR_CPUS);
 }
 
 static void cpumask_list_text(struct ktest *t)
@@ -465,14 +457,10 @@ static void cpumask_list_text(struct ktest *t)
 }
 
 static const struct ktest_case cpumask_cases[] = {
-	KTEST_CASE(cpumask_single_cpus),
-	KTEST_CASE(cpumask_of_holds_one_cpu),
-	KTEST_CASE(cpumask_clear_setall_copy),
-	KTEST_CASE(cpumask_logic_fixed),
-	KTEST_CASE(cpumask_logic_random),
-	KTEST_CASE(cpumask_search_fixed),
-	KTEST_CASE(cpumask_search_random),
-	KTEST_CASE(cpumask_iterators),
+	KTEST_CASE(cpumask_single_cpus),       KTEST_CASE(cpumask_of_holds_one_cpu),
+	KTEST_CASE(cpumask_clear_setall_copy), KTEST_CASE(cpumask_logic_fixed),
+	KTEST_CASE(cpumask_logic_random),      KTEST_CASE(cpumask_search_fixed),
+	KTEST_CASE(cpumask_search_random),     KTEST_CASE(cpumask_iterators),
 	KTEST_CASE(cpumask_list_text),
 };
 

@@ -8,12 +8,15 @@ static const struct {
 	int err;
 	const char *name;
 } known[] = {
-	{ EPERM, "EPERM" },	{ ENOENT, "ENOENT" },	  { EINTR, "EINTR" },
-	{ EIO, "EIO" },		{ E2BIG, "E2BIG" },	  { EAGAIN, "EAGAIN" },
-	{ ENOMEM, "ENOMEM" },	{ EFAULT, "EFAULT" },	  { EBUSY, "EBUSY" },
-	{ EEXIST, "EEXIST" },	{ ENODEV, "ENODEV" },	  { EINVAL, "EINVAL" },
-	{ ENOSPC, "ENOSPC" },	{ ERANGE, "ERANGE" },	  { EDEADLK, "EDEADLK" },
-	{ ENOSYS, "ENOSYS" },	{ ETIMEDOUT, "ETIMEDOUT" }, { EALREADY, "EALREADY" },
+	{ EPERM, "EPERM" },	    { ENOENT, "ENOENT" },
+	{ EINTR, "EINTR" },	    { EIO, "EIO" },
+	{ E2BIG, "E2BIG" },	    { EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" },	    { EFAULT, "EFAULT" },
+	{ EBUSY, "EBUSY" },	    { EEXIST, "EEXIST" },
+	{ ENODEV, "ENODEV" },	    { EINVAL, "EINVAL" },
+	{ ENOSPC, "ENOSPC" },	    { ERANGE, "ERANGE" },
+	{ EDEADLK, "EDEADLK" },	    { ENOSYS, "ENOSYS" },
+	{ ETIMEDOUT, "ETIMEDOUT" }, { EALREADY, "EALREADY" },
 	{ ECANCELED, "ECANCELED" },
 };
 
@@ -31,8 +34,9 @@ static void errno_name_known(struct ktest *t)
 
 static void errno_name_unknown(struct ktest *t)
 {
-	static const int unknown[] = { 3, -3, 6, 13, -100, 109, 111, 124, 126, -126, 4096,
-				       -4096, INT32_MAX, INT32_MIN, INT32_MIN + 1 };
+	static const int unknown[] = { 3,    -3,    6,	       13,	  -100,
+				       109,  111,   124,       126,	  -126,
+				       4096, -4096, INT32_MAX, INT32_MIN, INT32_MIN + 1 };
 	size_t nr_named = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(unknown); i++)

@@ -31,7 +31,7 @@ static void summarize_values_small(struct ktest *t)
 {
 	u64 none[1] = { 7 };
 	u64 one[] = { 42 };
-	u64 two[] = { 9, 3 };		/* the lower middle: 3 */
+	u64 two[] = { 9, 3 }; /* the lower middle: 3 */
 	u64 four[] = { 40, 10, 30, 20 };
 	u64 five[] = { ~0ull, 5, 0, 5, 1 };
 	struct value_summary s;
@@ -135,11 +135,21 @@ static void histogram_median_beyond_samples(struct ktest *t)
 
 		for (size_t i = 0; i < n; i++) {
 			switch (shape) {
-			case 0: v[i] = prng_below(&r, 50); break;	/* one bucket per value */
-			case 1: v[i] = 1000000 + prng_below(&r, 1000000); break;
-			case 2: v[i] = prng_u64(&r) >> prng_below(&r, 64); break;
-			case 3: v[i] = n - i; break;			/* the later ones are smaller */
-			default: v[i] = ~0ull - prng_below(&r, 3); break;
+			case 0:
+				v[i] = prng_below(&r, 50);
+				break; /* one bucket per value */
+			case 1:
+				v[i] = 1000000 + prng_below(&r, 1000000);
+				break;
+			case 2:
+				v[i] = prng_u64(&r) >> prng_below(&r, 64);
+				break;
+			case 3:
+				v[i] = n - i;
+				break; /* the later ones are smaller */
+			default:
+				v[i] = ~0ull - prng_below(&r, 3);
+				break;
 			}
 			histogram_add(h, v[i]);
 		}
@@ -153,8 +163,9 @@ static void histogram_median_beyond_samples(struct ktest *t)
 						     want.median - got.median;
 
 		if (err > half_bucket(want.median))
-			ktest_fail(t, __FILE__, __LINE__, "shape %u: median %llu, exact %llu", shape,
-				   (unsigned long long)got.median, (unsigned long long)want.median);
+			ktest_fail(t, __FILE__, __LINE__, "shape %u: median %llu, exact %llu",
+				   shape, (unsigned long long)got.median,
+				   (unsigned long long)want.median);
 		KT_EXPECT_TRUE(t, got.min <= got.median && got.median <= got.max);
 		host_free(v);
 		host_free(h);

@@ -12,8 +12,7 @@ struct item {
 };
 
 /* Check head holds exactly ids[0..n) in order, forwards and backwards. */
-static bool list_matches(const struct list_head *head, const int *ids,
-			 size_t n)
+static bool list_matches(const struct list_head *head, const int *ids, size_t n)
 {
 	const struct list_head *pos;
 	size_t i = 0;
@@ -34,10 +33,10 @@ static bool list_matches(const struct list_head *head, const int *ids,
 	return i == 0;
 }
 
-#define EXPECT_LIST(t, head, ...)					\
-	do {								\
-		static const int __ids[] = { __VA_ARGS__ };		\
-		KT_EXPECT_TRUE(t, list_matches(head, __ids, ARRAY_SIZE(__ids))); \
+#define EXPECT_LIST(t, head, ...)                                                                  \
+	do {                                                                                       \
+		static const int __ids[] = { __VA_ARGS__ };                                        \
+		KT_EXPECT_TRUE(t, list_matches(head, __ids, ARRAY_SIZE(__ids)));                   \
 	} while (0)
 
 static void init_items(struct item *items, size_t n)
@@ -62,8 +61,7 @@ static void list_init_empty(struct ktest *t)
 	KT_EXPECT_TRUE(t, static_head.prev == &static_head);
 	KT_EXPECT_TRUE(t, !list_is_singular(&dynamic));
 	KT_EXPECT_EQ(t, list_count_nodes(&dynamic), 0);
-	KT_EXPECT_TRUE(t, list_first_entry_or_null(&dynamic, struct item, node) ==
-		     NULL);
+	KT_EXPECT_TRUE(t, list_first_entry_or_null(&dynamic, struct item, node) == NULL);
 }
 
 static void list_add_and_tail(struct ktest *t)
@@ -212,12 +210,10 @@ static void list_entry_accessors(struct ktest *t)
 	list_add_tail(&items[0].node, &head);
 	list_add_tail(&items[1].node, &head);
 	list_add_tail(&items[2].node, &head);
-	KT_EXPECT_TRUE(t, list_entry(&items[1].node, struct item, node) ==
-		     &items[1]);
+	KT_EXPECT_TRUE(t, list_entry(&items[1].node, struct item, node) == &items[1]);
 	KT_EXPECT_TRUE(t, list_first_entry(&head, struct item, node) == &items[0]);
 	KT_EXPECT_TRUE(t, list_last_entry(&head, struct item, node) == &items[2]);
-	KT_EXPECT_TRUE(t, list_first_entry_or_null(&head, struct item, node) ==
-		     &items[0]);
+	KT_EXPECT_TRUE(t, list_first_entry_or_null(&head, struct item, node) == &items[0]);
 	it = list_next_entry(&items[0], node);
 	KT_EXPECT_TRUE(t, it == &items[1]);
 	KT_EXPECT_TRUE(t, list_prev_entry(it, node) == &items[0]);
@@ -238,8 +234,7 @@ static void list_iterators(struct ktest *t)
 
 	expect = 0;
 	list_for_each(pos, &head)
-		KT_EXPECT_EQ(t, list_entry(pos, struct item, node)->id,
-			     expect++);
+		KT_EXPECT_EQ(t, list_entry(pos, struct item, node)->id, expect++);
 	KT_EXPECT_EQ(t, expect, 6);
 
 	expect = 0;
@@ -295,16 +290,11 @@ static void list_count_many(struct ktest *t)
 }
 
 static const struct ktest_case list_cases[] = {
-	KTEST_CASE(list_init_empty),
-	KTEST_CASE(list_add_and_tail),
-	KTEST_CASE(list_del_poisons),
-	KTEST_CASE(list_del_init_reusable),
-	KTEST_CASE(list_replace_node),
-	KTEST_CASE(list_move_between),
-	KTEST_CASE(list_splice_both_ends),
-	KTEST_CASE(list_entry_accessors),
-	KTEST_CASE(list_iterators),
-	KTEST_CASE(list_count_many),
+	KTEST_CASE(list_init_empty),	   KTEST_CASE(list_add_and_tail),
+	KTEST_CASE(list_del_poisons),	   KTEST_CASE(list_del_init_reusable),
+	KTEST_CASE(list_replace_node),	   KTEST_CASE(list_move_between),
+	KTEST_CASE(list_splice_both_ends), KTEST_CASE(list_entry_accessors),
+	KTEST_CASE(list_iterators),	   KTEST_CASE(list_count_many),
 };
 
 KTEST_SUITE(list, list_cases);

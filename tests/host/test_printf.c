@@ -13,8 +13,8 @@
  * Compare lib vsnprintf against libc for one format, with a roomy buffer
  * and with truncating sizes (0, 1, half, exact, one short).
  */
-static __printf(4, 5) void compare_with_libc(struct ktest *t, int line,
-					     bool quiet, const char *fmt, ...)
+static __printf(4, 5) void compare_with_libc(struct ktest *t, int line, bool quiet, const char *fmt,
+					     ...)
 {
 	char ours[512], ref[512];
 	size_t sizes[6], i;
@@ -49,15 +49,13 @@ static __printf(4, 5) void compare_with_libc(struct ktest *t, int line,
 		va_end(ap2);
 
 		kept = size == 0 ? 0 : min(size - 1, (size_t)n_ref);
-		if (n_ours != n_ref ||
-		    (size && !ktest_mem_equal(ours, ref, kept)) ||
-		    (size && ours[kept] != '\0') ||
-		    ours[size ? kept + 1 : 0] != '@') {
+		if (n_ours != n_ref || (size && !ktest_mem_equal(ours, ref, kept)) ||
+		    (size && ours[kept] != '\0') || ours[size ? kept + 1 : 0] != '@') {
 			if (!quiet || !t->nr_failures)
-				ktest_fail(t, __FILE__, line,
-					   "fmt \"%s\" size %zu: got \"%.*s\" (%d), libc \"%s\" (%d)",
-					   fmt, size, (int)kept, ours, n_ours,
-					   ref, n_ref);
+				ktest_fail(
+					t, __FILE__, line,
+					"fmt \"%s\" size %zu: got \"%.*s\" (%d), libc \"%s\" (%d)",
+					fmt, size, (int)kept, ours, n_ours, ref, n_ref);
 			else
 				t->nr_failures++;
 			break;
@@ -82,81 +80,79 @@ static void printf_int_matrix_vs_libc(struct ktest *t)
 {
 	static const char flag_chars[] = "-0+ #";
 	static const char *const widths[] = { "", "1", "6", "17" };
-	static const char *const precisions[] = { "", ".", ".0", ".1", ".4",
-						  ".12" };
+	static const char *const precisions[] = { "", ".", ".0", ".1", ".4", ".12" };
 	static const char convs[] = "diuxXo";
-	static const int values[] = { 0, 1, -1, 7, 8, 42, -42, 255, 256, 1000,
-				      65535, 0x7fff, 123456789, INT32_MAX,
-				      INT32_MIN };
+	static const int values[] = { 0,   1,	 -1,	7,	8,	   42,	      -42,	255,
+				      256, 1000, 65535, 0x7fff, 123456789, INT32_MAX, INT32_MIN };
 	unsigned int flags;
 	size_t w, p, c, v;
 
 	for (flags = 0; flags < 32; flags++)
-	for (w = 0; w < ARRAY_SIZE(widths); w++)
-	for (p = 0; p < ARRAY_SIZE(precisions); p++)
-	for (c = 0; c < sizeof(convs) - 1; c++) {
-		char fmt[32], *end = fmt;
-		unsigned int bit;
-		char conv[2] = { convs[c], '\0' };
+		for (w = 0; w < ARRAY_SIZE(widths); w++)
+			for (p = 0; p < ARRAY_SIZE(precisions); p++)
+				for (c = 0; c < sizeof(convs) - 1; c++) {
+					char fmt[32], *end = fmt;
+					unsigned int bit;
+					char conv[2] = { convs[c], '\0' };
 
-		end = append(end, "[%");
-		for (bit = 0; bit < 5; bit++) {
-			char flag[2] = { flag_chars[bit], '\0' };
+					end = append(end, "[%");
+					for (bit = 0; bit < 5; bit++) {
+						char flag[2] = { flag_chars[bit], '\0' };
 
-			if (flags & (1U << bit))
-				end = append(end, flag);
-		}
-		end = append(end, widths[w]);
-		end = append(end, precisions[p]);
-		end = append(end, conv);
-		append(end, "]");
-		for (v = 0; v < ARRAY_SIZE(values); v++)
-			compare_with_libc(t, __LINE__, true, fmt, values[v]);
-	}
+						if (flags & (1U << bit))
+							end = append(end, flag);
+					}
+					end = append(end, widths[w]);
+					end = append(end, precisions[p]);
+					end = append(end, conv);
+					append(end, "]");
+					for (v = 0; v < ARRAY_SIZE(values); v++)
+						compare_with_libc(t, __LINE__, true, fmt,
+								  values[v]);
+				}
 }
 
 static void printf_length_modifiers_vs_libc(struct ktest *t)
 {
 	static const long long ll_values[] = {
-		0, 1, -1, INT64_MAX, INT64_MIN, 0x123456789abcdefLL,
-		-0x123456789abcdefLL, 4294967296LL, -2147483649LL,
+		0,
+		1,
+		-1,
+		INT64_MAX,
+		INT64_MIN,
+		0x123456789abcdefLL,
+		-0x123456789abcdefLL,
+		4294967296LL,
+		-2147483649LL,
 	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(ll_values); i++) {
 		long long v = ll_values[i];
 
-		COMPARE(t, "%lld|%lli|%+lld|% lld|%30lld|%-30lld|%030lld", v,
-			v, v, v, v, v, v);
-		COMPARE(t, "%llu|%llx|%llX|%llo|%#llx|%#llo|%.25llu",
-			(unsigned long long)v, (unsigned long long)v,
-			(unsigned long long)v, (unsigned long long)v,
-			(unsigned long long)v, (unsigned long long)v,
-			(unsigned long long)v);
-		COMPARE(t, "%ld|%lu|%lx|%#018lx", (long)v, (unsigned long)v,
-			(unsigned long)v, (unsigned long)v);
-		COMPARE(t, "%jd|%ju|%jx", (intmax_t)v, (uintmax_t)v,
-			(uintmax_t)v);
-		COMPARE(t, "%zd|%zu|%zx|%zo", (ssize_t)v, (size_t)v, (size_t)v,
-			(size_t)v);
+		COMPARE(t, "%lld|%lli|%+lld|% lld|%30lld|%-30lld|%030lld", v, v, v, v, v, v, v);
+		COMPARE(t, "%llu|%llx|%llX|%llo|%#llx|%#llo|%.25llu", (unsigned long long)v,
+			(unsigned long long)v, (unsigned long long)v, (unsigned long long)v,
+			(unsigned long long)v, (unsigned long long)v, (unsigned long long)v);
+		COMPARE(t, "%ld|%lu|%lx|%#018lx", (long)v, (unsigned long)v, (unsigned long)v,
+			(unsigned long)v);
+		COMPARE(t, "%jd|%ju|%jx", (intmax_t)v, (uintmax_t)v, (uintmax_t)v);
+		COMPARE(t, "%zd|%zu|%zx|%zo", (ssize_t)v, (size_t)v, (size_t)v, (size_t)v);
 		COMPARE(t, "%td|%tx", (ptrdiff_t)v, (ptrdiff_t)v);
 		/* Narrow modifiers truncate the promoted int. */
-		COMPARE(t, "%hhd|%hhu|%hhx|%hd|%hu|%hx|%ho", (int)v,
-			(unsigned int)v, (unsigned int)v, (int)v,
-			(unsigned int)v, (unsigned int)v, (unsigned int)v);
+		COMPARE(t, "%hhd|%hhu|%hhx|%hd|%hu|%hx|%ho", (int)v, (unsigned int)v,
+			(unsigned int)v, (int)v, (unsigned int)v, (unsigned int)v, (unsigned int)v);
 	}
-	COMPARE(t, "%hhd %hhd %hhu %hd %hd %hu", 300, -129, -1, 70000, -32769,
-		-1);
+	COMPARE(t, "%hhd %hhd %hhu %hd %hd %hu", 300, -129, -1, 70000, -32769, -1);
 	COMPARE(t, "%llu", 18446744073709551615ULL);
 }
 
 static void printf_char_string_vs_libc(struct ktest *t)
 {
-	static const char *const strings[] = { "", "a", "hello",
-					       "a somewhat longer string" };
+	static const char *const strings[] = { "", "a", "hello", "a somewhat longer string" };
 	static const char *const str_formats[] = {
-		"[%s]", "[%10s]", "[%-10s]", "[%.2s]", "[%10.2s]", "[%-10.0s]",
-		"[%.10s]", "[%.0s]", "[%1s]", "[%-1s]", "[%030s]",
+		"[%s]",	   "[%10s]", "[%-10s]", "[%.2s]", "[%10.2s]", "[%-10.0s]",
+		"[%.10s]", "[%.0s]", "[%1s]",	"[%-1s]", "[%030s]",
 	};
 	static const char *const char_formats[] = {
 		"[%c]", "[%5c]", "[%-5c]", "[%1c]", "[%.0c]", "[%-1c]",
@@ -203,16 +199,15 @@ static void printf_star_vs_libc(struct ktest *t)
 
 static void printf_mixed_vs_libc(struct ktest *t)
 {
-	COMPARE(t, "name=%s id=%u flags=%#x addr=%016llx %c%c %5.2s%%", "idle",
-		7U, 0x81U, 0xffffffff80001000ULL, 'o', 'k', "xyz");
+	COMPARE(t, "name=%s id=%u flags=%#x addr=%016llx %c%c %5.2s%%", "idle", 7U, 0x81U,
+		0xffffffff80001000ULL, 'o', 'k', "xyz");
 	COMPARE(t, "%d%s%x%s%o", 1, "-", 255, "-", 8);
 	COMPARE(t, "no conversions at all");
 	COMPARE(t, "%%|%5d%%|%-5d%%", 1, 2);
 	COMPARE(t, "%s", "");
 	COMPARE(t, "");
 	COMPARE(t, "%+d % d %+d % d", 0, 0, -0, 5);
-	COMPARE(t, "%#.3o %#.0o %#o %#5o %#-5o| %#.0x %#x", 8, 0, 0, 8, 8, 0,
-		0);
+	COMPARE(t, "%#.3o %#.0o %#o %#5o %#-5o| %#.0x %#x", 8, 0, 0, 8, 8, 0, 0);
 	COMPARE(t, "%-+08d|%- 8d|%+-8d|%0-8d", 12, 12, 12, 12);
 	COMPARE(t, "%08.3d|%-08.3d|%08.0d|%8.0d", 42, 42, 0, 0);
 }

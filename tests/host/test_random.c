@@ -78,14 +78,13 @@ static void prng_bits_balanced(struct ktest *t)
 	}
 	/* 50% +- 2.5% is over 7 standard deviations. */
 	for (bit = 0; bit < 64; bit++)
-		KT_EXPECT_TRUE(t, ones[bit] > DRAWS * 475 / 1000 &&
-			     ones[bit] < DRAWS * 525 / 1000);
+		KT_EXPECT_TRUE(t, ones[bit] > DRAWS * 475 / 1000 && ones[bit] < DRAWS * 525 / 1000);
 }
 
 static void prng_below_range(struct ktest *t)
 {
-	static const u32 bounds[] = { 1, 2, 3, 7, 10, 1000, 0x7fffffff,
-				      0x80000000U, 0xc0000000U, UINT32_MAX };
+	static const u32 bounds[] = { 1,    2,		3,	     7,		  10,
+				      1000, 0x7fffffff, 0x80000000U, 0xc0000000U, UINT32_MAX };
 	struct prng r;
 	size_t b;
 	int i;
@@ -148,8 +147,7 @@ static void prng_below_unbiased(struct ktest *t)
 		multiple_of_3 += x % 3 == 0;
 	}
 	KT_EXPECT_TRUE(t, low > DRAWS * 31 / 100 && low < DRAWS * 35 / 100);
-	KT_EXPECT_TRUE(t, multiple_of_3 > DRAWS * 31 / 100 &&
-		     multiple_of_3 < DRAWS * 35 / 100);
+	KT_EXPECT_TRUE(t, multiple_of_3 > DRAWS * 31 / 100 && multiple_of_3 < DRAWS * 35 / 100);
 }
 
 static void prng_fill_bytes(struct ktest *t)
@@ -181,14 +179,10 @@ static void prng_fill_bytes(struct ktest *t)
 }
 
 static const struct ktest_case random_cases[] = {
-	KTEST_CASE(prng_deterministic),
-	KTEST_CASE(prng_seed_zero),
-	KTEST_CASE(prng_u32_is_high_half),
-	KTEST_CASE(prng_bits_balanced),
-	KTEST_CASE(prng_below_range),
-	KTEST_CASE(prng_below_uniform),
-	KTEST_CASE(prng_below_unbiased),
-	KTEST_CASE(prng_fill_bytes),
+	KTEST_CASE(prng_deterministic),	   KTEST_CASE(prng_seed_zero),
+	KTEST_CASE(prng_u32_is_high_half), KTEST_CASE(prng_bits_balanced),
+	KTEST_CASE(prng_below_range),	   KTEST_CASE(prng_below_uniform),
+	KTEST_CASE(prng_below_unbiased),   KTEST_CASE(prng_fill_bytes),
 };
 
 KTEST_SUITE(random, random_cases);

@@ -86,10 +86,18 @@ static void sort_patterns(struct ktest *t)
 
 		for (i = 0; i < N; i++) {
 			switch (pattern) {
-			case 0: a[i] = (int)i; break;		/* sorted */
-			case 1: a[i] = (int)(N - i); break;	/* reversed */
-			case 2: a[i] = 7; break;		/* all equal */
-			default: a[i] = (int)(i % 2 ? i : N - i); break;
+			case 0:
+				a[i] = (int)i;
+				break; /* sorted */
+			case 1:
+				a[i] = (int)(N - i);
+				break; /* reversed */
+			case 2:
+				a[i] = 7;
+				break; /* all equal */
+			default:
+				a[i] = (int)(i % 2 ? i : N - i);
+				break;
 			}
 		}
 		sort(a, N, sizeof(int), cmp_int);
@@ -122,28 +130,26 @@ static void sort_odd_element_sizes(struct ktest *t)
 
 	prng_seed(&r, 77);
 	for (s = 0; s < ARRAY_SIZE(sizes); s++)
-	for (count = 0; count < 70; count += 1 + count / 4) {
-		size_t size = sizes[s];
-		/* +1 so an unaligned base can be tested too */
-		u8 *ours = host_alloc(count * size + 1);
-		u8 *ref = host_alloc(count * size + 1);
-		size_t shift;
+		for (count = 0; count < 70; count += 1 + count / 4) {
+			size_t size = sizes[s];
+			/* +1 so an unaligned base can be tested too */
+			u8 *ours = host_alloc(count * size + 1);
+			u8 *ref = host_alloc(count * size + 1);
+			size_t shift;
 
-		for (shift = 0; shift < 2; shift++) {
-			size_t i;
+			for (shift = 0; shift < 2; shift++) {
+				size_t i;
 
-			for (i = 0; i < count * size; i++)
-				ours[shift + i] = ref[shift + i] =
-					(u8)prng_below(&r, 3);
-			bytes_size = size;
-			sort(ours + shift, count, size, cmp_bytes);
-			libc_qsort(ref + shift, count, size, cmp_bytes);
-			KT_EXPECT_MEMEQ(t, ours + shift, ref + shift,
-					count * size);
+				for (i = 0; i < count * size; i++)
+					ours[shift + i] = ref[shift + i] = (u8)prng_below(&r, 3);
+				bytes_size = size;
+				sort(ours + shift, count, size, cmp_bytes);
+				libc_qsort(ref + shift, count, size, cmp_bytes);
+				KT_EXPECT_MEMEQ(t, ours + shift, ref + shift, count * size);
+			}
+			host_free(ours);
+			host_free(ref);
 		}
-		host_free(ours);
-		host_free(ref);
-	}
 }
 
 static void bsearch_ints(struct ktest *t)
@@ -153,7 +159,7 @@ static void bsearch_ints(struct ktest *t)
 	size_t n, i;
 
 	for (i = 0; i < ARRAY_SIZE(a); i++)
-		a[i] = (int)(2 * i + 1);	/* odd numbers only */
+		a[i] = (int)(2 * i + 1); /* odd numbers only */
 
 	for (n = 0; n <= ARRAY_SIZE(a); n++) {
 		for (key = -1; key <= (int)(2 * n + 2); key++) {
@@ -185,8 +191,7 @@ static void bsearch_odd_size(struct ktest *t)
 	bytes_size = 3;
 	for (i = 0; i < 50; i++) {
 		memcpy(key, table[i], 3);
-		KT_EXPECT_TRUE(t, bsearch(key, table, 50, 3, cmp_bytes) ==
-			     table[i]);
+		KT_EXPECT_TRUE(t, bsearch(key, table, 50, 3, cmp_bytes) == table[i]);
 		key[2]++;
 		KT_EXPECT_TRUE(t, bsearch(key, table, 50, 3, cmp_bytes) == NULL);
 	}

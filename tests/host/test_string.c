@@ -30,8 +30,8 @@ static void memcpy_basic(struct ktest *t)
 
 				fill_pattern(src, sizeof(src), 1);
 				fill_pattern(dst, sizeof(dst), 100);
-				KT_EXPECT_TRUE(t, memcpy(dst + off_d, src + off_s,
-						    len) == dst + off_d);
+				KT_EXPECT_TRUE(t, memcpy(dst + off_d, src + off_s, len) ==
+							  dst + off_d);
 				for (i = 0; i < sizeof(dst); i++) {
 					u8 want = (u8)(100 + i * 7);
 
@@ -66,8 +66,7 @@ static void memmove_overlap(struct ktest *t)
 					for (i = 0; i < len; i++)
 						ref[dst + i] = tmp[i];
 				}
-				KT_EXPECT_TRUE(t, memmove(buf + dst, buf + src,
-						     len) == buf + dst);
+				KT_EXPECT_TRUE(t, memmove(buf + dst, buf + src, len) == buf + dst);
 				KT_EXPECT_MEMEQ(t, buf, ref, sizeof(buf));
 			}
 		}
@@ -84,13 +83,12 @@ static void memset_basic(struct ktest *t)
 			bool ok = true;
 
 			fill_pattern(buf, sizeof(buf), 3);
-			KT_EXPECT_TRUE(t, memset(buf + off, 0x1a5, len) ==
-				     buf + off);
+			KT_EXPECT_TRUE(t, memset(buf + off, 0x1a5, len) == buf + off);
 			for (i = 0; i < sizeof(buf); i++) {
 				u8 want = (u8)(3 + i * 7);
 
 				if (i >= off && i < off + len)
-					want = 0xa5;	/* int truncated */
+					want = 0xa5; /* int truncated */
 				ok = ok && buf[i] == want;
 			}
 			KT_EXPECT_TRUE(t, ok);
@@ -136,7 +134,7 @@ static void strcmp_strncmp(struct ktest *t)
 	KT_EXPECT_TRUE(t, strcmp("abd", "abc") > 0);
 	KT_EXPECT_TRUE(t, strcmp("ab", "abc") < 0);
 	KT_EXPECT_TRUE(t, strcmp("abc", "ab") > 0);
-	KT_EXPECT_TRUE(t, strcmp("\x80", "\x7f") > 0);	/* unsigned chars */
+	KT_EXPECT_TRUE(t, strcmp("\x80", "\x7f") > 0); /* unsigned chars */
 	KT_EXPECT_EQ(t, strncmp("abcx", "abcy", 3), 0);
 	KT_EXPECT_TRUE(t, strncmp("abcx", "abcy", 4) < 0);
 	KT_EXPECT_EQ(t, strncmp("abc", "xyz", 0), 0);
@@ -157,7 +155,7 @@ static void strchr_strrchr(struct ktest *t)
 	KT_EXPECT_TRUE(t, strchr(s, 'h') == s);
 	KT_EXPECT_TRUE(t, strrchr(s, 'h') == s);
 	KT_EXPECT_TRUE(t, strchr("", 'a') == NULL);
-	KT_EXPECT_TRUE(t, strchr(s, 'o' + 256) == s + 4);	/* converted to char */
+	KT_EXPECT_TRUE(t, strchr(s, 'o' + 256) == s + 4); /* converted to char */
 }
 
 static void strstr_basic(struct ktest *t)
@@ -200,7 +198,7 @@ static void strscpy_truncates(struct ktest *t)
 	KT_EXPECT_STREQ(t, buf, "");
 	buf[0] = 'Z';
 	KT_EXPECT_EQ(t, strscpy(buf, "abc", 0), -E2BIG);
-	KT_EXPECT_EQ(t, buf[0], 'Z');	/* size 0 writes nothing */
+	KT_EXPECT_EQ(t, buf[0], 'Z'); /* size 0 writes nothing */
 }
 
 static void strim_basic(struct ktest *t)
@@ -258,8 +256,7 @@ static void kstrtou64_valid(struct ktest *t)
 		KT_EXPECT_EQ(t, err, 0);
 		KT_EXPECT_EQ(t, res, cases[i].want);
 		if (err || res != cases[i].want)
-			ktest_note("input \"%s\" base %u", cases[i].s,
-				   cases[i].base);
+			ktest_note("input \"%s\" base %u", cases[i].s, cases[i].base);
 	}
 }
 
@@ -300,10 +297,9 @@ static void kstrtou64_invalid(struct ktest *t)
 		int err = kstrtou64(cases[i].s, cases[i].base, &res);
 
 		KT_EXPECT_EQ(t, err, cases[i].err);
-		KT_EXPECT_EQ(t, res, 777);	/* untouched on error */
+		KT_EXPECT_EQ(t, res, 777); /* untouched on error */
 		if (err != cases[i].err)
-			ktest_note("input \"%s\" base %u", cases[i].s,
-				   cases[i].base);
+			ktest_note("input \"%s\" base %u", cases[i].s, cases[i].base);
 	}
 }
 
@@ -326,8 +322,7 @@ static void kstrtos64_edges(struct ktest *t)
 	res = 5;
 	KT_EXPECT_EQ(t, kstrtos64("9223372036854775808", 10, &res), -ERANGE);
 	KT_EXPECT_EQ(t, kstrtos64("-9223372036854775809", 10, &res), -ERANGE);
-	KT_EXPECT_EQ(t, kstrtos64("-18446744073709551616", 10, &res),
-		     -ERANGE);
+	KT_EXPECT_EQ(t, kstrtos64("-18446744073709551616", 10, &res), -ERANGE);
 	KT_EXPECT_EQ(t, kstrtos64("-", 10, &res), -EINVAL);
 	KT_EXPECT_EQ(t, kstrtos64("--1", 10, &res), -EINVAL);
 	KT_EXPECT_EQ(t, kstrtos64("-+1", 10, &res), -EINVAL);
@@ -364,15 +359,15 @@ static void kstrtouint_kstrtoint(struct ktest *t)
 
 static void kstrtobool_words(struct ktest *t)
 {
-	static const char *const yes[] = { "1", "y", "Y", "yes", "YeS", "on",
-					   "ON", "true", "True", "TRUE",
-					   "y\n", "on\n" };
-	static const char *const no[] = { "0", "n", "N", "no", "NO", "off",
-					  "Off", "false", "FALSE", "0\n",
-					  "false\n" };
-	static const char *const bad[] = { "", "\n", "2", "yy", "ye", "of",
-					   "offf", "yes\n\n", " yes", "yes ",
-					   "tru", "truex", "10", "nope" };
+	/* The tables as written read better than clang-format's columns. */
+	/* clang-format off */
+	static const char *const yes[] = { "1", "y", "Y", "yes", "YeS", "on", "ON", "true", "True",
+					   "TRUE", "y\n", "on\n" };
+	static const char *const no[] = { "0", "n", "N", "no", "NO", "off", "Off", "false", "FALSE",
+					  "0\n", "false\n" };
+	static const char *const bad[] = { "", "\n", "2", "yy", "ye", "of", "offf", "yes\n\n",
+					   " yes", "yes ", "tru", "truex", "10", "nope" };
+	/* clang-format on */
 	size_t i;
 	bool res;
 
@@ -417,10 +412,8 @@ static void kstrtou64_suffix_sizes(struct ktest *t)
 	KT_EXPECT_EQ(t, res, 17179869183ULL << 30);
 	res = 3;
 	KT_EXPECT_EQ(t, kstrtou64_suffix("17179869184G", &res), -ERANGE);
-	KT_EXPECT_EQ(t, kstrtou64_suffix("18014398509481984K", &res),
-		     -ERANGE);
-	KT_EXPECT_EQ(t, kstrtou64_suffix("99999999999999999999", &res),
-		     -ERANGE);
+	KT_EXPECT_EQ(t, kstrtou64_suffix("18014398509481984K", &res), -ERANGE);
+	KT_EXPECT_EQ(t, kstrtou64_suffix("99999999999999999999", &res), -ERANGE);
 	KT_EXPECT_EQ(t, kstrtou64_suffix("", &res), -EINVAL);
 	KT_EXPECT_EQ(t, kstrtou64_suffix("K", &res), -EINVAL);
 	KT_EXPECT_EQ(t, kstrtou64_suffix("4KB", &res), -EINVAL);
@@ -471,10 +464,10 @@ static void strlist_items(struct ktest *t)
 	KT_EXPECT_TRUE(t, strlist_has("sched,smp,all", "smp", 3));
 	KT_EXPECT_TRUE(t, strlist_has("sched,smp,all", "all", 3));
 	KT_EXPECT_TRUE(t, strlist_has("sched", "sched", 5));
-	KT_EXPECT_TRUE(t, !strlist_has("sched,smp", "sm", 2));	/* whole items only */
+	KT_EXPECT_TRUE(t, !strlist_has("sched,smp", "sm", 2)); /* whole items only */
 	KT_EXPECT_TRUE(t, !strlist_has("sched,smp", "smpx", 4));
 	KT_EXPECT_TRUE(t, !strlist_has("", "a", 1));
-	KT_EXPECT_TRUE(t, strlist_has("a,,b", "", 0));		/* the empty item */
+	KT_EXPECT_TRUE(t, strlist_has("a,,b", "", 0)); /* the empty item */
 }
 
 /* The words of line, each checked in order, then the end. */
@@ -490,7 +483,7 @@ static void expect_words(struct ktest *t, const char *line, const char *const *w
 		KT_EXPECT_STREQ(t, word, want[i]);
 	}
 	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -ENOENT);
-	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -ENOENT);	/* stays at the end */
+	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -ENOENT); /* stays at the end */
 }
 
 static void strword_splits(struct ktest *t)
@@ -516,9 +509,9 @@ static void strword_truncates(struct ktest *t)
 
 	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -E2BIG);
 	KT_EXPECT_STREQ(t, word, "abc");
-	KT_EXPECT_STREQ(t, pos, " \"gh ij\" k");	/* past the whole word */
+	KT_EXPECT_STREQ(t, pos, " \"gh ij\" k"); /* past the whole word */
 	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), -E2BIG);
-	KT_EXPECT_STREQ(t, word, "gh ");		/* quotes take no room */
+	KT_EXPECT_STREQ(t, word, "gh "); /* quotes take no room */
 	KT_EXPECT_EQ(t, strword_next(&pos, word, sizeof(word)), 1);
 	KT_EXPECT_STREQ(t, word, "k");
 	/* A word of exactly size - 1 characters fits. */

@@ -7,8 +7,8 @@
  * make the parsers print pr_err/pr_warn lines on purpose; none WARNs.
  */
 #include "drivers/acpi.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/printk.h"
+#include "kernel/tools/ktest.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -48,13 +48,13 @@ static void bad_tables_rejected(struct ktest *t)
 	tbl.h.length = 64;
 	fill_checksum(&tbl.h);
 	KT_EXPECT_EQ(t, acpi_table_check(&tbl.h, sizeof(tbl), &why), 0);
-	tbl.bytes[50] ^= 1;	/* one flipped bit */
+	tbl.bytes[50] ^= 1; /* one flipped bit */
 	KT_EXPECT_EQ(t, acpi_table_check(&tbl.h, sizeof(tbl), &why), -EINVAL);
 	KT_EXPECT_TRUE(t, why && strstr(why, "checksum"));
 	tbl.bytes[50] ^= 1;
-	tbl.h.length = 10;	/* shorter than its own header */
+	tbl.h.length = 10; /* shorter than its own header */
 	KT_EXPECT_EQ(t, acpi_table_check(&tbl.h, sizeof(tbl), &why), -EINVAL);
-	tbl.h.length = 4000;	/* past the buffer */
+	tbl.h.length = 4000; /* past the buffer */
 	KT_EXPECT_EQ(t, acpi_table_check(&tbl.h, sizeof(tbl), &why), -EINVAL);
 	tbl.h.length = 0xFFFFFFFF;
 	KT_EXPECT_EQ(t, acpi_table_check(&tbl.h, sizeof(tbl), &why), -EINVAL);
@@ -64,11 +64,16 @@ static void s5_object_parsed(struct ktest *t)
 {
 	/* Name(_S5, Package(4) { 5, 5, 0, 0 }) as iasl encodes it, then
 	 * Package { One, BytePrefix 7 }, then a truncated one. */
+	/* The tables as written read better than clang-format's columns. */
+	/* clang-format off */
 	static const u8 aml1[] = { 0x10, 0x08, 0x08, '_', 'S', '5', '_', 0x12, 0x0A, 0x04,
 				   0x0A, 0x05, 0x0A, 0x05, 0x00, 0x00, 0, 0, 0 };
-	static const u8 aml2[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x02, 0x01, 0x0A, 0x07, 0, 0 };
+	static const u8 aml2[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06,
+				   0x02, 0x01, 0x0A, 0x07, 0, 0 };
 	static const u8 aml3[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x02, 0xFF, 0, 0, 0, 0 };
-	static const u8 none[] = { 0x08, '_', 'S', '4', '_', 0x12, 0x06, 0x02, 0x01, 0x01, 0, 0, 0 };
+	static const u8 none[] = { 0x08, '_', 'S', '4', '_', 0x12, 0x06,
+				   0x02, 0x01, 0x01, 0, 0, 0 };
+	/* clang-format on */
 	u8 a = 0xEE, b = 0xEE;
 
 	KT_EXPECT_EQ(t, acpi_parse_s5(aml1, sizeof(aml1), &a, &b), 0);
@@ -79,7 +84,7 @@ static void s5_object_parsed(struct ktest *t)
 	KT_EXPECT_EQ(t, b, 7);
 	KT_EXPECT_EQ(t, acpi_parse_s5(aml3, sizeof(aml3), &a, &b), -EINVAL);
 	KT_EXPECT_EQ(t, acpi_parse_s5(none, sizeof(none), &a, &b), -ENOENT);
-	KT_EXPECT_EQ(t, acpi_parse_s5(aml2, 6, &a, &b), -ENOENT);	/* cut short */
+	KT_EXPECT_EQ(t, acpi_parse_s5(aml2, 6, &a, &b), -ENOENT); /* cut short */
 }
 
 /* The parse results are large: one static copy, used by one case at a time. */
@@ -114,7 +119,8 @@ static void qemu_madt_parsed(struct ktest *t)
 	}
 	KT_EXPECT_TRUE(t, irq0_to_gsi2);
 	/* What QEMU said, for whoever reads the log. */
-	pr_info("test: MADT rev %u: %u CPUs (%u enabled, %u hot-pluggable), %u overrides, %u NMIs\n",
+	pr_info("test: MADT rev %u: %u CPUs (%u enabled, %u hot-pluggable), %u overrides, %u "
+		"NMIs\n",
 		madt->revision, mi->nr_cpus, enabled, hotplug, mi->nr_overrides, mi->nr_nmis);
 }
 
@@ -130,11 +136,11 @@ static void madt_begin(u8 revision)
 	memset(&madt_buf, 0, sizeof(madt_buf));
 	memcpy(madt_buf.h.signature, "APIC", 4);
 	madt_buf.h.revision = revision;
-	madt_buf.bytes[36] = 0x00;	/* local APIC at 0xFEE00000 */
+	madt_buf.bytes[36] = 0x00; /* local APIC at 0xFEE00000 */
 	madt_buf.bytes[37] = 0x00;
 	madt_buf.bytes[38] = 0xE0;
 	madt_buf.bytes[39] = 0xFE;
-	madt_buf.bytes[40] = 1;		/* PCAT_COMPAT */
+	madt_buf.bytes[40] = 1; /* PCAT_COMPAT */
 	madt_off = 44;
 }
 
@@ -146,8 +152,14 @@ static void madt_put(const u8 *entry, u32 len)
 
 static void madt_lapic(u8 uid, u8 apic_id, u32 flags)
 {
-	const u8 e[8] = { 0, 8, uid, apic_id, (u8)flags, (u8)(flags >> 8),
-			  (u8)(flags >> 16), (u8)(flags >> 24) };
+	const u8 e[8] = { 0,
+			  8,
+			  uid,
+			  apic_id,
+			  (u8)flags,
+			  (u8)(flags >> 8),
+			  (u8)(flags >> 16),
+			  (u8)(flags >> 24) };
 
 	madt_put(e, sizeof(e));
 }
@@ -224,9 +236,9 @@ static void madt_good_entries(struct ktest *t)
 	KT_EXPECT_EQ(t, mi->nr_overrides, 1);
 	KT_EXPECT_EQ(t, mi->overrides[0].source_irq, 9);
 	KT_EXPECT_EQ(t, mi->overrides[0].gsi, 9);
-	KT_EXPECT_EQ(t, mi->overrides[0].flags, 0x0D);	/* level, active high */
+	KT_EXPECT_EQ(t, mi->overrides[0].flags, 0x0D); /* level, active high */
 	KT_EXPECT_EQ(t, mi->nr_nmis, 2);
-	KT_EXPECT_EQ(t, mi->nmis[0].acpi_uid, ACPI_MADT_NMI_ALL_CPUS);	/* widened */
+	KT_EXPECT_EQ(t, mi->nmis[0].acpi_uid, ACPI_MADT_NMI_ALL_CPUS); /* widened */
 	KT_EXPECT_EQ(t, mi->nmis[0].flags, 5);
 	KT_EXPECT_EQ(t, mi->nmis[0].lint, 1);
 	KT_EXPECT_EQ(t, mi->nmis[1].acpi_uid, 7);
@@ -259,14 +271,14 @@ static void madt_cpu_flags(struct ktest *t)
 
 	/* Revision 5: bit 1 is "online capable". */
 	madt_begin(5);
-	madt_lapic(0, 0, 1);		/* enabled */
-	madt_lapic(1, 1, 0);		/* neither: not a CPU at all */
-	madt_lapic(2, 2, 2);		/* hot-pluggable (QEMU maxcpus) */
-	madt_lapic(3, 3, 3);		/* enabled; bit 1 reserved, ignored */
-	madt_lapic(4, 0xFF, 1);		/* placeholder id */
-	madt_x2apic(0xFFFFFFFF, 1, 5);	/* placeholder id */
-	madt_x2apic(0x1000, 0, 6);	/* neither */
-	madt_x2apic(0x1001, 2, 7);	/* hot-pluggable */
+	madt_lapic(0, 0, 1);	       /* enabled */
+	madt_lapic(1, 1, 0);	       /* neither: not a CPU at all */
+	madt_lapic(2, 2, 2);	       /* hot-pluggable (QEMU maxcpus) */
+	madt_lapic(3, 3, 3);	       /* enabled; bit 1 reserved, ignored */
+	madt_lapic(4, 0xFF, 1);	       /* placeholder id */
+	madt_x2apic(0xFFFFFFFF, 1, 5); /* placeholder id */
+	madt_x2apic(0x1000, 0, 6);     /* neither */
+	madt_x2apic(0x1001, 2, 7);     /* hot-pluggable */
 	KT_ASSERT_TRUE(t, madt_parse() == 0);
 	KT_EXPECT_EQ(t, mi->nr_problems, 0);
 	KT_ASSERT_TRUE(t, mi->nr_cpus == 4);
@@ -305,7 +317,7 @@ static void madt_duplicate_ids(struct ktest *t)
 	KT_EXPECT_EQ(t, mi->nr_cpus, 3);
 	KT_EXPECT_EQ(t, mi->nr_problems, 1);
 	KT_EXPECT_EQ(t, mi->cpus[1].apic_id, 1);
-	KT_EXPECT_EQ(t, mi->cpus[1].acpi_uid, 1);	/* the first copy wins */
+	KT_EXPECT_EQ(t, mi->cpus[1].acpi_uid, 1); /* the first copy wins */
 	KT_EXPECT_EQ(t, mi->cpus[2].apic_id, 2);
 
 	/* Two ids duplicated: one report each. */
@@ -391,7 +403,7 @@ static void madt_not_a_madt(struct ktest *t)
 	memcpy(madt_buf.h.signature, "APIX", 4);
 	fill_checksum(&madt_buf.h);
 	KT_EXPECT_EQ(t, acpi_parse_madt(&madt_buf.h, mi), -EINVAL);
-	KT_EXPECT_EQ(t, mi->nr_cpus, 1);	/* untouched on error */
+	KT_EXPECT_EQ(t, mi->nr_cpus, 1); /* untouched on error */
 
 	/* Shorter than the 44-byte MADT header (the SDT header is there). */
 	madt_begin(5);
@@ -416,8 +428,8 @@ static void madt_too_many(struct ktest *t)
 	madt_begin(5);
 	for (i = 0; i < ACPI_MAX_CPUS + 3; i++)
 		madt_x2apic(i * 2, i % 2 ? 2 : 1, i);
-	madt_x2apic(7 * 2, 1, 999);	/* duplicate of a kept CPU */
-	madt_x2apic(5000, 0, 1000);	/* neither enabled nor capable */
+	madt_x2apic(7 * 2, 1, 999); /* duplicate of a kept CPU */
+	madt_x2apic(5000, 0, 1000); /* neither enabled nor capable */
 	KT_ASSERT_TRUE(t, madt_parse() == 0);
 	KT_EXPECT_EQ(t, mi->nr_cpus, ACPI_MAX_CPUS);
 	KT_EXPECT_EQ(t, mi->nr_problems, 2);
@@ -434,8 +446,7 @@ static void madt_too_many(struct ktest *t)
 		madt_put(nmi, sizeof(nmi));
 	KT_ASSERT_TRUE(t, madt_parse() == 0);
 	KT_EXPECT_EQ(t, mi->nr_ioapics, ACPI_MAX_IOAPICS);
-	KT_EXPECT_EQ(t, mi->ioapics[ACPI_MAX_IOAPICS - 1].gsi_base,
-		     (ACPI_MAX_IOAPICS - 1) * 24);
+	KT_EXPECT_EQ(t, mi->ioapics[ACPI_MAX_IOAPICS - 1].gsi_base, (ACPI_MAX_IOAPICS - 1) * 24);
 	KT_EXPECT_EQ(t, mi->nr_overrides, ACPI_MAX_OVERRIDES);
 	KT_EXPECT_EQ(t, mi->nr_nmis, ACPI_MAX_LAPIC_NMIS);
 	KT_EXPECT_EQ(t, mi->nr_problems, 3);
@@ -481,23 +492,23 @@ static void bad_hpet_rejected(struct ktest *t)
 	memset(&tbl, 0, sizeof(tbl));
 	memcpy(tbl.h.signature, "HPET", 4);
 	tbl.h.length = 56;
-	tbl.bytes[40] = 0;			/* memory space */
-	memcpy(tbl.bytes + 44, &addr, 8);	/* unaligned field */
+	tbl.bytes[40] = 0;		  /* memory space */
+	memcpy(tbl.bytes + 44, &addr, 8); /* unaligned field */
 	fill_checksum(&tbl.h);
 	KT_EXPECT_EQ(t, acpi_parse_hpet(&tbl.h, &phys), 0);
 	KT_EXPECT_EQ(t, phys, 0xFED00000);
 
 	phys = 1;
-	tbl.bytes[40] = 1;			/* I/O space: rejected */
+	tbl.bytes[40] = 1; /* I/O space: rejected */
 	fill_checksum(&tbl.h);
 	KT_EXPECT_EQ(t, acpi_parse_hpet(&tbl.h, &phys), -EINVAL);
 	KT_EXPECT_EQ(t, phys, 1);
 	tbl.bytes[40] = 0;
-	memset(tbl.bytes + 44, 0, 8);		/* address 0 */
+	memset(tbl.bytes + 44, 0, 8); /* address 0 */
 	fill_checksum(&tbl.h);
 	KT_EXPECT_EQ(t, acpi_parse_hpet(&tbl.h, &phys), -EINVAL);
 	memcpy(tbl.bytes + 44, &addr, 8);
-	tbl.h.length = 51;			/* ends inside the address */
+	tbl.h.length = 51; /* ends inside the address */
 	fill_checksum(&tbl.h);
 	KT_EXPECT_EQ(t, acpi_parse_hpet(&tbl.h, &phys), -EINVAL);
 	tbl.h.length = 56;
@@ -541,8 +552,8 @@ static void bad_fadt_handled(struct ktest *t)
 	tbl.h.length = 116;
 	memcpy(tbl.bytes + 46, &sci, 2);
 	memcpy(tbl.bytes + 76, &pm_tmr, 4);
-	tbl.bytes[91] = 4;			/* PM_TMR_LEN */
-	tbl.bytes[109] = 0xFF;			/* reserved in revision 1 */
+	tbl.bytes[91] = 4;     /* PM_TMR_LEN */
+	tbl.bytes[109] = 0xFF; /* reserved in revision 1 */
 	fill_checksum(&tbl.h);
 	KT_ASSERT_TRUE(t, acpi_parse_fadt(&tbl.h, &fi) == 0);
 	KT_EXPECT_EQ(t, fi.sci_irq, 11);
@@ -554,9 +565,9 @@ static void bad_fadt_handled(struct ktest *t)
 	 * supersedes PM_TMR_BLK. */
 	tbl.h.revision = 3;
 	tbl.h.length = 244;
-	tbl.bytes[109] = 0x01;			/* LEGACY_DEVICES only */
+	tbl.bytes[109] = 0x01; /* LEGACY_DEVICES only */
 	tbl.bytes[110] = 0;
-	tbl.bytes[208] = 1;			/* I/O space */
+	tbl.bytes[208] = 1; /* I/O space */
 	tbl.bytes[209] = 32;
 	memcpy(tbl.bytes + 212, &x_pm_tmr_lo, 4);
 	fill_checksum(&tbl.h);
@@ -571,8 +582,8 @@ static void bad_fadt_handled(struct ktest *t)
 	KT_ASSERT_TRUE(t, acpi_parse_fadt(&tbl.h, &fi) == 0);
 	KT_EXPECT_EQ(t, fi.pm_timer_port, 0);
 	memset(tbl.bytes + 208, 0, 12);
-	tbl.bytes[91] = 0;			/* PM_TMR_LEN 0: none */
-	tbl.bytes[109] = 0x02;			/* 8042 */
+	tbl.bytes[91] = 0;     /* PM_TMR_LEN 0: none */
+	tbl.bytes[109] = 0x02; /* 8042 */
 	fill_checksum(&tbl.h);
 	KT_ASSERT_TRUE(t, acpi_parse_fadt(&tbl.h, &fi) == 0);
 	KT_EXPECT_EQ(t, fi.pm_timer_port, 0);
@@ -588,14 +599,13 @@ static void bad_fadt_handled(struct ktest *t)
 	fill_checksum(&tbl.h);
 	KT_EXPECT_EQ(t, acpi_parse_fadt(&tbl.h, &fi), -EINVAL);
 	KT_EXPECT_EQ(t, acpi_parse_fadt(NULL, &fi), -ENOENT);
-	KT_EXPECT_EQ(t, fi.sci_irq, 77);	/* untouched on error */
+	KT_EXPECT_EQ(t, fi.sci_irq, 77); /* untouched on error */
 }
 
 KTEST_SUITE(acpi, KTEST_CASE(qemu_tables_found), KTEST_CASE(bad_tables_rejected),
 	    KTEST_CASE(s5_object_parsed), KTEST_CASE(qemu_madt_parsed),
 	    KTEST_CASE(madt_good_entries), KTEST_CASE(madt_cpu_flags),
 	    KTEST_CASE(madt_duplicate_ids), KTEST_CASE(madt_bad_lengths),
-	    KTEST_CASE(madt_not_a_madt), KTEST_CASE(madt_too_many),
-	    KTEST_CASE(madt_garbage_table), KTEST_CASE(qemu_hpet_parsed),
-	    KTEST_CASE(bad_hpet_rejected), KTEST_CASE(qemu_fadt_parsed),
-	    KTEST_CASE(bad_fadt_handled));
+	    KTEST_CASE(madt_not_a_madt), KTEST_CASE(madt_too_many), KTEST_CASE(madt_garbage_table),
+	    KTEST_CASE(qemu_hpet_parsed), KTEST_CASE(bad_hpet_rejected),
+	    KTEST_CASE(qemu_fadt_parsed), KTEST_CASE(bad_fadt_handled));

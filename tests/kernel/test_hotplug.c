@@ -8,18 +8,18 @@
 #include "kernel/completion.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/preempt.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
-#include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/random.h"
 
@@ -35,12 +35,12 @@ static unsigned int last_cpu(void)
 }
 
 /* Poll cond every ms for up to WAIT_NS; true if it became true. */
-#define wait_until(cond)                                                      \
-	({                                                                    \
-		u64 __t0 = ktime_get_ns();                                    \
-		while (!(cond) && ktime_get_ns() - __t0 < WAIT_NS)            \
-			msleep(1);                                            \
-		(cond);                                                       \
+#define wait_until(cond)                                                                           \
+	({                                                                                         \
+		u64 __t0 = ktime_get_ns();                                                         \
+		while (!(cond) && ktime_get_ns() - __t0 < WAIT_NS)                                 \
+			msleep(1);                                                                 \
+		(cond);                                                                            \
 	})
 
 static bool need_two(struct ktest *t)
@@ -57,10 +57,10 @@ static void errors_are_clear(struct ktest *t)
 	KT_EXPECT_EQ(t, cpu_up(NR_CPUS + 1), -EINVAL);
 	KT_EXPECT_EQ(t, cpu_up(0), -EALREADY);
 	if (num_online_cpus() == 1) {
-		KT_EXPECT_EQ(t, cpu_down(0), -EBUSY);	/* the last one */
+		KT_EXPECT_EQ(t, cpu_down(0), -EBUSY); /* the last one */
 		return;
 	}
-	KT_EXPECT_EQ(t, cpu_down(0), -EPERM);		/* the boot CPU stays */
+	KT_EXPECT_EQ(t, cpu_down(0), -EPERM); /* the boot CPU stays */
 	unsigned int cpu = last_cpu();
 
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
@@ -79,7 +79,7 @@ static int pinned_fn(void *arg)
 		preempt_disable();
 		pinned_cpu_seen = smp_processor_id();
 		if (!cpu_online(pinned_cpu_seen))
-			pinned_cpu_seen = NR_CPUS;	/* ran on an offline CPU */
+			pinned_cpu_seen = NR_CPUS; /* ran on an offline CPU */
 		preempt_enable();
 		msleep(1);
 	}
@@ -131,8 +131,9 @@ static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
 		queue_work_on(cpu, system_wq, &w);
 		flush_work(&w);
 		KT_EXPECT_EQ(t, work_ran_on, cpu);
-		KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0 &&
-					     workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI) == 0));
+		KT_EXPECT_TRUE(
+			t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0 &&
+				      workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI) == 0));
 		pinned_stop = true;
 		kthread_stop(th);
 	}
@@ -238,7 +239,7 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	int done_at_return = atomic_read(&items_done);
 
-	KT_EXPECT_LE(t, done_at_return, PENDING_ITEMS / 2);	/* it did not drain them */
+	KT_EXPECT_LE(t, done_at_return, PENDING_ITEMS / 2); /* it did not drain them */
 	/* Queued to the offline CPU: runs, elsewhere. */
 	work_ran_on = NR_CPUS;
 	struct work_struct w;
@@ -256,7 +257,8 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	/* The trustee released its workers once the work was gone. */
 	struct wq_pool_stats st;
 
-	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st), st.nr_workers == 0)));
+	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st),
+				      st.nr_workers == 0)));
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	kfree(items);
 	destroy_workqueue(wq);
@@ -299,7 +301,7 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	int done_at_up = atomic_read(&items_done);
 
-	KT_EXPECT_LE(t, done_at_up, (int)n - 1);	/* still in charge when it came back */
+	KT_EXPECT_LE(t, done_at_up, (int)n - 1); /* still in charge when it came back */
 	/* Requeue half of them meanwhile, from here, starting with the ones
 	 * about to finish (items run roughly in order): those done or running
 	 * are queued again (and must run again), those still pending not. */
@@ -359,7 +361,7 @@ static void chase_fn(struct work_struct *w)
 {
 	if (!chase_started) {
 		chase_started = true;
-		wait_for_completion(&chase_go);	/* its CPU goes and comes back */
+		wait_for_completion(&chase_go); /* its CPU goes and comes back */
 	}
 	if (smp_processor_id() != chase_cpu && atomic_read(&chase_requeues) < CHASE_MAX) {
 		atomic_inc(&chase_requeues);
@@ -387,8 +389,8 @@ static void a_worker_rebinds_between_requeued_items(struct ktest *t)
 	INIT_WORK(&chase, chase_fn);
 	queue_work_on(chase_cpu, chase_wq, &chase);
 	KT_EXPECT_TRUE(t, wait_until(chase_started));
-	KT_EXPECT_EQ(t, cpu_down(chase_cpu), 0);	/* its worker: unbound, busy */
-	KT_EXPECT_EQ(t, cpu_up(chase_cpu), 0);		/* ... and marked to rebind */
+	KT_EXPECT_EQ(t, cpu_down(chase_cpu), 0); /* its worker: unbound, busy */
+	KT_EXPECT_EQ(t, cpu_up(chase_cpu), 0);	 /* ... and marked to rebind */
 	complete(&chase_go);
 	KT_EXPECT_NE(t, wait_for_completion_timeout(&chase_done, WAIT_NS), 0);
 	KT_EXPECT_EQ(t, chase_ran_on, chase_cpu);
@@ -403,7 +405,9 @@ static int refuse_down(unsigned int cpu)
 }
 
 static struct cpuhp_step refusing_step = {
-	.name = "test:refuse", .phase = CPUHP_ONLINE, .down = refuse_down,
+	.name = "test:refuse",
+	.phase = CPUHP_ONLINE,
+	.down = refuse_down,
 };
 
 /* A failing callback cancels the offline; so does a stopper that cannot
@@ -560,7 +564,7 @@ static void work_for_a_never_online_cpu_runs(struct ktest *t)
  * callback, waits while another CPU frees that stack and allocates new
  * ones, and reads what was written in them.
  */
-#define TLB_OFF 512	/* a word in a stack's first page */
+#define TLB_OFF	   512 /* a word in a stack's first page */
 #define TLB_ALLOCS 64
 static void *tlb_old, *tlb_got[TLB_ALLOCS];
 static volatile unsigned int tlb_cpu = NR_CPUS, tlb_n, tlb_pick;
@@ -593,7 +597,9 @@ static int tlb_dying_fn(unsigned int cpu)
 }
 
 static struct cpuhp_step tlb_step = {
-	.name = "test:tlb", .phase = CPUHP_STARTING, .down = tlb_dying_fn,
+	.name = "test:tlb",
+	.phase = CPUHP_STARTING,
+	.down = tlb_dying_fn,
 };
 
 /* Another CPU: free the stack the dying CPU knows, hold on to the frames
@@ -637,7 +643,7 @@ static void stacks_freed_while_a_cpu_dies(struct ktest *t)
 	tlb_old = kstack_alloc("test:tlb-old");
 	KT_ASSERT_TRUE(t, tlb_old != NULL);
 	INIT_WORK(&w, tlb_touch_fn);
-	queue_work_on(cpu, system_wq, &w);	/* the dying CPU caches the mapping */
+	queue_work_on(cpu, system_wq, &w); /* the dying CPU caches the mapping */
 	flush_work(&w);
 	tlb_cpu = cpu;
 	tlb_dying = tlb_freed = tlb_old_freed = false;
@@ -675,7 +681,8 @@ static void stacks_freed_while_a_cpu_dies(struct ktest *t)
 	KT_EXPECT_EQ(t, held, 0);
 }
 
-KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(errors_are_clear), KTEST_CASE(every_cpu_goes_offline_and_comes_back),
+KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(errors_are_clear),
+	    KTEST_CASE(every_cpu_goes_offline_and_comes_back),
 	    KTEST_CASE(timers_and_interrupts_move_to_a_live_cpu),
 	    KTEST_CASE(offline_with_pending_work_returns_at_once),
 	    KTEST_CASE(reonline_while_the_trustee_is_in_charge),
@@ -710,7 +717,7 @@ static int ths_sleeper(void *arg)
 			const struct cpumask *m =
 				prng_below(&r, 2) ? &cpu_possible_mask : cpumask_of(cpu);
 
-			set_cpus_allowed(current, m);	/* -EINVAL if offline: fine */
+			set_cpus_allowed(current, m); /* -EINVAL if offline: fine */
 		}
 		set_current_state(THREAD_BLOCKED);
 		schedule_timeout(prng_below(&r, 3 * NSEC_PER_MSEC));
@@ -726,7 +733,7 @@ static int ths_waker(void *arg)
 
 	prng_seed(&r, 99);
 	while (!ths_stop) {
-		wake_up_thread(ths_threads[prng_below(&r, THS_THREADS)]);	/* early */
+		wake_up_thread(ths_threads[prng_below(&r, THS_THREADS)]); /* early */
 		if (prng_below(&r, 4) == 0)
 			msleep(1);
 	}

@@ -1,13 +1,14 @@
 /* tests/kernel/test_kmalloc.c - the kernel heap and its debug checks. */
 #include "arch/x86_64/paging.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/tools/ktest.h"
 #include "lib/random.h"
 #include "lib/string.h"
 
 static void sizes_and_alignment(struct ktest *t)
 {
-	static const size_t sizes[] = { 0, 1, 15, 16, 17, 100, 255, 1024, 2048, 2049, 4096, 10000, 70000 };
+	static const size_t sizes[] = { 0,    1,    15,	  16,	17,    100,  255,
+					1024, 2048, 2049, 4096, 10000, 70000 };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		u8 *p = kmalloc(sizes[i]);
@@ -116,7 +117,7 @@ static void kmalloc_debug_overflow(struct ktest *t)
 	u8 *p = kmalloc(20);
 
 	KT_ASSERT_NOT_NULL(t, p);
-	p[20] = 0x41;	/* one byte past the end */
+	p[20] = 0x41; /* one byte past the end */
 	kfree(p);
 	KT_EXPECT_EQ(t, kmalloc_errors - errors, 1);
 	/* A write within the size class's slack is caught too. */
@@ -134,7 +135,7 @@ static void kmalloc_debug_use_after_free(struct ktest *t)
 
 	KT_ASSERT_NOT_NULL(t, p);
 	kfree(p);
-	p[3] = 7;	/* write after free: found when the slot is handed out */
+	p[3] = 7; /* write after free: found when the slot is handed out */
 	/* Allocate until the cache reaches the slot (usually at once). */
 	static u8 *q[256];
 	unsigned int n = 0;
@@ -157,8 +158,8 @@ static void kmalloc_debug_bad_pointers(struct ktest *t)
 	u8 *p = kmalloc(64);
 
 	KT_ASSERT_NOT_NULL(t, p);
-	kfree(&on_stack);	/* not heap memory */
-	kfree(p + 8);		/* inside an object */
+	kfree(&on_stack); /* not heap memory */
+	kfree(p + 8);	  /* inside an object */
 	KT_EXPECT_EQ(t, kmalloc_errors - errors, 2);
 	kfree(p);
 	KT_EXPECT_EQ(t, kmalloc_errors - errors, 2);
@@ -166,9 +167,10 @@ static void kmalloc_debug_bad_pointers(struct ktest *t)
 
 	KT_ASSERT_NOT_NULL(t, big);
 	kfree(big);
-	kfree(big);		/* double free of a large allocation */
+	kfree(big); /* double free of a large allocation */
 	KT_EXPECT_EQ(t, kmalloc_errors - errors, 3);
 }
 
-KTEST_SUITE(kmalloc_debug, KTEST_CASE(kmalloc_debug_double_free), KTEST_CASE(kmalloc_debug_overflow),
-	    KTEST_CASE(kmalloc_debug_use_after_free), KTEST_CASE(kmalloc_debug_bad_pointers));
+KTEST_SUITE(kmalloc_debug, KTEST_CASE(kmalloc_debug_double_free),
+	    KTEST_CASE(kmalloc_debug_overflow), KTEST_CASE(kmalloc_debug_use_after_free),
+	    KTEST_CASE(kmalloc_debug_bad_pointers));

@@ -1,9 +1,9 @@
 /* tests/kernel/test_ksyms.c - the symbol table and backtraces. */
 #include "kernel/ksyms.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/tools/ktest.h"
 #include "lib/string.h"
 
 static void lookup_finds_functions(struct ktest *t)

@@ -4,8 +4,8 @@
  * rely on. Explicit: test=lab_hotplug_callback. */
 #include "arch/x86_64/atomic.h"
 #include "kernel/hotplug.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/smp.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 
@@ -49,7 +49,10 @@ static int lab_down(unsigned int cpu)
 }
 
 static struct cpuhp_step lab_step = {
-	.name = "lab:counter", .phase = CPUHP_ONLINE, .up = lab_up, .down = lab_down,
+	.name = "lab:counter",
+	.phase = CPUHP_ONLINE,
+	.up = lab_up,
+	.down = lab_down,
 };
 
 static void a_hotplug_step_sees_the_right_state(struct ktest *t)
@@ -71,7 +74,7 @@ static void a_hotplug_step_sees_the_right_state(struct ktest *t)
 		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	}
 	refuse = true;
-	KT_EXPECT_EQ(t, cpu_down(cpu), -EBUSY);	/* cancelled by the step */
+	KT_EXPECT_EQ(t, cpu_down(cpu), -EBUSY); /* cancelled by the step */
 	refuse = false;
 	KT_EXPECT_TRUE(t, cpu_online(cpu));
 	cpuhp_remove_step(&lab_step);

@@ -1,9 +1,9 @@
 /* tests/kernel/test_paging.c - the kernel's page tables and guarded stacks. */
 #include "arch/x86_64/paging.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
+#include "kernel/tools/ktest.h"
 
 extern char __text_start[], __rodata_start[], __data_start[], boot_stack_guard[], boot_stack[];
 static int some_data = 1;
@@ -51,7 +51,7 @@ static void data_is_writable_no_exec(struct ktest *t)
 static void low_memory_and_guards_unmapped(struct ktest *t)
 {
 	KT_EXPECT_FALSE(t, kernel_page_mapped(0));
-	KT_EXPECT_FALSE(t, kernel_page_mapped(0x100000));	/* the identity map is gone */
+	KT_EXPECT_FALSE(t, kernel_page_mapped(0x100000)); /* the identity map is gone */
 	KT_EXPECT_FALSE(t, kernel_page_mapped((u64)boot_stack_guard));
 	KT_EXPECT_TRUE(t, kernel_page_mapped((u64)boot_stack));
 }
@@ -138,7 +138,8 @@ static void all_free_memory_is_mapped(struct ktest *t)
 		KT_EXPECT_TRUE(t, highest >= (4ULL << 30));
 }
 
-KTEST_SUITE(paging, KTEST_CASE(text_is_read_only_and_executable), KTEST_CASE(rodata_is_read_only_no_exec),
-	    KTEST_CASE(data_is_writable_no_exec), KTEST_CASE(low_memory_and_guards_unmapped),
-	    KTEST_CASE(kstack_has_guard), KTEST_CASE(kstack_bad_free_warns),
-	    KTEST_CASE(ioremap_is_uncached), KTEST_CASE(all_free_memory_is_mapped));
+KTEST_SUITE(paging, KTEST_CASE(text_is_read_only_and_executable),
+	    KTEST_CASE(rodata_is_read_only_no_exec), KTEST_CASE(data_is_writable_no_exec),
+	    KTEST_CASE(low_memory_and_guards_unmapped), KTEST_CASE(kstack_has_guard),
+	    KTEST_CASE(kstack_bad_free_warns), KTEST_CASE(ioremap_is_uncached),
+	    KTEST_CASE(all_free_memory_is_mapped));

@@ -1,7 +1,7 @@
 /* tests/kernel/test_params.c - command-line parsing, against a private
  * table so the real parameters are untouched. */
-#include "kernel/tools/ktest.h"
 #include "kernel/params.h"
+#include "kernel/tools/ktest.h"
 #include "lib/string.h"
 
 static unsigned int t_uint;
@@ -50,7 +50,7 @@ static void bad_values_keep_defaults(struct ktest *t)
 {
 	KT_EXPECT_EQ(t, parse("count=abc"), 1);
 	KT_EXPECT_EQ(t, t_uint, 7);
-	KT_EXPECT_EQ(t, parse("count=101"), 1);	/* out of range */
+	KT_EXPECT_EQ(t, parse("count=101"), 1); /* out of range */
 	KT_EXPECT_EQ(t, t_uint, 7);
 	KT_EXPECT_EQ(t, parse("count=0"), 1);
 	KT_EXPECT_EQ(t, parse("count=99999999999999999999"), 1);
@@ -70,9 +70,9 @@ static void unknown_names_and_repeats(struct ktest *t)
 {
 	KT_EXPECT_EQ(t, parse("bogus=1 =3 count=5 x"), 3);
 	KT_EXPECT_EQ(t, t_uint, 5);
-	KT_EXPECT_EQ(t, parse("count=5 count=6"), 0);	/* the last wins */
+	KT_EXPECT_EQ(t, parse("count=5 count=6"), 0); /* the last wins */
 	KT_EXPECT_EQ(t, t_uint, 6);
-	KT_EXPECT_EQ(t, parse("count=5 count=zz"), 1);	/* an earlier good value stays */
+	KT_EXPECT_EQ(t, parse("count=5 count=zz"), 1); /* an earlier good value stays */
 	KT_EXPECT_EQ(t, t_uint, 5);
 }
 

@@ -1,7 +1,7 @@
 /* tests/kernel/test_pmm.c - the physical page allocator. */
 #include "arch/x86_64/paging.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/tools/ktest.h"
 
 static void orders_are_naturally_aligned(struct ktest *t)
 {
@@ -14,7 +14,7 @@ static void orders_are_naturally_aligned(struct ktest *t)
 		KT_EXPECT_EQ(t, pmm_free_pages(pa), 0);
 		KT_EXPECT_FALSE(t, pmm_is_allocated(pa));
 	}
-	KT_EXPECT_EQ(t, pmm_alloc_pages(11), 0);	/* beyond the largest order */
+	KT_EXPECT_EQ(t, pmm_alloc_pages(11), 0); /* beyond the largest order */
 }
 
 static void frees_restore_the_count(struct ktest *t)
@@ -44,7 +44,8 @@ static void kernel_and_low_memory_never_handed_out(struct ktest *t)
 		p[i] = pmm_alloc_pages(0);
 		KT_ASSERT_TRUE(t, p[i] != 0);
 		KT_EXPECT_TRUE(t, p[i] >= 0x100000);
-		KT_EXPECT_TRUE(t, p[i] >= (u64)__kernel_phys_end || p[i] < (u64)__kernel_phys_start);
+		KT_EXPECT_TRUE(t,
+			       p[i] >= (u64)__kernel_phys_end || p[i] < (u64)__kernel_phys_start);
 	}
 	for (int i = 0; i < 512; i++)
 		pmm_free_pages(p[i]);
@@ -59,8 +60,8 @@ static void double_free_is_refused(struct ktest *t)
 	KT_EXPECT_EQ(t, pmm_free_pages(pa), 0);
 	pmm_get_stats(&a);
 	ktest_expect_warnings(t, 2);
-	KT_EXPECT_NE(t, pmm_free_pages(pa), 0);		/* double free */
-	KT_EXPECT_NE(t, pmm_free_pages(0x1234), 0);	/* not a block at all */
+	KT_EXPECT_NE(t, pmm_free_pages(pa), 0);	    /* double free */
+	KT_EXPECT_NE(t, pmm_free_pages(0x1234), 0); /* not a block at all */
 	pmm_get_stats(&b);
 	KT_EXPECT_EQ(t, a.free_pages, b.free_pages);
 }

@@ -2,13 +2,13 @@
  * cross-CPU wake-ups, timers and the sleep/wake hooks. */
 #include "arch/x86_64/atomic.h"
 #include "kernel/kthread.h"
-#include "kernel/tools/ktest.h"
-#include "lib/string.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/tools/ktest.h"
 #include "lib/random.h"
+#include "lib/string.h"
 
 /* The CPU the CPU-bound tests crowd: the last online one (not the one the
  * test runner is likely on, when there are several). */
@@ -75,7 +75,6 @@ static void equal_nice_shares_equally(struct ktest *t)
 	 * a vCPU, and that time is charged to whichever thread had it (these
 	 * machines are shared; 8% was seen under load). */
 	KT_EXPECT_LE(t, (hi - lo) * 100, lo * 15);
-
 }
 
 static void nice_weights_the_shares(struct ktest *t)
@@ -120,7 +119,7 @@ static void fifo_preempts_fair(struct ktest *t)
 	wake_up_thread(f);
 	for (u64 t0 = ktime_get_ns(); !fifo_ran && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC;)
 		msleep(1);
-	KT_EXPECT_TRUE(t, fifo_ran);	/* while the spinner still spins */
+	KT_EXPECT_TRUE(t, fifo_ran); /* while the spinner still spins */
 	kthread_stop(f);
 	spin_stop = true;
 	kthread_stop(s);
@@ -169,7 +168,8 @@ static void affinity_is_never_violated(struct ktest *t)
 
 	atomic_set(&affinity_violations, 0);
 	for (unsigned int i = 0; i < 8; i++) {
-		th[i] = kthread_create_on_mask(affinity_checker, (void *)(u64)(i + 1), first, "aff%u", i);
+		th[i] = kthread_create_on_mask(affinity_checker, (void *)(u64)(i + 1), first,
+					       "aff%u", i);
 		if (th[i])
 			wake_up_thread(th[i]);
 	}
@@ -181,7 +181,7 @@ static void affinity_is_never_violated(struct ktest *t)
 }
 
 #define PING_PONGS_QUICK 2000
-#define PING_PONGS_FULL 100000
+#define PING_PONGS_FULL	 100000
 static unsigned int ping_pongs;
 static struct completion ping, pong;
 static volatile unsigned int pong_cpu_wrong;
@@ -266,7 +266,7 @@ static void timers_fire_in_order_never_early(struct ktest *t)
 	prng_seed(&r, 42);
 	for (int i = 0; i < NR_TEST_TIMERS; i++)
 		place[i] = i;
-	for (int i = NR_TEST_TIMERS - 1; i > 0; i--) {	/* Fisher-Yates */
+	for (int i = NR_TEST_TIMERS - 1; i > 0; i--) { /* Fisher-Yates */
 		int j = (int)prng_below(&r, (u32)i + 1), tmp = place[i];
 
 		place[i] = place[j];
@@ -278,8 +278,8 @@ static void timers_fire_in_order_never_early(struct ktest *t)
 		fired_at[i] = 0;
 	}
 	for (int i = 0; i < NR_TEST_TIMERS; i++)
-		add_timer(&test_timers[i], now + 20 * NSEC_PER_MSEC +
-					     (u64)place[i] * 2 * (NSEC_PER_SEC / HZ));
+		add_timer(&test_timers[i],
+			  now + 20 * NSEC_PER_MSEC + (u64)place[i] * 2 * (NSEC_PER_SEC / HZ));
 	KT_EXPECT_TRUE(t, del_timer(&test_timers[0]));
 	KT_EXPECT_FALSE(t, del_timer(&test_timers[0]));
 	while (atomic_read(&fired) < NR_TEST_TIMERS - 1)
@@ -287,7 +287,8 @@ static void timers_fire_in_order_never_early(struct ktest *t)
 	for (int i = 1; i < NR_TEST_TIMERS; i++)
 		KT_EXPECT_TRUE(t, fired_at[i] >= test_timers[i].expires);
 	for (int n = 1; n < NR_TEST_TIMERS - 1; n++)
-		KT_EXPECT_TRUE(t, test_timers[fire_order[n - 1]].expires <= test_timers[fire_order[n]].expires);
+		KT_EXPECT_TRUE(t, test_timers[fire_order[n - 1]].expires <=
+					  test_timers[fire_order[n]].expires);
 	KT_EXPECT_EQ(t, fired_at[0], 0);
 	u64 t0 = ktime_get_ns();
 
@@ -299,7 +300,7 @@ static void timers_fire_in_order_never_early(struct ktest *t)
 
 struct hook_counts {
 	unsigned long sleeping, running;
-	struct thread *wake_on_sleep;	/* returned by sleeping() */
+	struct thread *wake_on_sleep; /* returned by sleeping() */
 };
 
 static struct thread *count_sleeping(struct thread *th, void *data)
@@ -337,7 +338,7 @@ static int blocker(void *arg)
 	}
 	blocks = current->stats.nvcsw - blocks;
 	sched_hook_remove(&counting_hooks);
-	return (int)blocks;	/* what the scheduler counted as blocking */
+	return (int)blocks; /* what the scheduler counted as blocking */
 }
 
 static void hooks_count_every_block(struct ktest *t)
@@ -377,7 +378,7 @@ static void hook_data_is_found_by_its_ops(struct ktest *t)
 	KT_ASSERT_TRUE(t, sched_hook_add(&counting_hooks, &b) == 0);
 	KT_EXPECT_TRUE(t, sched_hook_data(self, &counting_hooks) == &b);
 	KT_EXPECT_TRUE(t, sched_hook_data(self, &other_hooks) == &a);
-	sched_hook_remove(&other_hooks);	/* counting_hooks moves to slot 0 */
+	sched_hook_remove(&other_hooks); /* counting_hooks moves to slot 0 */
 	KT_EXPECT_TRUE(t, sched_hook_data(self, &other_hooks) == NULL);
 	KT_EXPECT_TRUE(t, sched_hook_data(self, &counting_hooks) == &b);
 	sched_hook_remove(&counting_hooks);
@@ -447,7 +448,7 @@ static int waking_blocker(void *helper)
 {
 	sched_hook_add(&counting_hooks, &waker_counts);
 	waker_counts.wake_on_sleep = helper;
-	msleep(20);	/* blocks: sleeping() returns the helper, which runs */
+	msleep(20); /* blocks: sleeping() returns the helper, which runs */
 	sched_hook_remove(&counting_hooks);
 	complete(&waker_done);
 	return 0;
@@ -465,11 +466,11 @@ static void sleeping_hook_wakes_a_local_thread(struct ktest *t)
 	waker_counts = (struct hook_counts){ 0 };
 	helper_ran_on = 0;
 	wake_up_thread(h);
-	msleep(10);	/* the helper blocks */
+	msleep(10); /* the helper blocks */
 	helper_ran_on = 0;
 	init_completion(&waker_done);
 	wake_up_thread(w);
-	wait_for_completion(&waker_done);	/* no early wake-up by kthread_stop */
+	wait_for_completion(&waker_done); /* no early wake-up by kthread_stop */
 	kthread_stop(w);
 	KT_EXPECT_EQ(t, helper_ran_on, cpu + 1);
 	KT_EXPECT_EQ(t, waker_counts.sleeping, 1);
@@ -494,7 +495,7 @@ static void balancing_spreads_threads(struct ktest *t)
 	for (unsigned int i = 0; i < n; i++) {
 		s[i] = kthread_create(spinner, NULL, "bal%u", i);
 		KT_ASSERT_NOT_NULL(t, s[i]);
-		s[i]->cpu = victim_cpu();	/* not started: all queued on one CPU */
+		s[i]->cpu = victim_cpu(); /* not started: all queued on one CPU */
 	}
 	for (unsigned int i = 0; i < n; i++)
 		wake_up_thread(s[i]);
@@ -560,7 +561,8 @@ static void threads_are_reaped(struct ktest *t)
 		put_thread(th);
 	}
 	/* Each creation reaps the dead; the detached ones die in their own time. */
-	for (u64 t0 = ktime_get_ns(); ours_listed() != before && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC;) {
+	for (u64 t0 = ktime_get_ns();
+	     ours_listed() != before && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC;) {
 		msleep(10);
 		kthread_stop(kthread_run(returns_arg, NULL, "reaper"));
 	}
@@ -593,7 +595,8 @@ static int contester(void *arg)
 			del_timer(&contested);
 			break;
 		default:
-			mod_timer(&contested, ktime_get_ns() + prng_below(&r, 3) * (NSEC_PER_SEC / HZ));
+			mod_timer(&contested,
+				  ktime_get_ns() + prng_below(&r, 3) * (NSEC_PER_SEC / HZ));
 		}
 		if (prng_below(&r, 16) == 0)
 			yield();
@@ -610,8 +613,8 @@ static void timers_survive_concurrent_arming(struct ktest *t)
 	atomic_set(&contested_fired, 0);
 	contest_stop = false;
 	for_each_online_cpu(cpu) {
-		th[n] = kthread_create_on_cpu(contester, (void *)(unsigned long)(cpu + 1), cpu, "contest%u",
-					      cpu);
+		th[n] = kthread_create_on_cpu(contester, (void *)(unsigned long)(cpu + 1), cpu,
+					      "contest%u", cpu);
 		KT_ASSERT_NOT_NULL(t, th[n]);
 		wake_up_thread(th[n++]);
 	}
@@ -633,11 +636,10 @@ static void timers_survive_concurrent_arming(struct ktest *t)
 	KT_EXPECT_EQ(t, timers_check(), 0);
 }
 
-KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped),
-	    KTEST_CASE(equal_nice_shares_equally), KTEST_CASE(nice_weights_the_shares),
-	    KTEST_CASE(fifo_preempts_fair), KTEST_CASE(affinity_is_never_violated),
-	    KTEST_CASE(cross_cpu_wakeups_are_never_lost), KTEST_CASE(timers_fire_in_order_never_early),
-	    KTEST_CASE(timers_survive_concurrent_arming),
-	    KTEST_CASE(hooks_count_every_block), KTEST_CASE(hooks_silent_on_preemption),
-	    KTEST_CASE(hook_data_is_found_by_its_ops),
+KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(equal_nice_shares_equally),
+	    KTEST_CASE(nice_weights_the_shares), KTEST_CASE(fifo_preempts_fair),
+	    KTEST_CASE(affinity_is_never_violated), KTEST_CASE(cross_cpu_wakeups_are_never_lost),
+	    KTEST_CASE(timers_fire_in_order_never_early),
+	    KTEST_CASE(timers_survive_concurrent_arming), KTEST_CASE(hooks_count_every_block),
+	    KTEST_CASE(hooks_silent_on_preemption), KTEST_CASE(hook_data_is_found_by_its_ops),
 	    KTEST_CASE(sleeping_hook_wakes_a_local_thread), KTEST_CASE(balancing_spreads_threads));

@@ -5,13 +5,13 @@
  * boot them to prove that a failing case, a panic, a hang, a page fault
  * and a stack overflow are each caught and reported. */
 #include "arch/x86_64/cpu.h"
-#include "kernel/tools/ktest.h"
+#include "arch/x86_64/spinlock.h"
 #include "kernel/mm/kstack.h"
+#include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
-#include "kernel/mutex.h"
+#include "kernel/tools/ktest.h"
 #include "lib/list.h"
-#include "arch/x86_64/spinlock.h"
 
 static void passes_on_purpose(struct ktest *t)
 {
@@ -45,7 +45,7 @@ __noinline int crash_null_deref(int *volatile *pp)
 {
 	int *p = *pp;
 
-	*p = 42;	/* p is NULL: a write to page 0, which is never mapped */
+	*p = 42; /* p is NULL: a write to page 0, which is never mapped */
 	return *p;
 }
 
@@ -65,7 +65,7 @@ __noinline unsigned long crash_recurse(unsigned long depth)
 	volatile u8 frame[256];
 
 	frame[0] = (u8)depth;
-	if (depth == ~0UL)	/* never: a 16 KiB stack runs out long before */
+	if (depth == ~0UL) /* never: a 16 KiB stack runs out long before */
 		return 0;
 	/* Use the frame after the call, so the call is no tail call. */
 	return crash_recurse(depth + 1) + frame[0];
@@ -82,9 +82,9 @@ static void crash_stack_overflow_case(struct ktest *t)
 	unsigned long r = 0;
 
 	KT_ASSERT_NOT_NULL(t, stack);
-	preempt_disable();	/* a thread switches out only on its own stack */
+	preempt_disable(); /* a thread switches out only on its own stack */
 	call_on_stack(stack, crash_recurse_entry, &r);
-	KT_EXPECT_TRUE(t, false);	/* not reached */
+	KT_EXPECT_TRUE(t, false); /* not reached */
 }
 
 KTEST_SUITE_EXPLICIT(crash_stack_overflow, KTEST_CASE(crash_stack_overflow_case));
@@ -96,7 +96,7 @@ static void crash_spinlock_recursion_case(struct ktest *t)
 
 	spin_lock(&twice);
 	spin_lock(&twice);
-	KT_EXPECT_TRUE(t, false);	/* not reached */
+	KT_EXPECT_TRUE(t, false); /* not reached */
 }
 
 KTEST_SUITE_EXPLICIT(crash_spinlock_recursion, KTEST_CASE(crash_spinlock_recursion_case));
@@ -108,7 +108,7 @@ static void crash_mutex_recursion_case(struct ktest *t)
 
 	mutex_lock(&again);
 	mutex_lock(&again);
-	KT_EXPECT_TRUE(t, false);	/* not reached */
+	KT_EXPECT_TRUE(t, false); /* not reached */
 }
 
 KTEST_SUITE_EXPLICIT(crash_mutex_recursion, KTEST_CASE(crash_mutex_recursion_case));
@@ -123,9 +123,9 @@ static void crash_list_corruption_case(struct ktest *t)
 
 	list_add_tail(&a, &head);
 	list_add_tail(&b, &head);
-	INIT_LIST_HEAD(&b);		/* the bug: b is still head's last node */
-	list_add_tail(&c, &head);	/* head->prev is b, whose next is not head */
-	KT_EXPECT_TRUE(t, false);	/* not reached */
+	INIT_LIST_HEAD(&b);	  /* the bug: b is still head's last node */
+	list_add_tail(&c, &head); /* head->prev is b, whose next is not head */
+	KT_EXPECT_TRUE(t, false); /* not reached */
 }
 
 KTEST_SUITE_EXPLICIT(crash_list_corruption, KTEST_CASE(crash_list_corruption_case));

@@ -18,15 +18,15 @@
 #include "arch/x86_64/percpu.h"
 #include "drivers/uart16550.h"
 #include "kernel/completion.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 
-#define RX_TEST_BYTES 4096
-#define RX_TEST_TIMEOUT_S 60
-#define UART_IER 1
-#define UART_IER_RDI 0x01
+#define RX_TEST_BYTES	    4096
+#define RX_TEST_TIMEOUT_S   60
+#define UART_IER	    1
+#define UART_IER_RDI	    0x01
 #define IOAPIC_REDIR_MASKED (1ull << 16)
 
 /* Byte i of the pattern. Each 256-byte block is a different permutation
@@ -58,13 +58,13 @@ KTEST_SUITE(serial, KTEST_CASE(rx_is_wired));
 /* What the consumer saw. Only the consumer writes these, and the rx work
  * item calls it one chunk at a time; the case reads them after done. */
 static struct {
-	u32 received;		/* pattern bytes so far */
-	u32 extra;		/* bytes beyond RX_TEST_BYTES */
+	u32 received; /* pattern bytes so far */
+	u32 extra;    /* bytes beyond RX_TEST_BYTES */
 	bool mismatch;
 	u32 mismatch_at;
 	u8 mismatch_got;
 	u32 calls, calls_outside_work;
-	struct completion done;	/* all bytes in, or the first wrong one */
+	struct completion done; /* all bytes in, or the first wrong one */
 } rxt;
 
 static void rx_test_consumer(const u8 *buf, size_t n)
@@ -103,21 +103,22 @@ static void host_bytes_arrive_in_order(struct ktest *t)
 	uart_rx_handler_t previous = uart_get_rx_handler();
 
 	uart_set_rx_handler(rx_test_consumer);
-	uart_rx_get_stats(&before);	/* from here, every byte is the host's */
+	uart_rx_get_stats(&before); /* from here, every byte is the host's */
 	printk(KERN_RAW "    # serial_rx: ready for %u bytes\n", RX_TEST_BYTES);
 	u64 left = wait_for_completion_timeout(&rxt.done, RX_TEST_TIMEOUT_S * NSEC_PER_SEC);
 
 	/* Anything after the pattern would be a duplicate: give it time to show. */
 	msleep(200);
-	uart_set_rx_handler(previous);	/* also waits for the consumer to finish */
+	uart_set_rx_handler(previous); /* also waits for the consumer to finish */
 	uart_rx_get_stats(&after);
 
 	if (!left)
 		ktest_fail(t, __FILE__, __LINE__, "timeout after %u s: %u of %u bytes arrived",
 			   RX_TEST_TIMEOUT_S, rxt.received, RX_TEST_BYTES);
 	if (rxt.mismatch)
-		ktest_fail(t, __FILE__, __LINE__, "byte %u is 0x%02x, expected 0x%02x (lost or garbled)",
-			   rxt.mismatch_at, rxt.mismatch_got, rx_test_byte(rxt.mismatch_at));
+		ktest_fail(t, __FILE__, __LINE__,
+			   "byte %u is 0x%02x, expected 0x%02x (lost or garbled)", rxt.mismatch_at,
+			   rxt.mismatch_got, rx_test_byte(rxt.mismatch_at));
 	if (left && !rxt.mismatch) {
 		/* Exactly the pattern: nothing lost, nothing twice. */
 		KT_EXPECT_EQ(t, rxt.received, RX_TEST_BYTES);
@@ -126,12 +127,12 @@ static void host_bytes_arrive_in_order(struct ktest *t)
 		KT_EXPECT_EQ(t, after.delivered - before.delivered, RX_TEST_BYTES);
 	}
 	KT_EXPECT_TRUE(t, rxt.calls > 0);
-	KT_EXPECT_EQ(t, rxt.calls_outside_work, 0);	/* always in a worker */
+	KT_EXPECT_EQ(t, rxt.calls_outside_work, 0); /* always in a worker */
 	KT_EXPECT_TRUE(t, after.interrupts > before.interrupts);
 	KT_EXPECT_EQ(t, after.ring_overruns - before.ring_overruns, 0);
 	KT_EXPECT_EQ(t, after.hw_overruns - before.hw_overruns, 0);
-	printk(KERN_RAW "    # serial_rx: %u bytes in %u consumer calls; %lu interrupts, "
-	       "%lu work runs, %lu ring overruns, %lu UART overruns\n",
+	printk(KERN_RAW "    # serial_rx: %u bytes in %u consumer calls; %lu interrupts, %lu work "
+			"runs, %lu ring overruns, %lu UART overruns\n",
 	       rxt.received, rxt.calls, (unsigned long)(after.interrupts - before.interrupts),
 	       (unsigned long)(after.work_runs - before.work_runs),
 	       (unsigned long)(after.ring_overruns - before.ring_overruns),

@@ -6,9 +6,9 @@
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/traps.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/ktest.h"
 
 static bool need_cpus(struct ktest *t, unsigned int n)
 {
@@ -96,7 +96,8 @@ static void calls_without_waiting(struct ktest *t)
 	u64 t0 = ktime_get_ns();
 
 	/* A liveness bound, not a speed target: a loaded host may starve vCPUs. */
-	while ((unsigned int)atomic_read(&async_done) < want && ktime_get_ns() - t0 < 60 * NSEC_PER_SEC)
+	while ((unsigned int)atomic_read(&async_done) < want &&
+	       ktime_get_ns() - t0 < 60 * NSEC_PER_SEC)
 		cpu_relax();
 	KT_EXPECT_EQ(t, atomic_read(&async_done), want);
 }
@@ -107,7 +108,7 @@ static void calls_without_waiting(struct ktest *t)
 #define LOCK_ACQUISITIONS 4000
 static unsigned int lock_rounds;
 static DEFINE_SPINLOCK(test_lock);
-static unsigned long locked_counter;	/* test_lock */
+static unsigned long locked_counter; /* test_lock */
 static atomic_t lock_workers_done;
 
 static void hammer_lock(void *arg)
@@ -179,7 +180,7 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 	smp_call_function_single(other, hold_lock_long, NULL, false);
 	while (!spin_is_locked(&test_lock))
 		cpu_relax();
-	spin_lock(&test_lock);	/* waits ~300 ms, reports after 100 */
+	spin_lock(&test_lock); /* waits ~300 ms, reports after 100 */
 	spin_unlock(&test_lock);
 	spin_stuck_ms = saved;
 	/* Other locks may be reported too on a crowded host: count this one. */
@@ -259,7 +260,7 @@ static void ioapic_delivers_the_pit(struct ktest *t)
 	if (!registered)
 		KT_ASSERT_TRUE(t, irq_register_vector(ISA_IRQ_VECTOR(0), pit_interrupt) == 0);
 	registered = true;
-	outb(0x43, 0x34);	/* channel 0, lobyte/hibyte, mode 2 (rate generator) */
+	outb(0x43, 0x34); /* channel 0, lobyte/hibyte, mode 2 (rate generator) */
 	outb(0x40, 1193 & 0xFF);
 	outb(0x40, 1193 >> 8);
 	pit_irqs = 0;
@@ -274,7 +275,7 @@ static void ioapic_delivers_the_pit(struct ktest *t)
 	u64 seen = pit_irqs;
 
 	mdelay(30);
-	KT_EXPECT_TRUE(t, pit_irqs - seen <= 1);	/* masked: no more */
+	KT_EXPECT_TRUE(t, pit_irqs - seen <= 1); /* masked: no more */
 }
 
 static volatile u64 stamp;

@@ -4,12 +4,12 @@
 #include "kernel/biglock.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/ktest.h"
 #include "lib/errno.h"
 #include "lib/random.h"
 
@@ -34,7 +34,7 @@ static void stop_workers(struct ktest *kt, struct thread **t)
 
 #define MUTEX_ROUNDS 400
 static DEFINE_MUTEX(torture_mutex);
-static unsigned long mutex_counter;	/* torture_mutex */
+static unsigned long mutex_counter; /* torture_mutex */
 static atomic_t mutex_inside, mutex_violations;
 
 static int mutex_worker(void *arg)
@@ -50,7 +50,7 @@ static int mutex_worker(void *arg)
 
 		switch (prng_below(&r, 8)) {
 		case 0:
-			msleep(1);	/* block while holding it */
+			msleep(1); /* block while holding it */
 			break;
 		case 1:
 			yield();
@@ -230,12 +230,12 @@ static int big_worker(void *arg)
 			big_leave();
 			msleep(1);
 			atomic_inc(&big_sleeps);
-			big_enter();	/* retaken before we run on */
+			big_enter(); /* retaken before we run on */
 		} else {
-			udelay(prng_below(&r, 100));	/* preemptible: we keep it */
+			udelay(prng_below(&r, 100)); /* preemptible: we keep it */
 		}
 		if (prng_below(&r, 4) == 0) {
-			biglock_lock(&big);	/* nests */
+			biglock_lock(&big); /* nests */
 			biglock_unlock(&big);
 		}
 		big_leave();
@@ -262,19 +262,19 @@ static int big_exits_holding(void *arg)
 {
 	biglock_lock(&big);
 	biglock_lock(&big);
-	return 0;	/* a bug: exits holding it, twice */
+	return 0; /* a bug: exits holding it, twice */
 }
 
 /* A thread that exits holding the lock is reported, and the lock let go:
  * otherwise every later taker would wait on a thread that is gone. */
 static void biglock_held_at_exit_is_released(struct ktest *t)
 {
-	ktest_expect_warnings(t, 1);	/* first: the thread may exit at once */
+	ktest_expect_warnings(t, 1); /* first: the thread may exit at once */
 	struct thread *th = kthread_run(big_exits_holding, NULL, "big/exit");
 
 	KT_ASSERT_TRUE(t, th != NULL);
 	kthread_stop(th);
-	KT_ASSERT_TRUE(t, READ_ONCE(big.owner) == NULL);	/* else taking it would hang */
+	KT_ASSERT_TRUE(t, READ_ONCE(big.owner) == NULL); /* else taking it would hang */
 	biglock_lock(&big);
 	KT_EXPECT_TRUE(t, biglock_held(&big));
 	biglock_unlock(&big);
@@ -294,13 +294,14 @@ static void might_sleep_reports_once_per_site(struct ktest *t)
 	ktest_expect_warnings(t, 1);
 	spin_lock(&l);
 	sleep_check_site();
-	sleep_check_site();	/* same site: no second report */
+	sleep_check_site(); /* same site: no second report */
 	spin_unlock(&l);
-	sleep_check_site();	/* fine here */
+	sleep_check_site(); /* fine here */
 }
 
-KTEST_SUITE(sync, KTEST_CASE(mutex_torture_counts_exactly), KTEST_CASE(mutex_unlock_by_non_owner_is_refused),
-	    KTEST_CASE(semaphore_torture_respects_the_count), KTEST_CASE(wait_queue_wakes_when_true),
-	    KTEST_CASE(completions_count_and_broadcast), KTEST_CASE(biglock_is_never_held_twice),
-	    KTEST_CASE(biglock_held_at_exit_is_released),
+KTEST_SUITE(sync, KTEST_CASE(mutex_torture_counts_exactly),
+	    KTEST_CASE(mutex_unlock_by_non_owner_is_refused),
+	    KTEST_CASE(semaphore_torture_respects_the_count),
+	    KTEST_CASE(wait_queue_wakes_when_true), KTEST_CASE(completions_count_and_broadcast),
+	    KTEST_CASE(biglock_is_never_held_twice), KTEST_CASE(biglock_held_at_exit_is_released),
 	    KTEST_CASE(might_sleep_reports_once_per_site));

@@ -2,12 +2,12 @@
  * as an explicit suite: test=hotplug_torture, with the torture_* command
  * line parameters (default: 500 cycles, no pause between operations).
  * `make test` boots it at -smp 4; `make torture` runs it for hours. */
-#include "kernel/tools/ktest.h"
 #include "kernel/smp.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/tools/torture.h"
 #include "lib/errno.h"
 
-static struct torture_result res;	/* too big for the stack */
+static struct torture_result res; /* too big for the stack */
 
 static void cpus_go_offline_and_online_under_load(struct ktest *t)
 {

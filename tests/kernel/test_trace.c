@@ -2,17 +2,17 @@
  * them; the harness converts the dump (scripts/trace2json.py) and checks
  * the JSON. Explicit: run with test=trace_scenarios. */
 #include "kernel/hotplug.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 
 static void blocker_fn(struct work_struct *w)
 {
-	msleep(20);		/* blocks: another worker takes over the CPU */
+	msleep(20); /* blocks: another worker takes over the CPU */
 }
 
 static void spinner_fn(struct work_struct *w)

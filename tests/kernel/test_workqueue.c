@@ -2,13 +2,13 @@
  * flushing, cancelling and delayed work. */
 #include "arch/x86_64/atomic.h"
 #include "kernel/kthread.h"
-#include "kernel/tools/ktest.h"
-#include "kernel/printk.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 
 struct sleepy {
@@ -63,9 +63,9 @@ static void blocked_items_overlap(struct ktest *t)
 
 static atomic_t running_now, max_running;
 static volatile unsigned int bad_cpu;
-static struct thread *batch_thread;	/* the worker that ran the first item */
+static struct thread *batch_thread; /* the worker that ran the first item */
 static u64 batch_nvcsw;
-static int batch_breaks;		/* items on another worker, or after it blocked */
+static int batch_breaks; /* items on another worker, or after it blocked */
 
 static void cpu_bound(struct work_struct *w)
 {
@@ -93,7 +93,7 @@ static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 	atomic_set(&max_running, 0);
 	batch_thread = NULL;
 	batch_breaks = 0;
-	preempt_disable();	/* all waiting before the first one runs */
+	preempt_disable(); /* all waiting before the first one runs */
 	for (int i = 0; i < 32; i++) {
 		INIT_WORK(&items[i], cpu_bound);
 		queue_work_on(cpu, system_wq, &items[i]);
@@ -118,7 +118,7 @@ static void chain_fn(struct work_struct *w)
 	int i = (int)(c - chain);
 
 	if (i + 1 < CHAIN)
-		wait_for_completion(&chain[i + 1].done);	/* waits for the next */
+		wait_for_completion(&chain[i + 1].done); /* waits for the next */
 	complete(&c->done);
 }
 
@@ -144,7 +144,7 @@ static void reentry_fn(struct work_struct *w)
 	if (atomic_inc_return(&reentry_inside) != 1)
 		atomic_inc(&reentry_violations);
 	atomic_inc(&reentry_runs);
-	udelay(12000);	/* over a tick: a second worker would surely overlap */
+	udelay(12000); /* over a tick: a second worker would surely overlap */
 	atomic_dec(&reentry_inside);
 }
 
@@ -179,7 +179,8 @@ static void non_reentrant_under_contention(struct ktest *t)
 	atomic_set(&queued_ok, 0);
 	for_each_online_cpu(cpu) {
 		init_completion(&done[cpu]);
-		struct thread *th = kthread_create_on_cpu(hammer_queue, &done[cpu], cpu, "hammer/%u", cpu);
+		struct thread *th =
+			kthread_create_on_cpu(hammer_queue, &done[cpu], cpu, "hammer/%u", cpu);
 
 		KT_ASSERT_NOT_NULL(t, th);
 		wake_up_thread(th);
@@ -189,8 +190,9 @@ static void non_reentrant_under_contention(struct ktest *t)
 		wait_for_completion(&done[cpu]);
 	flush_work(&shared_work);
 	KT_EXPECT_LE(t, 2, atomic_read(&queued_ok));
-	printk(KERN_RAW "    # non_reentrant: %d queued, %d ran, %d overlaps\n", atomic_read(&queued_ok),
-	       atomic_read(&reentry_runs), atomic_read(&reentry_violations));
+	printk(KERN_RAW "    # non_reentrant: %d queued, %d ran, %d overlaps\n",
+	       atomic_read(&queued_ok), atomic_read(&reentry_runs),
+	       atomic_read(&reentry_violations));
 	KT_EXPECT_EQ(t, atomic_read(&reentry_violations), 0);
 	KT_EXPECT_EQ(t, atomic_read(&reentry_runs), atomic_read(&queued_ok));
 	/* While pending (it cannot start: our CPU's pool waits for us), a
@@ -239,7 +241,7 @@ static void requeue_fn(struct work_struct *w)
 {
 	atomic_inc(&requeue_runs);
 	udelay(100);
-	queue_work(system_wq, w);	/* forever, until cancelled */
+	queue_work(system_wq, w); /* forever, until cancelled */
 }
 
 static void cancel_stops_a_self_requeueing_item(struct ktest *t)
@@ -276,7 +278,7 @@ static void current_work_and_misuse(struct ktest *t)
 	KT_EXPECT_TRUE(t, current_work() == NULL);
 	ktest_expect_warnings(t, 1);
 	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised));
-	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised));	/* warned once */
+	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised)); /* warned once */
 }
 
 static atomic_t limited_running, limited_max;
@@ -304,14 +306,14 @@ static void max_active_is_never_exceeded(struct ktest *t)
 		INIT_WORK(&items[i], limited_fn);
 		queue_work_on(cpu, wq, &items[i]);
 	}
-	flush_work(&items[15]);	/* the last one: inactive when flushed */
+	flush_work(&items[15]); /* the last one: inactive when flushed */
 	for (int i = 0; i < 16; i++)
 		flush_work(&items[i]);
 	KT_EXPECT_EQ(t, atomic_read(&limited_max), 2);
 	destroy_workqueue(wq);
 }
 
-KTEST_SUITE(workqueue, KTEST_CASE(max_active_is_never_exceeded), KTEST_CASE(blocked_items_overlap), KTEST_CASE(cpu_bound_items_run_one_at_a_time),
-	    KTEST_CASE(dependency_chain_completes), KTEST_CASE(non_reentrant_under_contention),
-	    KTEST_CASE(delayed_work_is_not_early), KTEST_CASE(cancel_stops_a_self_requeueing_item),
-	    KTEST_CASE(current_work_and_misuse));
+KTEST_SUITE(workqueue, KTEST_CASE(max_active_is_never_exceeded), KTEST_CASE(blocked_items_overlap),
+	    KTEST_CASE(cpu_bound_items_run_one_at_a_time), KTEST_CASE(dependency_chain_completes),
+	    KTEST_CASE(non_reentrant_under_contention), KTEST_CASE(delayed_work_is_not_early),
+	    KTEST_CASE(cancel_stops_a_self_requeueing_item), KTEST_CASE(current_work_and_misuse));

@@ -5,18 +5,18 @@
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/spinlock.h"
 #include "kernel/kthread.h"
-#include "kernel/tools/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/ktest.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define WAIT_NS (60 * NSEC_PER_SEC)	/* generous: only a hang exceeds it */
+#define WAIT_NS (60 * NSEC_PER_SEC) /* generous: only a hang exceeds it */
 
 static unsigned int last_online_cpu(void)
 {
@@ -69,7 +69,7 @@ static bool run_parallel(int n, void (*fn)(int idx, void *arg), void *arg)
 	}
 	for (int i = 0; i < n; i++)
 		if (!wait_for_completion_timeout(&p[i].done, WAIT_NS))
-			ok = false;	/* leaks p: better than a use after free */
+			ok = false; /* leaks p: better than a use after free */
 	if (ok)
 		kfree(p);
 	return ok;
@@ -78,13 +78,13 @@ static bool run_parallel(int n, void (*fn)(int idx, void *arg), void *arg)
 /* ---- ordered workqueues ------------------------------------------------- */
 
 #define ORD_PER_CPU 100
-#define ORD_MAX (ORD_PER_CPU * 8)
+#define ORD_MAX	    (ORD_PER_CPU * 8)
 struct ord_item {
 	struct work_struct work;
 	int seq;
 };
 static struct ord_item ord_items[ORD_MAX];
-static int ord_next;				/* ord_lock */
+static int ord_next; /* ord_lock */
 static DEFINE_SPINLOCK(ord_lock);
 static atomic_t ord_exec, ord_running, ord_max, ord_bad;
 static int ord_order[ORD_MAX];
@@ -97,7 +97,7 @@ static void ord_fn(struct work_struct *w)
 	atomic_max(&ord_max, atomic_inc_return(&ord_running));
 	ord_order[atomic_inc_return(&ord_exec) - 1] = it->seq;
 	if (it->seq % 16 == 0)
-		msleep(1);	/* under load: some block */
+		msleep(1); /* under load: some block */
 	atomic_dec(&ord_running);
 }
 
@@ -260,8 +260,9 @@ static void mod_delayed_work_moves_the_deadline(struct ktest *t)
 	/* Earlier: from 10 s to 20 ms. */
 	u64 t0 = ktime_get_ns();
 
-	KT_EXPECT_FALSE(t, mod_delayed_work(system_wq, &dwork, 10 * NSEC_PER_SEC));	/* was idle */
-	KT_EXPECT_TRUE(t, mod_delayed_work(system_wq, &dwork, 20 * NSEC_PER_MSEC));	/* was pending */
+	KT_EXPECT_FALSE(t, mod_delayed_work(system_wq, &dwork, 10 * NSEC_PER_SEC)); /* was idle */
+	KT_EXPECT_TRUE(t, mod_delayed_work(system_wq, &dwork, 20 * NSEC_PER_MSEC)); /* was pending
+										     */
 	while (!dwork_ran_at && ktime_get_ns() - t0 < 9 * NSEC_PER_SEC)
 		msleep(5);
 	KT_EXPECT_TRUE(t, dwork_ran_at >= t0 + 20 * NSEC_PER_MSEC);
@@ -273,7 +274,7 @@ static void mod_delayed_work_moves_the_deadline(struct ktest *t)
 	mod_delayed_work(system_wq, &dwork, 200 * NSEC_PER_MSEC);
 	msleep(100);
 	KT_EXPECT_EQ(t, dwork_ran_at, 0);
-	KT_EXPECT_TRUE(t, flush_delayed_work(&dwork));	/* now, not in 100 ms */
+	KT_EXPECT_TRUE(t, flush_delayed_work(&dwork)); /* now, not in 100 ms */
 	KT_EXPECT_TRUE(t, dwork_ran_at >= t0);
 	/* flush_delayed_work runs a far-off item at once. */
 	atomic_set(&dwork_runs, 0);
@@ -463,7 +464,7 @@ static void drain_chain_fn(struct work_struct *w)
 {
 	msleep(2);
 	if (atomic_inc_return(&drain_links) < CHAIN_LEN)
-		queue_work(drain_wq, w);	/* chained: allowed while draining */
+		queue_work(drain_wq, w); /* chained: allowed while draining */
 }
 
 static void outsider_fn(struct work_struct *w)
@@ -516,8 +517,8 @@ static volatile bool own_second_ran;
 
 static void own_first_fn(struct work_struct *w)
 {
-	flush_workqueue(own_wq);	/* would wait for itself: refused */
-	flush_work(&own_second);	/* queued behind us, ordered: refused */
+	flush_workqueue(own_wq); /* would wait for itself: refused */
+	flush_work(&own_second); /* queued behind us, ordered: refused */
 }
 
 static void own_second_fn(struct work_struct *w)
@@ -533,7 +534,7 @@ static void flush_from_own_ordered_item_is_refused(struct ktest *t)
 	INIT_WORK(&own_first, own_first_fn);
 	INIT_WORK(&own_second, own_second_fn);
 	ktest_expect_warnings(t, 2);
-	preempt_disable();	/* both queued before the first runs */
+	preempt_disable(); /* both queued before the first runs */
 	queue_work(own_wq, &own_first);
 	queue_work(own_wq, &own_second);
 	preempt_enable();
@@ -577,7 +578,7 @@ static void destroy_busy_workqueue_warns_and_drains(struct ktest *t)
 	INIT_WORK(&busy_item, busy_fn);
 	INIT_WORK(&busy_queued, busy_queued_fn);
 	queue_work_on(cpu, wq, &busy_item);
-	queue_work_on(cpu, wq, &busy_queued);	/* inactive: max_active 1 */
+	queue_work_on(cpu, wq, &busy_queued); /* inactive: max_active 1 */
 	u64 t0 = ktime_get_ns();
 
 	while (!(work_busy(&busy_item) & WORK_BUSY_RUNNING) && ktime_get_ns() - t0 < WAIT_NS)
@@ -592,7 +593,7 @@ static void destroy_busy_workqueue_warns_and_drains(struct ktest *t)
 	destroy_workqueue(wq);
 	KT_EXPECT_TRUE(t, busy_queued_ran);
 	KT_EXPECT_EQ(t, work_busy(&busy_item), 0);
-	KT_EXPECT_FALSE(t, queue_work(wq, &busy_queued));	/* destroyed */
+	KT_EXPECT_FALSE(t, queue_work(wq, &busy_queued)); /* destroyed */
 }
 
 /* A freed item is refused, not run. */
@@ -624,13 +625,13 @@ static void queueing_on_an_impossible_cpu_is_reported(struct ktest *t)
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		if (!cpumask_test_cpu(cpu, &cpu_possible_mask))
-			beyond = cpu;	/* -smp below NR_CPUS: the last one left out */
+			beyond = cpu; /* -smp below NR_CPUS: the last one left out */
 	if (beyond == NR_CPUS)
-		beyond = NR_CPUS + 1;	/* NR_CPUS itself is WORK_CPU_UNBOUND */
+		beyond = NR_CPUS + 1; /* NR_CPUS itself is WORK_CPU_UNBOUND */
 	bad_cpu_runs = 0;
 	INIT_WORK(&w, bad_cpu_fn);
 	INIT_DELAYED_WORK(&dw, bad_cpu_fn);
-	ktest_expect_warnings(t, 1);	/* (each re-arms the WARN_ONCE) */
+	ktest_expect_warnings(t, 1); /* (each re-arms the WARN_ONCE) */
 	KT_EXPECT_TRUE(t, queue_work_on(beyond, system_wq, &w));
 	flush_work(&w);
 	ktest_expect_warnings(t, 1);
@@ -677,7 +678,7 @@ static void refd_fn(struct work_struct *w)
 
 	atomic_inc(&r->runs);
 	if (atomic_read(&r->refs) < 1)
-		atomic_set(&r->runs, -1000);	/* running without a reference */
+		atomic_set(&r->runs, -1000); /* running without a reference */
 	if (r->requeue_once) {
 		r->requeue_once = false;
 		queue_work(system_wq, w);
@@ -697,7 +698,7 @@ static void references_are_held_while_queued_or_running(struct ktest *t)
 	r.requeue_once = true;
 	queue_work(system_wq, &r.work);
 	flush_work(&r.work);
-	flush_work(&r.work);	/* the requeued run */
+	flush_work(&r.work); /* the requeued run */
 	KT_EXPECT_EQ(t, atomic_read(&r.runs), 2);
 	KT_EXPECT_EQ(t, atomic_read(&r.gets), 2);
 	KT_EXPECT_EQ(t, atomic_read(&r.refs), 0);
@@ -758,7 +759,7 @@ static void rescuer_makes_progress_when_workers_cannot_be_created(struct ktest *
 	u64 left = wait_for_completion_timeout(&rescue_release, WAIT_NS);
 
 	kthread_fail_next(0);
-	complete_all(&rescue_release);	/* on failure, unblock anyway */
+	complete_all(&rescue_release); /* on failure, unblock anyway */
 	KT_EXPECT_NE(t, left, 0);
 	for (unsigned int i = 0; i < n; i++)
 		flush_work(&blockers[i]);
