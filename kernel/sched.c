@@ -277,6 +277,18 @@ static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
 	return rq;
 }
 
+/* Queue t, on no run queue, where select_cpu() places it: rq (locked; t's
+ * pi_lock held too) or another CPU's, which is returned locked instead. */
+static struct rq *place_and_activate(struct rq *rq, struct thread *t)
+{
+	unsigned int cpu = select_cpu(t);
+
+	if (cpu != rq->cpu)
+		rq = move_to_cpu(rq, t, cpu);
+	activate(rq, t);
+	return rq;
+}
+
 /* Lock the run queue t is on (t->cpu may change until we hold it). */
 static struct rq *lock_thread_rq(struct thread *t)
 {
@@ -304,11 +316,7 @@ bool wake_up_thread(struct thread *t)
 		 * would queue it twice. */
 		if (!t->on_rq && !t->migrate) {
 			/* Fully switched out (we hold its CPU's lock): free to move. */
-			unsigned int cpu = select_cpu(t);
-
-			if (cpu != rq->cpu)
-				rq = move_to_cpu(rq, t, cpu);
-			activate(rq, t);
+			rq = place_and_activate(rq, t);
 		}
 	}
 	spin_unlock_no_resched(&rq->lock);
@@ -708,11 +716,7 @@ static void migrate_away(struct thread *t)
 		return;
 	}
 	t->migrate = false;
-	unsigned int cpu = select_cpu(t);
-
-	if (cpu != rq->cpu)
-		rq = move_to_cpu(rq, t, cpu);
-	activate(rq, t);
+	rq = place_and_activate(rq, t);
 	spin_unlock_no_resched(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
 }
