@@ -17,6 +17,9 @@ CC := $(CROSS_COMPILE)gcc
 LD := $(CROSS_COMPILE)ld
 NM := $(CROSS_COMPILE)nm
 PYTHON ?= python3
+# Debian's own interpreter, where python3-matplotlib is installed (a python3
+# of pyenv or a venv earlier in PATH would not see it): plots only.
+PLOT_PYTHON ?= /usr/bin/python3
 BUILD ?= build
 
 SMP ?= 4
@@ -120,12 +123,17 @@ torture: deps iso
 		--duration $(DURATION) --interval $(INTERVAL) --seed $(SEED) --smp '$(SMP)' \
 		--mem $(MEM) --machine $(MACHINE)
 
-# Hot-path figures under QEMU's -icount (tests/bench.py): fails if a
-# target is missed; the figures go to build/bench.json.
+# Hot-path figures and the comparisons with the models cmwq replaced, under
+# QEMU's -icount (tests/bench.py): fails if a target or a claim is missed;
+# the figures go to build/bench.json and, for BENCH=all, the plots to docs/.
 BENCH ?= all
 bench: deps iso
-	$(Q)$(PYTHON) tests/bench.py --iso $(BUILD)/baton.iso --build $(BUILD) --smp '$(SMP)' \
-		--only '$(BENCH)'
+	$(Q)sh scripts/deps.sh bench
+	$(Q)status=0; $(PYTHON) tests/bench.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+		--smp '$(SMP)' --only '$(BENCH)' || status=$$?; \
+	if [ '$(BENCH)' = all ] && [ -s $(BUILD)/bench.json ]; then \
+		$(PLOT_PYTHON) scripts/bench_plots.py --json $(BUILD)/bench.json --out docs || status=1; \
+	fi; exit $$status
 
 # The house style (.clang-format), as tests/check_format.py checks it.
 format: deps

@@ -1,5 +1,8 @@
 #!/bin/sh
-# scripts/deps.sh - make sure the tools baton needs are installed.
+# scripts/deps.sh [bench] - make sure the tools baton needs are installed.
+#
+# With "bench", also what `make bench` alone needs: matplotlib for the
+# plots (scripts/bench_plots.py). `make test` never needs it.
 #
 # Checks for each tool; if any is missing, installs the Debian/Ubuntu
 # packages with apt-get when running as root (or through sudo without a
@@ -25,6 +28,11 @@ need ld binutils
 need make make
 need python3 python3
 need clang-format-14 clang-format-14	# tests/check_format.py
+if [ "${1:-}" = bench ]; then
+	PACKAGES="$PACKAGES python3-matplotlib"
+	# Debian's python3 (/usr/bin), the one its python3-matplotlib serves
+	/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing="$missing python3-matplotlib"
+fi
 
 [ -z "$missing" ] && exit 0
 

@@ -11,7 +11,9 @@ code that the table lacks, or a stale row, is an error. The table's "free"
 rows (memory freed later by something other than a work item) cannot be
 found automatically; for those it checks that the function named is still
 defined in the file named. It also rejects tasklets, softirqs and bottom
-halves anywhere outside comments.
+halves anywhere outside comments, and an include of the benchmark's
+baselines of the models cmwq replaced (kernel/tools/bench_models.h) by any
+file outside kernel/tools/.
 
 Prints one "ok"/"not ok" line per check (KTAP-like) and exits 1 on failure.
 """
@@ -34,6 +36,10 @@ CALLS = {"smp_call_function_single": (1, 4), "smp_call_function_many": (1, 4),
          "on_each_cpu": (0, 3)}
 CALL_RE = re.compile(r"\b(%s)\s*\(" % "|".join(CALLS))
 KINDS = ("thread", "timer", "irq", "call", "free")
+# The benchmark's baselines (the models cmwq replaced) are no mechanism of
+# the kernel: only the in-kernel tools and the tests may reach them.
+BASELINES = re.compile(r'#include\s+"kernel/tools/bench_models\.h"')
+BASELINE_USERS = ("kernel/tools/",)
 FORBIDDEN = re.compile(r"\b(tasklet\w*|\w*softirq\w*|local_bh_\w+|\w*bottom_half\w*)\b", re.I)
 
 
@@ -119,6 +125,10 @@ def main():
             if row[2] == rel and defines(code, row[1]):
                 missing_frees.discard(row)
         for n, line in enumerate(code.split("\n"), 1):
+            if BASELINES.search(line) and not rel.startswith(BASELINE_USERS):
+                problems.append("%s:%d: includes the benchmark's baselines "
+                                "(kernel/tools/bench_models.h): only kernel/tools/ and tests/ "
+                                "may" % (rel, n))
             m = FORBIDDEN.search(line)
             if m:
                 problems.append("%s:%d: '%s': baton has no deferred-work mechanism but the "

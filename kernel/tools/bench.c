@@ -13,6 +13,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/bench_compare.h"
 #include "kernel/tools/torture.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
@@ -381,6 +382,8 @@ static bool listed(const char *list, const char *name)
 /* Every name in list must be a benchmark: say which is not. */
 static int check_list(const char *list)
 {
+	unsigned int nsc;
+	const struct cmp_scenario *sc = bench_cmp_scenarios(&nsc);
 	const char *item;
 	size_t len;
 
@@ -392,6 +395,8 @@ static int check_list(const char *list)
 		for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
 			known |= strlen(benches[i].name) == len &&
 				 !strncmp(item, benches[i].name, len);
+		for (size_t i = 0; i < nsc; i++)
+			known |= strlen(sc[i].name) == len && !strncmp(item, sc[i].name, len);
 		if (!known) {
 			pr_err("no benchmark '%.*s' (the shell's 'bench' lists them)\n", (int)len,
 			       item);
@@ -457,14 +462,37 @@ int bench_run(const char *list, unsigned int n)
 	for (size_t i = 0; i < ARRAY_SIZE(benches) && !err; i++)
 		if (listed(list, benches[i].name))
 			err = run_one(&benches[i], a, b, n);
+
+	/* The comparisons with the models cmwq replaced (bench_compare.h). */
+	unsigned int nsc;
+	const struct cmp_scenario *sc = bench_cmp_scenarios(&nsc);
+	struct cmp_ctx cc = { .a = a, .b = b };
+
+	for (size_t i = 0; i < nsc && !err; i++) {
+		if (!listed(list, sc[i].name))
+			continue;
+		u64 t0 = ktime_get_ns();
+
+		err = sc[i].run(&cc);
+		if (err)
+			pr_err("%s: failed (error %d)\n", sc[i].name, err);
+		else
+			pr_notice("%s: done in %lu ms of guest time\n", sc[i].name,
+				  (u64)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
+	}
 	set_cpus_allowed(current, &old);
 	return err;
 }
 
 void bench_list(void (*fn)(const char *name, const char *what, void *arg), void *arg)
 {
+	unsigned int nsc;
+	const struct cmp_scenario *sc = bench_cmp_scenarios(&nsc);
+
 	for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
 		fn(benches[i].name, benches[i].what, arg);
+	for (size_t i = 0; i < nsc; i++)
+		fn(sc[i].name, sc[i].what, arg);
 }
 
 static char bench_param[256];

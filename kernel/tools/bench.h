@@ -13,6 +13,10 @@
  *                        or the -errno that stopped a benchmark.
  *   bench_list(fn, arg)  call fn(name, what, arg) for every benchmark
  *
+ * The list may also name the comparisons of kernel/tools/bench_compare.h
+ * (cmwq against the models it replaced; "all" runs them after the
+ * benchmarks below); they print "bench: cmp ..." lines and ignore n.
+ *
  * `bench=LIST` on the kernel command line runs them at boot and powers off
  * (`make bench` boots that way, under QEMU's -icount so that the figures
  * are counted in instructions, not the host's mood).
@@ -25,8 +29,9 @@
  *   queue_cross    queue_work_on(B) from A to the item starting
  *   queue_unbound  queue_work() on system_unbound_wq to the item starting
  *   sleepers       8 items that sleep 10 ms, queued to A: first queued to
- *                  last finished (concurrency management: about 10 ms;
- *                  one worker per CPU, the model before cmwq, takes 80)
+ *                  last finished (each sleep ends on a 10 ms tick, so about
+ *                  20 ms; the "sleepers" comparison runs the same on the
+ *                  models cmwq replaced)
  *   offline_idle   cpu_down(B) with no work pending
  *   offline_busy   cpu_down(B) with 1000 pending items that sleep 1 ms on
  *                  a workqueue allowing 8 at once (they need 125 ms): the
