@@ -238,10 +238,12 @@ static unsigned int select_cpu(struct thread *t)
 static void activate(struct rq *rq, struct thread *t)
 {
 	if (t->policy == SCHED_CLASS_FAIR) {
-		/* A sleeper gets at most half a latency period of credit. */
-		u64 floor = rq->min_vruntime > SCHED_LATENCY_NS / 2 ?
-				    rq->min_vruntime - SCHED_LATENCY_NS / 2 :
-				    0;
+		/* A sleeper gets at most half a latency period of credit; a new
+		 * thread (never woken before) none: it starts at min_vruntime.
+		 * Otherwise a thread that makes its successor as it ends keeps
+		 * the credit for good, and the threads already here starve. */
+		u64 credit = t->stats.nr_wakeups ? SCHED_LATENCY_NS / 2 : 0;
+		u64 floor = rq->min_vruntime > credit ? rq->min_vruntime - credit : 0;
 
 		t->vruntime = max(t->vruntime, floor);
 	}

@@ -1,6 +1,8 @@
 /* tests/kernel/test_sched.c - threads, fairness, nice, FIFO, affinity,
  * cross-CPU wake-ups, timers and the sleep/wake hooks. */
 #include "arch/x86_64/atomic.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/completion.h"
 #include "kernel/kthread.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -636,10 +638,72 @@ static void timers_survive_concurrent_arming(struct ktest *t)
 	KT_EXPECT_EQ(t, timers_check(), 0);
 }
 
+/* A thread that makes its successor just before it ends (a chain, as a
+ * thread per item that queues itself again makes) must leave the CPU to
+ * the threads already there: a new thread starts at the queue's
+ * min_vruntime, with no sleeper credit. With the credit, each new link
+ * came in below everyone and the chain kept the CPU until it ended. */
+#define CHAIN_LINKS   5000 /* 1 ms each: ends by itself after 5 s */
+#define CHAIN_LINK_NS (1 * NSEC_PER_MSEC)
+
+static atomic_t chain_links;
+static bool chain_stop;
+static struct completion chain_ended;
+
+static int chain_link(void *arg)
+{
+	unsigned int cpu = (unsigned int)(uintptr_t)arg;
+	u64 end = ktime_get_ns() + CHAIN_LINK_NS;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	if (!READ_ONCE(chain_stop) && atomic_inc_return(&chain_links) < CHAIN_LINKS) {
+		struct thread *next = kthread_create_on_cpu(chain_link, arg, cpu, "chain");
+
+		if (next) {
+			wake_up_thread(next);
+			put_thread(next);
+			return 0;
+		}
+	}
+	complete(&chain_ended);
+	return 0;
+}
+
+static void new_threads_do_not_starve_old_ones(struct ktest *t)
+{
+	unsigned int cpu = cpumask_first(&cpu_online_mask);
+	struct cpumask old;
+
+	cpumask_copy(&old, &current->cpus_allowed);
+	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(cpu)), 0);
+	atomic_set(&chain_links, 0);
+	WRITE_ONCE(chain_stop, false);
+	init_completion(&chain_ended);
+	struct thread *first =
+		kthread_create_on_cpu(chain_link, (void *)(uintptr_t)cpu, cpu, "chain");
+
+	KT_EXPECT_TRUE(t, first != NULL);
+	if (first) {
+		wake_up_thread(first);
+		put_thread(first);
+		/* This thread, on the chain's CPU, gets to run again while the
+		 * chain still grows: not only after it ended by itself. */
+		for (int i = 0; i < 3; i++)
+			msleep(2);
+		KT_EXPECT_LT(t, atomic_read(&chain_links), CHAIN_LINKS - 1);
+		WRITE_ONCE(chain_stop, true);
+		KT_EXPECT_TRUE(t,
+			       wait_for_completion_timeout(&chain_ended, 60 * NSEC_PER_SEC) != 0);
+	}
+	set_cpus_allowed(current, &old);
+}
+
 KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(equal_nice_shares_equally),
 	    KTEST_CASE(nice_weights_the_shares), KTEST_CASE(fifo_preempts_fair),
 	    KTEST_CASE(affinity_is_never_violated), KTEST_CASE(cross_cpu_wakeups_are_never_lost),
 	    KTEST_CASE(timers_fire_in_order_never_early),
 	    KTEST_CASE(timers_survive_concurrent_arming), KTEST_CASE(hooks_count_every_block),
 	    KTEST_CASE(hooks_silent_on_preemption), KTEST_CASE(hook_data_is_found_by_its_ops),
-	    KTEST_CASE(sleeping_hook_wakes_a_local_thread), KTEST_CASE(balancing_spreads_threads));
+	    KTEST_CASE(sleeping_hook_wakes_a_local_thread), KTEST_CASE(balancing_spreads_threads),
+	    KTEST_CASE(new_threads_do_not_starve_old_ones));

@@ -515,8 +515,13 @@ static struct workqueue_struct *own_wq;
 static struct work_struct own_first, own_second;
 static volatile bool own_second_ran;
 
+static struct completion own_second_queued;
+
 static void own_first_fn(struct work_struct *w)
 {
+	/* The ordered workqueue is unbound: this may start on another CPU
+	 * before the test queued own_second. Wait until it has. */
+	wait_for_completion(&own_second_queued);
 	flush_workqueue(own_wq); /* would wait for itself: refused */
 	flush_work(&own_second); /* queued behind us, ordered: refused */
 }
@@ -533,11 +538,11 @@ static void flush_from_own_ordered_item_is_refused(struct ktest *t)
 	own_second_ran = false;
 	INIT_WORK(&own_first, own_first_fn);
 	INIT_WORK(&own_second, own_second_fn);
+	init_completion(&own_second_queued);
 	ktest_expect_warnings(t, 2);
-	preempt_disable(); /* both queued before the first runs */
 	queue_work(own_wq, &own_first);
 	queue_work(own_wq, &own_second);
-	preempt_enable();
+	complete(&own_second_queued); /* both queued before the first flushes */
 	flush_workqueue(own_wq);
 	KT_EXPECT_TRUE(t, own_second_ran);
 	destroy_workqueue(own_wq);
