@@ -33,39 +33,46 @@
 
 #define KSTACK_KIB (KSTACK_SIZE / 1024)
 
-/* One item of a scenario: what it does, and what happened to it. */
+/* One item of a scenario: what it does, and what happened to it.
+ *
+ * No lock guards these: Q fields are written by the measuring thread
+ * before it queues the item; X fields by the item's one execution, read
+ * by the measuring thread only after a flush or after waiting for them
+ * (wait queues order the accesses: their lock is taken on both sides);
+ * A fields are atomic; I fields are set before anything runs. */
 struct citem {
 	struct work_struct work;
-	struct cmp_run *run;
-	unsigned int idx;
-	unsigned int cpu; /* where it was queued */
-	bool blocks;	  /* mixed: sleeps instead of spinning */
-	atomic_t runs;	  /* executions: exactly one is right */
-	u64 queued_ns, start_ns, end_ns;
+	struct cmp_run *run;		  /* I */
+	unsigned int idx;		  /* I */
+	unsigned int cpu;		  /* Q: where it was queued */
+	bool blocks;			  /* Q: mixed: sleeps instead of spinning */
+	atomic_t runs;			  /* A: executions: exactly one is right */
+	u64 queued_ns;			  /* Q */
+	u64 start_ns, end_ns;		  /* X (end_ns with WRITE_ONCE: chain waits on it) */
 	struct wait_queue_head done_wait; /* chain: its predecessor waits here */
 };
 
-/* One scenario run in one model. */
+/* One scenario run in one model (legend as for struct citem; M: written
+ * by the measuring thread, read by the items with READ_ONCE). */
 struct cmp_run {
-	const struct cmp_ctx *c;
-	enum bench_model model;
-	struct model_wq *mwq;
-	struct citem *items;
-	unsigned int nr;
-	atomic_t started, finished;
-	atomic_t order; /* burst: the next index expected (dedicated) */
-	atomic_t out_of_order;
-	u64 last_end_ns; /* finish_item: when the last one ended */
+	const struct cmp_ctx *c;    /* I */
+	enum bench_model model;	    /* I */
+	struct model_wq *mwq;	    /* I */
+	struct citem *items;	    /* I */
+	unsigned int nr;	    /* I */
+	atomic_t started, finished; /* A */
+	atomic_t order;		    /* A: burst: the next index expected (dedicated) */
+	atomic_t out_of_order;	    /* A */
+	u64 last_end_ns;	    /* X of the item that finished last */
 	/* Each waiter has a queue of its own, so that no wake-up is wasted
 	 * on a thread waiting for something else (the figures would count
 	 * them). */
 	struct wait_queue_head wait; /* the measuring thread: started, finished */
 	struct wait_queue_head gate; /* gated items: gate_open */
-	bool gate_open;
-	bool abort;		    /* chain: stalled, the waiters give up */
-	unsigned int chain_reached; /* deepest chain item that ran */
-	/* load for the latency scenario */
-	bool spin_stop;
+	bool gate_open;		     /* M */
+	bool abort;		     /* M: chain: stalled, the waiters give up */
+	unsigned int chain_reached;  /* X of each chain item in turn: deepest that ran */
+	bool spin_stop;		     /* M: latency: the busy CPU's load stops */
 };
 
 static u64 now(void)

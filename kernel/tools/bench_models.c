@@ -199,10 +199,14 @@ static int tpi_thread(void *arg)
 	return 0;
 }
 
+/* Sleeps: it creates the item's thread. */
 static bool tpi_queue(struct model_wq *mwq, unsigned int cpu, struct work_struct *w)
 {
-	struct tpi_arg *a = kmalloc(sizeof(*a));
+	struct tpi_arg *a;
 	struct thread *t = NULL;
+
+	might_sleep();
+	a = kmalloc(sizeof(*a));
 
 	if (a) {
 		a->mwq = mwq;

@@ -36,9 +36,11 @@
  *   model_wq_destroy(mwq)  flush, then stop its threads and free it
  *   model_wq_threads(mwq)  threads the model holds for mwq now (for cmwq:
  *                          none of its own, the pools serve every queue)
- * All of them may sleep; call them from a thread, not from an item of
- * the same mwq (model_flush from one of its own items would wait for
- * itself, as in every model).
+ * All of them may sleep, but model_queue_on() for cmwq and the dedicated
+ * model, which may also be called with preemption or interrupts off (a
+ * thread per item is created by queueing, so that model's queueing
+ * sleeps). Call model_flush() from a thread, not from an item of the same
+ * mwq (it would wait for itself, as in every model).
  *
  * Counters, for the benchmarks (per model, since boot):
  *   model_counters(model, &c)  threads the baseline created for its
