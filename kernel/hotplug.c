@@ -36,6 +36,9 @@ static struct cpuhp_stats stats;		 /* H */
 static volatile bool should_die[NR_CPUS];
 static struct completion cpu_died[NR_CPUS];
 static volatile bool dead_ack[NR_CPUS]; /* the CPU holds no lock any more */
+/* When the dying CPU signalled its death (its own clock, read before the
+ * complete() that wakes cpu_down's caller): cpu_down_dead_ns() from it. */
+static u64 died_at_ns[NR_CPUS];
 
 /* ---- steps -------------------------------------------------------------- */
 
@@ -157,6 +160,7 @@ __noreturn void cpu_play_dead(void)
 	local_irq_disable();
 	lapic_timer_stop();
 	should_die[cpu] = false;
+	died_at_ns[cpu] = ktime_get_ns();
 	complete(&cpu_died[cpu]);
 	/* The last touch of anything but this CPU's own state: from here
 	 * on it reads no memory a TLB shootdown could have changed. */
@@ -258,6 +262,9 @@ int cpu_down(unsigned int cpu)
 	} else {
 		stats.nr_down++;
 		stats.last_down_ns = ktime_get_ns() - t0;
+		/* The caller ran again only when its CPU let it, maybe a tick
+		 * later: how long the CPU took to leave is the other figure. */
+		stats.last_down_dead_ns = died_at_ns[cpu] - t0;
 	}
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;

@@ -91,6 +91,9 @@ bool cpu_going_down(unsigned int cpu);
 struct cpuhp_stats {
 	u64 nr_down, nr_up, nr_down_failed, nr_up_failed;
 	u64 last_down_ns, last_up_ns; /* how long the last ones took */
+	/* The last cpu_down from its start until the dying CPU signalled its
+	 * death: without the wait of its caller for its own CPU after that. */
+	u64 last_down_dead_ns;
 };
 void cpuhp_get_stats(struct cpuhp_stats *st);
 

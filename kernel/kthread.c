@@ -30,8 +30,9 @@ static void free_thread(struct thread *t)
 }
 
 /* Free the zombies (may sleep: stack frees shoot down TLB entries). */
-static void reap_zombies(void)
+void kthread_reap(void)
 {
+	might_sleep();
 	for (;;) {
 		unsigned long flags = spin_lock_irqsave(&threads_lock);
 		struct thread *t = list_first_entry_or_null(&zombies, struct thread, all_link);
@@ -88,7 +89,7 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 	unsigned int f = READ_ONCE(fail_next);
 
 	might_sleep();
-	reap_zombies();
+	kthread_reap();
 	if (f && __atomic_compare_exchange_n(&fail_next, &f, f - 1, false, __ATOMIC_SEQ_CST,
 					     __ATOMIC_SEQ_CST))
 		return NULL;
@@ -203,7 +204,7 @@ int kthread_stop(struct thread *t)
 	int code = t->exit_code;
 
 	put_thread(t);
-	reap_zombies();
+	kthread_reap();
 	return code;
 }
 

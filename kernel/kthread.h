@@ -17,7 +17,9 @@
  * Creation and kthread_stop() may sleep. A thread's struct and stack live
  * until both the creator's reference and the thread's own (dropped after
  * its last switch-out) are gone; a dead thread nobody waits for is reaped
- * by the next kthread_create() or kthread_stop().
+ * by the next kthread_create() or kthread_stop(), or by kthread_reap()
+ * (may sleep) for a caller that must not leave that work to whoever
+ * creates a thread next (a benchmark between its runs).
  *
  * Fault injection: kthread_fail_next(n) makes the next n creations fail
  * with NULL, so callers' recovery paths (the workqueue's rescuers) can be
@@ -37,6 +39,7 @@ struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct
 				      const char *fmt, ...) __printf(4, 5);
 struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
 void kthread_bind(struct thread *t, unsigned int cpu);
+void kthread_reap(void);
 void kthread_set_data(struct thread *t, void *data);
 int kthread_stop(struct thread *t);
 bool kthread_should_stop(void);

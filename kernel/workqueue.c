@@ -99,6 +99,8 @@ static unsigned int wq_stall_s = 60;
 PARAM_UINT(wq_stall_s, wq_stall_s, 0, 3600,
 	   "report a pool whose pending work made no progress for N s (0: never)");
 
+#define BUSY_HASH_SIZE 32 /* a power of two */
+
 struct worker_pool {
 	struct spinlock lock;
 	unsigned int cpu;	      /* I: WORK_CPU_UNBOUND for unbound pools */
@@ -107,8 +109,14 @@ struct worker_pool {
 	struct list_head worklist;    /* L */
 	struct list_head idle_list;   /* L: most recently idle first */
 	struct list_head workers;     /* L: all of them, and an attached rescuer */
-	unsigned int nr_workers;      /* L: rescuers not counted */
-	unsigned int nr_idle;	      /* L */
+	/* The workers running an item, by the item's address: the
+	 * non-reentrancy lookup on every item must not walk idle workers (a
+	 * storm leaves hundreds until they are reaped). BUSY_HASH_SIZE
+	 * buckets, allocated with the pool (I), their lists under L; not in
+	 * the pool itself, which exists for each of NR_CPUS. */
+	struct list_head *busy_hash;
+	unsigned int nr_workers; /* L: rescuers not counted */
+	unsigned int nr_idle;	 /* L */
 	/* A: counted workers running. Changed by a counted worker's own
 	 * flag changes (under L) and its sleep/wake hooks (without L, on
 	 * the pool's CPU only), and zeroed under L by workqueue_cpu_dying()
@@ -141,6 +149,7 @@ struct worker {
 	struct list_head node;		    /* L: pool->workers */
 	struct list_head idle_entry;	    /* L: pool->idle_list */
 	struct list_head scheduled;	    /* L: works handed to this worker */
+	struct list_head hentry;	    /* L: pool->busy_hash while current_work */
 	struct work_struct *current_work;   /* L */
 	work_func_t current_func;	    /* L */
 	struct pool_workqueue *current_pwq; /* L */
@@ -479,13 +488,21 @@ static void color_done(struct workqueue_struct *wq, unsigned int color)
 
 /* ---- executing work ----------------------------------------------------- */
 
+static struct list_head *busy_bucket(struct worker_pool *pool, const struct work_struct *w)
+{
+	u64 h = (u64)(uintptr_t)w * 0x9e3779b97f4a7c15ULL; /* Fibonacci hashing */
+
+	return &pool->busy_hash[h >> (64 - 5)];
+}
+_Static_assert(BUSY_HASH_SIZE == 1 << 5, "busy_bucket() takes the top 5 bits");
+
 /* The worker of this pool executing w, or NULL. pool->lock held. */
 static struct worker *find_worker_executing(struct worker_pool *pool, struct work_struct *w)
 {
 	struct worker *worker;
 
 	assert_spin_locked(&pool->lock);
-	list_for_each_entry(worker, &pool->workers, node)
+	list_for_each_entry(worker, busy_bucket(pool, w), hentry)
 		if (worker->current_work == w && worker->current_func == w->func)
 			return worker;
 	return NULL;
@@ -581,6 +598,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_work = w;
 	worker->current_func = w->func;
 	worker->current_pwq = pwq;
+	list_add(&worker->hentry, busy_bucket(pool, w));
 	bool intensive = pwq && (pwq->wq->flags & WQ_CPU_INTENSIVE);
 
 	if (intensive) {
@@ -607,6 +625,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	if (intensive)
 		worker_clr_flags(worker, WORKER_CPU_INTENSIVE);
 	pool->nr_executed++;
+	list_del_init(&worker->hentry);
 	worker->current_work = NULL;
 	worker->current_func = NULL;
 	worker->current_pwq = NULL;
@@ -640,6 +659,7 @@ static bool create_worker(struct worker_pool *pool)
 	INIT_LIST_HEAD(&worker->scheduled);
 	INIT_LIST_HEAD(&worker->idle_entry);
 	INIT_LIST_HEAD(&worker->node);
+	INIT_LIST_HEAD(&worker->hentry);
 	/* A per-CPU pool whose CPU is offline gets workers that may run on any
 	 * active CPU (the trustee's); they rebind when the CPU returns. */
 	bool created_unbound = !pool_is_bound(pool) || READ_ONCE(pool->disassociated);
@@ -902,7 +922,7 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 			 pool_is_bound(pool) ? cpumask_of(pool->cpu) : &pool->attrs.cpumask);
 	spin_lock_irq(&pool->lock);
 	rescuer->pool = pool;
-	list_add_tail(&rescuer->node, &pool->workers); /* collisions see it */
+	list_add_tail(&rescuer->node, &pool->workers); /* a member while it works here */
 	list_for_each_entry_safe(w, n, &pool->worklist, entry)
 		if (w->pwq == pwq)
 			list_move_tail(&w->entry, &rescuer->scheduled);
@@ -1689,8 +1709,12 @@ unsigned int workqueue_pool_unbound_workers(unsigned int cpu, enum wq_cpu_pool w
 
 /* ---- pools -------------------------------------------------------------- */
 
-static void init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
+/* 0, or -ENOMEM (the pool is unusable then; nothing to undo). */
+static int init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
 {
+	pool->busy_hash = kcalloc(BUSY_HASH_SIZE, sizeof(*pool->busy_hash));
+	if (!pool->busy_hash)
+		return -ENOMEM;
 	spin_lock_init(&pool->lock, "pool->lock");
 	pool->cpu = cpu;
 	pool->attrs.nice = nice;
@@ -1699,12 +1723,15 @@ static void init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
 	INIT_LIST_HEAD(&pool->worklist);
 	INIT_LIST_HEAD(&pool->idle_list);
 	INIT_LIST_HEAD(&pool->workers);
+	for (int i = 0; i < BUSY_HASH_SIZE; i++)
+		INIT_LIST_HEAD(&pool->busy_hash[i]);
 	INIT_LIST_HEAD(&pool->unbound_node);
 	timer_setup(&pool->idle_timer, idle_worker_timeout);
 	timer_setup(&pool->mayday_timer, pool_mayday_timeout);
 	INIT_WORK(&pool->idle_cull_work, idle_cull_fn);
 	INIT_WORK(&pool->trustee_work, trustee_fn);
 	init_waitqueue_head(&pool->trustee_wait);
+	return 0;
 }
 
 static bool attrs_equal(const struct workqueue_attrs *a, const struct workqueue_attrs *b)
@@ -1740,9 +1767,10 @@ static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
 	}
 	if (!found) {
 		found = kzalloc(sizeof(*found));
-		if (!found)
+		if (!found || init_pool(found, WORK_CPU_UNBOUND, attrs->nice)) {
+			kfree(found);
 			return NULL;
-		init_pool(found, WORK_CPU_UNBOUND, attrs->nice);
+		}
 		found->attrs = *attrs;
 		found->id = next_pool_id++;
 		list_add_tail(&found->unbound_node, &unbound_pools);
@@ -1910,6 +1938,7 @@ static struct worker *create_rescuer(struct workqueue_struct *wq)
 	INIT_LIST_HEAD(&rescuer->scheduled);
 	INIT_LIST_HEAD(&rescuer->idle_entry);
 	INIT_LIST_HEAD(&rescuer->node);
+	INIT_LIST_HEAD(&rescuer->hentry);
 	rescuer->thread = kthread_create(rescuer_thread, rescuer, "kworker/R-%s", wq->name);
 	if (!rescuer->thread) {
 		kfree(rescuer);
@@ -2345,8 +2374,9 @@ void workqueue_init(void)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		init_pool(&cpu_pools[cpu][WQ_POOL_NORMAL], cpu, 0);
-		init_pool(&cpu_pools[cpu][WQ_POOL_HIGHPRI], cpu, HIGHPRI_NICE);
+		if (init_pool(&cpu_pools[cpu][WQ_POOL_NORMAL], cpu, 0) ||
+		    init_pool(&cpu_pools[cpu][WQ_POOL_HIGHPRI], cpu, HIGHPRI_NICE))
+			panic("workqueue: no memory for the pools of cpu%u", cpu);
 		cpu_pools[cpu][WQ_POOL_NORMAL].id = next_pool_id++;
 		cpu_pools[cpu][WQ_POOL_HIGHPRI].id = next_pool_id++;
 	}

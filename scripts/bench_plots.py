@@ -45,7 +45,9 @@ def plot_offline(cmp, out):
     for name, style in (("trustee", "o-"), ("drain-first", "s--")):
         fs = sorted(rows(cmp, "offline", name), key=lambda f: f["pending"])
         x = [f["pending"] for f in fs]
-        ax1.plot(x, [f["down_ns"] / 1e6 for f in fs], style, label=name)
+        ax1.plot(x, [f["down_ns"] / 1e6 for f in fs], style, label=name + ": returned")
+        ax1.plot(x, [f["dead_ns"] / 1e6 for f in fs], style[0] + ":",
+                 label=name + ": CPU died", alpha=0.6)
         ax2.plot(x, [f["last_item_ns"] / 1e6 for f in fs], style, label=name)
     ax1.set_title("cpu_down() takes")
     ax2.set_title("until the last pending item is done")

@@ -166,10 +166,12 @@ def interact_gdb(m, boot):
     if not sh.ready():
         return [("gdb.prompt", False, "no prompt")]
     sh.run("demo sleep 4 1 5000")
+    sh.run("demo spin 1 1 60000")   # a loop on cpu1 for baton-profile to step through
     elf = os.path.join(os.path.dirname(boot.iso), "baton.elf")
     cmd = ["gdb", "-q", "-batch", "-nx", elf, "-x", os.path.join(ROOT, "scripts", "gdb", "baton.py"),
            "-ex", "target remote 127.0.0.1:%d" % boot.gdb_port]
-    for c in ("baton-cpus", "baton-threads", "baton-pools", "baton-works"):
+    for c in ("baton-cpus", "baton-threads", "baton-pools", "baton-works",
+              "baton-profile ktime_get_ns 10 1", "baton-profile ktime_get_ns x"):
         cmd += ["-ex", c]
     cmd += ["-ex", "detach"]
     try:
@@ -184,6 +186,9 @@ def interact_gdb(m, boot):
         ("gdb.baton-threads lists threads with states", r"kworker/0:0 +\d+ +0 +(blocked|running)"),
         ("gdb.baton-pools shows workers in work items", r"pool cpu1 +workers +[4-9](?s:.*)demo_fn"),
         ("gdb.baton-works counts pending items", r"\d+ pending work items"),
+        ("gdb.baton-profile steps cpu1 (busy with the spinning item)",
+         r"\n[1-9]\d* instructions from ktime_get_ns back to it\n +\d+  \w+"),
+        ("gdb.baton-profile refuses a bad argument", r"usage: baton-profile FUNC"),
     ]
     return [(name, re.search(rx, text) is not None, text[-1500:]) for name, rx in checks]
 

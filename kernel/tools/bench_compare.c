@@ -47,7 +47,7 @@ struct citem {
 	unsigned int cpu;		  /* Q: where it was queued */
 	bool blocks;			  /* Q: mixed: sleeps instead of spinning */
 	atomic_t runs;			  /* A: executions: exactly one is right */
-	u64 queued_ns;			  /* Q */
+	u64 queued_ns;			  /* Q: latency only */
 	u64 start_ns, end_ns;		  /* X (end_ns with WRITE_ONCE: chain waits on it) */
 	struct wait_queue_head done_wait; /* chain: its predecessor waits here */
 };
@@ -133,6 +133,10 @@ static struct cmp_run *run_alloc(const struct cmp_ctx *c, enum bench_model model
 		r->items[i].idx = i;
 		init_waitqueue_head(&r->items[i].done_wait);
 	}
+	/* Free the threads earlier runs left dead now: else the first thread
+	 * created inside this run's measurement (a new worker, say) frees
+	 * them all, and this run is charged for an earlier one's threads. */
+	kthread_reap();
 	return r;
 }
 
@@ -165,7 +169,6 @@ static bool queue_item(struct cmp_run *r, unsigned int i, unsigned int cpu)
 	struct citem *it = &r->items[i];
 
 	it->cpu = cpu;
-	it->queued_ns = now();
 	return model_queue_on(r->mwq, cpu, &it->work);
 }
 
@@ -646,6 +649,9 @@ static int scenario_offline(const struct cmp_ctx *c)
 
 			err = cpu_down(c->b);
 			u64 t2 = now();
+			struct cpuhp_stats st;
+
+			cpuhp_get_stats(&st);
 
 			if (drain) {
 				cpuhp_remove_step(&drain_step);
@@ -661,8 +667,9 @@ static int scenario_offline(const struct cmp_ctx *c)
 			else
 				bench_cmp_line("offline", drain ? "drain-first" : "trustee",
 					       "pending=%u queue_ns=%lu started_before_down=%u "
-					       "down_ns=%lu last_item_ns=%lu",
+					       "down_ns=%lu dead_ns=%lu last_item_ns=%lu",
 					       ps[k], t1 - t0, started, t2 - t1,
+					       st.last_down_dead_ns,
 					       ps[k] ? r->last_end_ns - t1 : 0);
 			run_free(r);
 			if (err || uerr)
@@ -718,6 +725,8 @@ static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy)
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		msleep(1);
+		r->items[i].queued_ns = now(); /* the only scenario that stamps: not in queue_item
+						*/
 		queue_item(r, i, c->b);
 		if (!wait_bounded(r, READ_ONCE(r->items[i].end_ns) != 0)) {
 			pr_err("latency %s: item %u never ran\n", bench_model_names[m], i);

@@ -4,6 +4,15 @@
 #   baton-threads   every thread: name, tid, CPU, state, class, nice, switches
 #   baton-pools     worker pools: workers, idle, nr_running, pending, trustee
 #   baton-works     the items waiting on each pool's worklist (function names)
+#   baton-profile FUNC [SKIP [CPU]]
+#                   where the instructions of one round go: let FUNC be
+#                   entered SKIP times (default 0; on CPU only, if given),
+#                   then single-step that CPU alone (interrupts are held
+#                   off while stepping) until FUNC's entry is reached
+#                   again, and count
+#                   the instructions by function (inlined ones shown under
+#                   the function they were inlined into). docs/bench.md
+#                   shows it on the no-op burst.
 #
 # They read kernel data structures through the symbols in build/baton.elf;
 # the machine is stopped while they run, so no locks are needed. Python in
@@ -153,8 +162,66 @@ class Works(gdb.Command):
         gdb.write("%d pending work items\n" % total)
 
 
+class Profile(gdb.Command):
+    """baton-profile FUNC [SKIP [CPU]]: instructions from one entry of FUNC to the next."""
+
+    LIMIT = 100000  # steps: a round that never comes back ends here
+
+    def __init__(self):
+        super().__init__("baton-profile", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        if not 1 <= len(argv) <= 3 or not all(a.isdigit() for a in argv[1:]):
+            raise gdb.GdbError("usage: baton-profile FUNC [SKIP [CPU]]")
+        bp = gdb.Breakpoint(argv[0], internal=True)
+        bp.ignore_count = int(argv[1]) if len(argv) >= 2 else 0
+        if len(argv) == 3:
+            bp.condition = "$_thread == %d" % (int(argv[2]) + 1)  # QEMU: one thread per CPU
+        try:
+            gdb.execute("continue", to_string=True)
+        finally:
+            bp.delete()
+        start = int(gdb.parse_and_eval("$pc"))
+        outer, inner = {}, {}
+        gdb.execute("set scheduler-locking step")
+        # Each step's stop is printed around to_string: send it nowhere.
+        for c in ("set logging file /dev/null", "set logging redirect on",
+                  "set logging enabled on"):
+            gdb.execute(c, to_string=True)
+        try:
+            n = self.step(start, outer, inner)
+        finally:
+            gdb.execute("set logging enabled off", to_string=True)
+        if n > self.LIMIT:
+            gdb.write("baton-profile: %s not reached again in %d steps\n" % (argv[0], self.LIMIT))
+        gdb.write("%d instructions from %s back to it\n" % (min(n, self.LIMIT), argv[0]))
+        for host, c in sorted(outer.items(), key=lambda kv: -kv[1]):
+            gdb.write("%6d  %s\n" % (c, host))
+            for (h, name), ci in sorted(inner.items(), key=lambda kv: -kv[1]):
+                if h == host and name != host:
+                    gdb.write("%6s    %5d inlined %s\n" % ("", ci, name))
+
+    def step(self, start, outer, inner):
+        """Step until start comes back; the steps taken (LIMIT + 1: never)."""
+        for n in range(1, self.LIMIT + 1):
+            gdb.execute("stepi", to_string=True)
+            frame = gdb.selected_frame()
+            name = frame.name() or "?"
+            while frame is not None and frame.type() == gdb.INLINE_FRAME:
+                frame = frame.older()
+            host = (frame.name() if frame else None) or "?"
+            outer[host] = outer.get(host, 0) + 1
+            inner[(host, name)] = inner.get((host, name), 0) + 1
+            if int(gdb.parse_and_eval("$pc")) == start:
+                return n
+        return self.LIMIT + 1
+
+
 Cpus()
 Threads()
 Pools()
 Works()
-gdb.write("baton: GDB helpers loaded: baton-cpus, baton-threads, baton-pools, baton-works\n")
+Profile()
+gdb.write("baton: GDB helpers loaded: baton-cpus, baton-threads, baton-pools, baton-works, "
+          "baton-profile\n")
