@@ -8,6 +8,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/traps.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/workqueue.h"
 
@@ -173,8 +174,9 @@ void uart_rx_init(void)
 	INIT_WORK(&rx_work, uart_rx_work);
 	err = irq_register_vector(ISA_IRQ_VECTOR(COM1_ISA_IRQ), uart_rx_interrupt);
 	if (err) {
-		pr_err("COM1 input off: vector %#x is taken (%d)\n", ISA_IRQ_VECTOR(COM1_ISA_IRQ),
-		       err);
+		/* The vectors are assigned in the source: a clash is a kernel bug. */
+		report_bug("uart", "COM1 input off: vector %#x is taken (%d)",
+			   ISA_IRQ_VECTOR(COM1_ISA_IRQ), err);
 		return;
 	}
 	/* To the boot CPU: it takes the interrupt and, since queue_work()

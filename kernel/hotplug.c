@@ -73,8 +73,8 @@ static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step 
 		for (undo = st; undo != first;) {
 			undo = list_prev_entry(undo, node);
 			if (undo->down && undo->down(cpu))
-				pr_err("cpu%u: %s down failed while rolling back\n", cpu,
-				       undo->name);
+				report_bug("cpuhp", "cpu%u: %s down failed while rolling back", cpu,
+					   undo->name);
 		}
 		return err;
 	}
@@ -110,7 +110,8 @@ static void run_starting_steps(unsigned int cpu)
 
 	list_for_each_entry(st, &phases[CPUHP_STARTING], node)
 		if (st->up && st->up(cpu))
-			pr_err("cpu%u: starting step %s failed; ignored\n", cpu, st->name);
+			report_bug("cpuhp", "cpu%u: starting step %s failed; ignored", cpu,
+				   st->name);
 }
 
 /* The "dying" callbacks, in reverse order, as the CPU goes down. */
@@ -120,7 +121,7 @@ static void run_dying_steps(unsigned int cpu)
 
 	list_for_each_entry_reverse(st, &phases[CPUHP_STARTING], node)
 		if (st->down && st->down(cpu))
-			pr_err("cpu%u: dying step %s failed; ignored\n", cpu, st->name);
+			report_bug("cpuhp", "cpu%u: dying step %s failed; ignored", cpu, st->name);
 }
 
 /* From ap_start(), interrupts off: the starting callbacks, then online. */
@@ -229,7 +230,7 @@ static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 	kstack_reclaim();
 	trace_event(TR_CPU, current, cpu, TRC_DEAD);
 	if (phase_down(CPUHP_PREPARE, cpu))
-		pr_err("cpu%u: a dead step failed after the CPU stopped\n", cpu);
+		report_bug("cpuhp", "cpu%u: a dead step failed after the CPU stopped", cpu);
 	cpumask_clear_cpu(cpu, &going_down);
 	return 0;
 cancel:

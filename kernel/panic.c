@@ -17,6 +17,8 @@
 volatile int panic_cpu = -1;
 unsigned long warn_count;
 bool warn_expected;
+static unsigned long bug_count; /* atomic */
+bool bug_expected;
 
 enum panic_action { PANIC_HALT, PANIC_EXIT, PANIC_REBOOT };
 static unsigned int panic_action = PANIC_HALT;
@@ -139,6 +141,29 @@ void warn_report(const char *file, int line, const void *ip, const char *fmt, ..
 	       smp_processor_id(), msg);
 	dump_stack();
 	printk(KERN_WARNING "---[ end trace ]---\n");
+}
+
+void report_bug(const char *subsys, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (len > 0 && msg[len - 1] == '\n') /* the line ends here either way */
+		msg[len - 1] = '\0';
+	__atomic_add_fetch(&bug_count, 1, __ATOMIC_RELAXED);
+	/* As for WARN: the harness fails any boot that prints "BUG: ", and
+	 * lets the form a test declared (ktest_expect_bugs()) pass. */
+	printk(KERN_ERR "BUG%s: %s: %s\n", READ_ONCE(bug_expected) ? " (expected by a test)" : "",
+	       subsys, msg);
+}
+
+unsigned long bug_reports(void)
+{
+	return __atomic_load_n(&bug_count, __ATOMIC_RELAXED);
 }
 
 static bool oops_report_open; /* panic_cpu only: oops_begin() ran */

@@ -13,6 +13,18 @@
  * warn_count          number of WARNs so far (tests check it stays 0).
  * clear_warn_once()   re-arm every WARN_ONCE (a test that provokes one
  *                     calls it through ktest_expect_warnings()).
+ * report_bug(subsys, fmt, ...)
+ *                     report a kernel error the kernel survives (a heap
+ *                     misuse, a stalled pool, a hotplug step that failed
+ *                     where it cannot fail): one line at KERN_ERR,
+ *                     "BUG: <subsys>: <message>", and carry on. No
+ *                     backtrace: add dump_stack() where it helps. Any
+ *                     context. Not for bad input from a user, firmware or a
+ *                     caller (those are messages, or a WARN).
+ * bug_reports()       number of report_bug() calls so far: tests and the
+ *                     torture check it does not grow. A test that provokes
+ *                     a report says so with ktest_expect_bugs(), and the
+ *                     line reads "BUG (expected by a test): ...".
  */
 #ifndef KERNEL_PANIC_H
 #define KERNEL_PANIC_H
@@ -36,6 +48,11 @@ extern unsigned long warn_count;
 void clear_warn_once(void);
 /* Set by the test runner while a case provokes WARNs on purpose. */
 extern bool warn_expected;
+
+void report_bug(const char *subsys, const char *fmt, ...) __printf(2, 3);
+unsigned long bug_reports(void);
+/* Set by the test runner while a case provokes report_bug() on purpose. */
+extern bool bug_expected;
 
 void dump_stack(void);
 void show_backtrace(u64 rbp, const char *indent);

@@ -87,7 +87,8 @@ static void spurious_interrupt(struct pt_regs *regs)
 
 static void apic_error_interrupt(struct pt_regs *regs)
 {
-	pr_err("local APIC error on cpu%u\n", smp_processor_id());
+	/* The kernel programs every interrupt and IPI the APIC sees. */
+	report_bug("smp", "local APIC error on cpu%u", smp_processor_id());
 }
 
 /* Queue fn on cpu and send the IPI. r is the waiter's request, or NULL to

@@ -2341,9 +2341,10 @@ static void stats_check_pool(struct worker_pool *pool, void *arg)
 		return;
 	}
 	if (wq_stall_s && now - pool->watch_since >= wq_stall_s * NSEC_PER_SEC) {
-		pr_err("pool %d (cpu %d) stalled: %u items pending, none run for %lu s\n", pool->id,
-		       pool_is_bound(pool) ? (int)pool->cpu : -1, st.nr_pending,
-		       (u64)((now - pool->watch_since) / NSEC_PER_SEC));
+		report_bug("workqueue",
+			   "pool %d (cpu %d) stalled: %u items pending, none run for %lu s",
+			   pool->id, pool_is_bound(pool) ? (int)pool->cpu : -1, st.nr_pending,
+			   (u64)((now - pool->watch_since) / NSEC_PER_SEC));
 		pool->watch_since = now;
 	}
 }

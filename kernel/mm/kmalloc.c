@@ -111,7 +111,7 @@ static void report(const char *what, const void *p, const struct kobj *o, const 
 	if (o && o->free_site)
 		sprint_symbol(f, sizeof(f), (u64)o->free_site);
 	printk(KERN_ERR "==================================================================\n");
-	printk(KERN_ERR "BUG: kmalloc: %s of %p%s\n", what, p, detail ? detail : "");
+	report_bug("kmalloc", "%s of %p%s", what, p, detail ? detail : "");
 	if (o)
 		printk(KERN_ERR "object of %u bytes, allocated at %s, last freed at %s\n", o->size,
 		       a, o->free_site ? f : "(never)");

@@ -39,6 +39,12 @@ void ktest_expect_warnings(struct ktest *t, unsigned long n)
 	clear_warn_once(); /* the expected ones fire even if fired before */
 }
 
+void ktest_expect_bugs(struct ktest *t, unsigned long n)
+{
+	t->bugs_expected += n;
+	WRITE_ONCE(bug_expected, true);
+}
+
 bool ktest_requested(void)
 {
 	return test_param[0] != '\0';
@@ -137,17 +143,25 @@ unsigned int ktest_run(const char *list)
 		for (unsigned int i = 0; i < s->nr_cases; i++) {
 			struct ktest t = { .case_name = s->cases[i].name };
 			unsigned long warns = warn_count;
+			unsigned long bugs = bug_reports();
 
 			u64 t0 = ktime_get_ns();
 
 			s->cases[i].run(&t);
 			WRITE_ONCE(warn_expected, false);
+			WRITE_ONCE(bug_expected, false);
 			ktap("    # %s: %lu ms\n", t.case_name,
 			     (unsigned long)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
 			if (warn_count - warns != t.warnings_expected)
 				ktest_fail(&t, __FILE__, __LINE__,
 					   "the case caused %lu warning(s), expected %lu",
 					   warn_count - warns, t.warnings_expected);
+			bugs = bug_reports() - bugs;
+			if (bugs != t.bugs_expected)
+				ktest_fail(&t, __FILE__, __LINE__,
+					   "the case caused %lu kernel error report(s) (BUG), "
+					   "expected %lu",
+					   bugs, t.bugs_expected);
 			if (t.skipped && !t.failed) {
 				ktap("    ok %u %s # SKIP %s\n", i + 1, t.case_name, t.skip_reason);
 				skipped++;

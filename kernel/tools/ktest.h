@@ -34,6 +34,7 @@ struct ktest {
 	bool skipped;
 	char skip_reason[96];
 	unsigned long warnings_expected; /* WARNs the case provokes on purpose */
+	unsigned long bugs_expected;	 /* report_bug()s the case provokes on purpose */
 };
 
 struct ktest_case {
@@ -68,6 +69,10 @@ struct ktest_suite {
 void ktest_skip(struct ktest *t, const char *reason);
 /* The case will provoke n WARNs on purpose: fewer or more fail it. */
 void ktest_expect_warnings(struct ktest *t, unsigned long n);
+/* The case will provoke n kernel error reports (report_bug(), "BUG: ...")
+ * on purpose: fewer or more fail it. They print as "BUG (expected by a
+ * test): ...", which the harness lets pass. */
+void ktest_expect_bugs(struct ktest *t, unsigned long n);
 /* Run the suites named by the test= parameter; returns true if any ran. */
 bool ktest_run_selected(void);
 /* Run the suites in list ("all" or "a,b"), print KTAP; returns failures
