@@ -51,8 +51,9 @@
  * A failing "offline" or "prepare" callback rolls the operation back: the
  * callbacks of that phase already run are undone in reverse, and the CPU
  * ends where it started. A failing "online" callback takes the CPU back
- * down. A failing "starting", "dying" or "dead" callback is only reported:
- * there is no way back by then.
+ * down. A failing "starting", "dying" or "dead" callback, or a down callback
+ * failing while a failed up is rolled back, is only reported ("BUG: cpuhp:
+ * ...", report_bug()): there is no way back by then.
  */
 #ifndef KERNEL_HOTPLUG_H
 #define KERNEL_HOTPLUG_H
@@ -63,8 +64,8 @@
 enum cpuhp_phase { CPUHP_PREPARE, CPUHP_STARTING, CPUHP_ONLINE, CPUHP_NR_PHASES };
 
 /* One registered step. up/down may be NULL. starting-phase callbacks run
- * with interrupts off and must not fail (their return value is ignored
- * with a warning). */
+ * with interrupts off and must not fail (a failure is reported with
+ * report_bug() and otherwise ignored). */
 struct cpuhp_step {
 	const char *name;
 	enum cpuhp_phase phase;

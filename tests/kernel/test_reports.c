@@ -1,0 +1,130 @@
+/* tests/kernel/test_reports.c - kernel error reports (report_bug(), "BUG:
+ * <subsystem>: ..."): their form, their count, and the hotplug failures
+ * that go through them. Each case declares the reports it provokes
+ * (ktest_expect_bugs), so they read "BUG (expected by a test): ..." and the
+ * runner fails the case if it caused more or fewer. */
+#include "kernel/hotplug.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "kernel/tools/ktest.h"
+#include "lib/errno.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+static char log_tail[4096];
+
+/* Is the text among the last few KB of the log? */
+static bool logged(const char *text)
+{
+	log_buf_read(log_tail, sizeof(log_tail));
+	return strstr(log_tail, text) != NULL;
+}
+
+/* Is "] BUG (expected by a test): cpuhp: cpuN: <what>" a line of the log? */
+static bool cpuhp_reported(unsigned int cpu, const char *what)
+{
+	char line[128];
+
+	scnprintf(line, sizeof(line), "] BUG (expected by a test): cpuhp: cpu%u: %s\n", cpu, what);
+	return logged(line);
+}
+
+static void a_report_is_counted_and_reads_as_declared(struct ktest *t)
+{
+	unsigned long before = bug_reports();
+
+	ktest_expect_bugs(t, 1);
+	report_bug("reports", "provoked on purpose by %s", t->case_name);
+	KT_EXPECT_EQ(t, bug_reports() - before, 1);
+	KT_EXPECT_TRUE(t, logged("] BUG (expected by a test): reports: provoked on purpose by "
+				 "a_report_is_counted_and_reads_as_declared\n"));
+}
+
+/* ---- hotplug: failures with no way back are reported ------------------- */
+
+static unsigned int last_cpu(void)
+{
+	unsigned int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+static int fail_step(unsigned int cpu)
+{
+	return -EIO;
+}
+
+static struct cpuhp_step failing_starting_step = {
+	.name = "test:failing-starting",
+	.phase = CPUHP_STARTING,
+	.up = fail_step,
+	.down = fail_step,
+};
+
+/* A starting or dying callback cannot fail: the CPU goes up or down all
+ * the same, and each failure is one report. */
+static void failed_starting_and_dying_steps_are_reported(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	unsigned long before = bug_reports();
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs at least 2 CPUs");
+		return;
+	}
+	ktest_expect_bugs(t, 2);
+	cpuhp_add_step(&failing_starting_step);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_EQ(t, bug_reports() - before, 1);
+	KT_EXPECT_TRUE(t, cpuhp_reported(cpu, "dying step test:failing-starting failed; ignored"));
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	cpuhp_remove_step(&failing_starting_step);
+	KT_EXPECT_TRUE(t, cpu_online(cpu));
+	KT_EXPECT_EQ(t, bug_reports() - before, 2);
+	KT_EXPECT_TRUE(t,
+		       cpuhp_reported(cpu, "starting step test:failing-starting failed; ignored"));
+}
+
+/* Registered in this order: the second one's up fails, so the first one's
+ * down undoes it, and fails too. */
+static struct cpuhp_step unundoable_step = {
+	.name = "test:cannot-undo",
+	.phase = CPUHP_PREPARE,
+	.down = fail_step,
+};
+static struct cpuhp_step refusing_prepare_step = {
+	.name = "test:refuse-prepare",
+	.phase = CPUHP_PREPARE,
+	.up = fail_step,
+};
+
+/* A failed online is rolled back; a rollback step that fails is reported.
+ * The online fails with the first error, and a later one succeeds. */
+static void failed_rollback_is_reported(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	unsigned long before = bug_reports();
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs at least 2 CPUs");
+		return;
+	}
+	ktest_expect_bugs(t, 1);
+	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
+	cpuhp_add_step(&unundoable_step);
+	cpuhp_add_step(&refusing_prepare_step);
+	KT_EXPECT_EQ(t, cpu_up(cpu), -EIO);
+	cpuhp_remove_step(&refusing_prepare_step);
+	cpuhp_remove_step(&unundoable_step);
+	KT_EXPECT_FALSE(t, cpu_online(cpu));
+	KT_EXPECT_EQ(t, bug_reports() - before, 1);
+	KT_EXPECT_TRUE(t, cpuhp_reported(cpu, "test:cannot-undo down failed while rolling back"));
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
+
+KTEST_SUITE(reports, KTEST_CASE(a_report_is_counted_and_reads_as_declared),
+	    KTEST_CASE(failed_starting_and_dying_steps_are_reported),
+	    KTEST_CASE(failed_rollback_is_reported));
