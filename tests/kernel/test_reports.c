@@ -3,11 +3,15 @@
  * that go through them. Each case declares the reports it provokes
  * (ktest_expect_bugs), so they read "BUG (expected by a test): ..." and the
  * runner fails the case if it caused more or fewer. */
+#include "arch/x86_64/cpu.h"
 #include "kernel/hotplug.h"
 #include "kernel/panic.h"
+#include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/time.h"
 #include "kernel/tools/ktest.h"
+#include "kernel/workqueue.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -125,6 +129,84 @@ static void failed_rollback_is_reported(struct ktest *t)
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 }
 
+/* ---- workqueue: a pool that makes no progress is reported --------------- */
+
+extern const struct kernel_param __kparam_start[], __kparam_end[];
+
+/* The variable of an unsigned int parameter (the command line's table). */
+static unsigned int *uint_param(const char *name)
+{
+	for (const struct kernel_param *p = __kparam_start; p < __kparam_end; p++)
+		if (p->type == PARAM_T_UINT && strcmp(p->name, name) == 0)
+			return p->var;
+	return NULL;
+}
+
+/* A bound for a broken kernel, not a time the case needs. */
+#define STALL_GIVE_UP_NS (30 * NSEC_PER_SEC)
+
+static unsigned int *stall_s, stall_s_saved;
+static unsigned long hog_bugs0;
+static volatile bool hog_running, hog_saw_report, waiter_ran;
+
+/* Busy, never sleeping: its pool runs nothing else until a report comes. */
+static void hog_fn(struct work_struct *w)
+{
+	u64 give_up = ktime_get_ns() + STALL_GIVE_UP_NS;
+
+	WRITE_ONCE(hog_running, true);
+	while (bug_reports() == hog_bugs0 && ktime_get_ns() < give_up)
+		cpu_relax();
+	/* At once, so the stall cannot be reported twice. */
+	WRITE_ONCE(*stall_s, stall_s_saved);
+	WRITE_ONCE(hog_saw_report, bug_reports() != hog_bugs0);
+}
+
+static void waiter_fn(struct work_struct *w)
+{
+	WRITE_ONCE(waiter_ran, true);
+}
+
+/* An item queued behind one that keeps its CPU's pool busy makes no
+ * progress: with wq_stall_s=1, the periodic check reports the pool, once. */
+static void a_stalled_pool_is_reported(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	unsigned long before = bug_reports();
+	struct work_struct hog, waiter;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs at least 2 CPUs");
+		return;
+	}
+	stall_s = uint_param("wq_stall_s");
+	KT_ASSERT_NOT_NULL(t, stall_s);
+	stall_s_saved = *stall_s;
+	hog_bugs0 = before;
+	hog_running = hog_saw_report = waiter_ran = false;
+	INIT_WORK(&hog, hog_fn);
+	INIT_WORK(&waiter, waiter_fn);
+	ktest_expect_bugs(t, 1);
+	queue_work_on(cpu, system_wq, &hog);
+	for (u64 give_up = ktime_get_ns() + STALL_GIVE_UP_NS;
+	     !READ_ONCE(hog_running) && ktime_get_ns() < give_up;)
+		cpu_relax();
+	KT_EXPECT_TRUE(t, hog_running);
+	queue_work_on(cpu, system_wq, &waiter);
+	WRITE_ONCE(*stall_s, 1);
+	flush_work(&hog);
+	WRITE_ONCE(*stall_s, stall_s_saved); /* (done already, unless it gave up) */
+	flush_work(&waiter);
+	KT_EXPECT_TRUE(t, hog_saw_report);
+	KT_EXPECT_TRUE(t, waiter_ran);
+	KT_EXPECT_EQ(t, bug_reports() - before, 1);
+	KT_EXPECT_TRUE(t, logged("] BUG (expected by a test): workqueue: pool "));
+	char where[32];
+
+	scnprintf(where, sizeof(where), " (cpu %u) stalled: ", cpu);
+	KT_EXPECT_TRUE(t, logged(where));
+}
+
 KTEST_SUITE(reports, KTEST_CASE(a_report_is_counted_and_reads_as_declared),
 	    KTEST_CASE(failed_starting_and_dying_steps_are_reported),
-	    KTEST_CASE(failed_rollback_is_reported));
+	    KTEST_CASE(failed_rollback_is_reported), KTEST_CASE(a_stalled_pool_is_reported));
