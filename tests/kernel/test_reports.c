@@ -1,6 +1,7 @@
 /* tests/kernel/test_reports.c - kernel error reports (report_bug(), "BUG:
- * <subsystem>: ..."): their form, their count, and the hotplug failures
- * that go through them. Each case declares the reports it provokes
+ * <subsystem>: ..."): their form, their count, and the hotplug failures and
+ * the pool stall report that go through them (the kmalloc debug reports are
+ * test_kmalloc.c's kmalloc_debug). Each case declares the reports it provokes
  * (ktest_expect_bugs), so they read "BUG (expected by a test): ..." and the
  * runner fails the case if it caused more or fewer. */
 #include "arch/x86_64/cpu.h"
