@@ -8,32 +8,35 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 
+#define NR_SLEEPY 64
 struct sleepy {
 	struct work_struct work;
 	atomic_t *done;
 };
 
-static atomic_t asleep, max_asleep;
+static atomic_t asleep;
+static struct completion sleepy_gate;
 
-static void sleep_40ms(struct work_struct *w)
+static void sleep_until_gate(struct work_struct *w)
 {
 	struct sleepy *s = container_of(w, struct sleepy, work);
-	int n = atomic_inc_return(&asleep);
 
-	atomic_max(&max_asleep, n);
-	msleep(40);
-	atomic_dec(&asleep);
+	atomic_inc(&asleep);
+	wait_for_completion(&sleepy_gate);
 	atomic_inc(s->done);
 }
 
-/* 64 items that each sleep 40 ms, all on one CPU: another worker takes
- * over each time one blocks, so they overlap and finish in a few sleeps. */
+/* 64 items that each block until all 64 block at once, all on one CPU:
+ * another worker takes over each time one blocks, so they all overlap
+ * (run one after another, the first would wait for ever: the case fails
+ * by timing out, its gate opened so that they finish). */
 static void blocked_items_overlap(struct ktest *t)
 {
-	static struct sleepy items[64];
+	static struct sleepy items[NR_SLEEPY];
 	atomic_t done = ATOMIC_INIT(0);
 	unsigned int cpu = cpumask_first(&cpu_online_mask);
 	struct workqueue_struct *wq = alloc_workqueue("test_overlap", 0, 0);
@@ -41,20 +44,21 @@ static void blocked_items_overlap(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, wq);
 	struct wq_pool_stats before, after;
 
-	atomic_set(&max_asleep, 0);
+	atomic_set(&asleep, 0);
+	init_completion(&sleepy_gate);
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
-	for (int i = 0; i < 64; i++) {
-		INIT_WORK(&items[i].work, sleep_40ms);
+	for (int i = 0; i < NR_SLEEPY; i++) {
+		INIT_WORK(&items[i].work, sleep_until_gate);
 		items[i].done = &done;
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &items[i].work));
 	}
-	for (int i = 0; i < 64; i++)
+	KT_WAIT_UNTIL(t, atomic_read(&asleep) == NR_SLEEPY);
+	KT_EXPECT_EQ(t, atomic_read(&done), 0);
+	complete_all(&sleepy_gate);
+	for (int i = 0; i < NR_SLEEPY; i++)
 		flush_work(&items[i].work);
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &after);
-	KT_EXPECT_EQ(t, atomic_read(&done), 64);
-	/* Serially at most one would sleep at a time; overlapped, many do
-	 * (how many depends on how fast the host lets us create workers). */
-	KT_EXPECT_LE(t, 8, atomic_read(&max_asleep));
+	KT_EXPECT_EQ(t, atomic_read(&done), NR_SLEEPY);
 	/* Workers were created only for items that blocked: at most one each. */
 	KT_EXPECT_LE(t, after.nr_created - before.nr_created, 64);
 	KT_EXPECT_LE(t, 64, after.nr_executed - before.nr_executed);
@@ -132,7 +136,11 @@ static void dependency_chain_completes(struct ktest *t)
 	}
 	for (int i = 0; i < CHAIN; i++)
 		queue_work(system_wq, &chain[i].work);
-	KT_EXPECT_NE(t, wait_for_completion_timeout(&chain[0].done, 60 * NSEC_PER_SEC), 0);
+	if (!wait_for_completion_timeout(&chain[0].done, KT_WAIT_LIMIT_NS)) {
+		KT_EXPECT_TRUE(t, completion_done(&chain[0].done)); /* fails: stuck */
+		for (int i = 0; i < CHAIN; i++)
+			complete_all(&chain[i].done); /* let the stuck links end */
+	}
 	for (int i = 0; i < CHAIN; i++)
 		flush_work(&chain[i].work);
 }
@@ -187,7 +195,7 @@ static void non_reentrant_under_contention(struct ktest *t)
 		put_thread(th);
 	}
 	for_each_online_cpu(cpu)
-		wait_for_completion(&done[cpu]);
+		KT_EXPECT_NE(t, wait_for_completion_timeout(&done[cpu], KT_WAIT_LIMIT_NS), 0);
 	flush_work(&shared_work);
 	KT_EXPECT_LE(t, 2, atomic_read(&queued_ok));
 	printk(KERN_RAW "    # non_reentrant: %d queued, %d ran, %d overlaps\n",
@@ -209,29 +217,60 @@ static void non_reentrant_under_contention(struct ktest *t)
 
 static struct delayed_work delayed;
 static volatile u64 delayed_ran_at;
+static atomic_t delayed_runs;
 
 static void delayed_fn(struct work_struct *w)
 {
 	delayed_ran_at = ktime_get_ns();
+	atomic_inc(&delayed_runs);
 }
 
+static struct completion gate_open;
+static struct work_struct gate_item;
+
+static void gate_fn(struct work_struct *w)
+{
+	wait_for_completion(&gate_open);
+}
+
+/* Not run before its delay (a slow host only makes it later). Cancelled
+ * while pending it never runs, whether its timer is still armed or has
+ * fired: an ordered workqueue held by a gate item keeps it from running
+ * until the test opens the gate, however long the host stalls us. */
 static void delayed_work_is_not_early(struct ktest *t)
 {
+	struct workqueue_struct *wq = alloc_ordered_workqueue("test_delayed", 0);
+
+	KT_ASSERT_NOT_NULL(t, wq);
 	INIT_DELAYED_WORK(&delayed, delayed_fn);
 	delayed_ran_at = 0;
+	atomic_set(&delayed_runs, 0);
 	u64 t0 = ktime_get_ns();
 
 	KT_EXPECT_TRUE(t, queue_delayed_work(system_wq, &delayed, 50 * NSEC_PER_MSEC));
 	KT_EXPECT_FALSE(t, queue_delayed_work(system_wq, &delayed, 50 * NSEC_PER_MSEC));
-	while (!delayed_ran_at)
-		msleep(5);
+	KT_WAIT_UNTIL(t, delayed_ran_at != 0);
 	KT_EXPECT_TRUE(t, delayed_ran_at - t0 >= 50 * NSEC_PER_MSEC);
-	/* Cancelled before it fires: never runs. */
-	delayed_ran_at = 0;
-	queue_delayed_work(system_wq, &delayed, 30 * NSEC_PER_MSEC);
+	flush_delayed_work(&delayed);
+
+	init_completion(&gate_open);
+	INIT_WORK(&gate_item, gate_fn);
+	queue_work(wq, &gate_item);
+	/* Cancelled while its timer is armed. */
+	atomic_set(&delayed_runs, 0);
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &delayed, 30 * NSEC_PER_MSEC));
 	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&delayed));
-	msleep(60);
-	KT_EXPECT_EQ(t, delayed_ran_at, 0);
+	KT_EXPECT_FALSE(t, timer_pending(&delayed.timer));
+	/* Cancelled after its timer fired, queued behind the gate. */
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &delayed, 1 * NSEC_PER_MSEC));
+	KT_WAIT_UNTIL(t, !timer_pending(&delayed.timer));
+	KT_EXPECT_TRUE(t, work_pending(&delayed.work));
+	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&delayed));
+	KT_EXPECT_FALSE(t, delayed_work_pending(&delayed));
+	complete_all(&gate_open);
+	flush_workqueue(wq);
+	KT_EXPECT_EQ(t, atomic_read(&delayed_runs), 0);
+	destroy_workqueue(wq);
 }
 
 static struct work_struct self_requeue;
@@ -249,14 +288,69 @@ static void cancel_stops_a_self_requeueing_item(struct ktest *t)
 	INIT_WORK(&self_requeue, requeue_fn);
 	atomic_set(&requeue_runs, 0);
 	queue_work(system_wq, &self_requeue);
-	while (atomic_read(&requeue_runs) < 20)
-		msleep(1);
+	KT_WAIT_UNTIL(t, atomic_read(&requeue_runs) >= 20);
 	cancel_work_sync(&self_requeue);
 	int runs = atomic_read(&requeue_runs);
 
-	msleep(30);
-	KT_EXPECT_EQ(t, atomic_read(&requeue_runs), runs);
+	/* Neither queued nor running once cancel_work_sync() returned: no
+	 * later run can come (a flush of an idle item returns at once). */
 	KT_EXPECT_FALSE(t, work_pending(&self_requeue));
+	KT_EXPECT_EQ(t, work_busy(&self_requeue), 0);
+	KT_EXPECT_FALSE(t, flush_work(&self_requeue));
+	KT_EXPECT_EQ(t, atomic_read(&requeue_runs), runs);
+}
+
+/* An item queued again while it runs on one CPU, from another CPU: the
+ * second run waits for the first to end (never two at once), and it does
+ * run, exactly once more. The first run is held by a gate the test opens,
+ * so the requeue happens while it runs by construction. */
+static struct work_struct gated_item;
+static struct completion gated_release;
+static atomic_t gated_inside, gated_overlaps, gated_runs;
+static volatile unsigned int gated_first_cpu;
+
+static void gated_fn(struct work_struct *w)
+{
+	if (atomic_inc_return(&gated_inside) != 1)
+		atomic_inc(&gated_overlaps);
+	if (atomic_inc_return(&gated_runs) == 1) {
+		gated_first_cpu = smp_processor_id();
+		wait_for_completion(&gated_release);
+	}
+	atomic_dec(&gated_inside);
+}
+
+static void requeue_while_running_waits_for_the_first_run(struct ktest *t)
+{
+	unsigned int a = cpumask_first(&cpu_online_mask), b = cpumask_any_but(&cpu_online_mask, a);
+
+	if (b >= NR_CPUS) {
+		ktest_skip(t, "needs two CPUs");
+		return;
+	}
+	INIT_WORK(&gated_item, gated_fn);
+	init_completion(&gated_release);
+	atomic_set(&gated_inside, 0);
+	atomic_set(&gated_overlaps, 0);
+	atomic_set(&gated_runs, 0);
+	KT_EXPECT_TRUE(t, queue_work_on(a, system_wq, &gated_item));
+	if (KT_WAIT_UNTIL(t, atomic_read(&gated_runs) == 1)) {
+		KT_EXPECT_EQ(t, gated_first_cpu, a);
+		KT_EXPECT_EQ(t, work_busy(&gated_item), WORK_BUSY_RUNNING);
+		/* Running, not pending: it may be queued again, here on b. */
+		KT_EXPECT_TRUE(t, queue_work_on(b, system_wq, &gated_item));
+		KT_EXPECT_FALSE(t, queue_work_on(b, system_wq, &gated_item)); /* now pending */
+		/* b's pool is free, yet the second run waits for the first: it
+		 * is handed to the worker running it on a, or held back. */
+		for (int i = 0; i < 20; i++)
+			msleep(1);
+		KT_EXPECT_EQ(t, atomic_read(&gated_runs), 1);
+	}
+	complete_all(&gated_release);
+	flush_work(&gated_item);
+	KT_EXPECT_EQ(t, atomic_read(&gated_runs), 2);
+	KT_EXPECT_EQ(t, atomic_read(&gated_overlaps), 0);
+	KT_EXPECT_EQ(t, work_busy(&gated_item), 0);
 }
 
 static struct work_struct who_am_i;
@@ -316,4 +410,6 @@ static void max_active_is_never_exceeded(struct ktest *t)
 KTEST_SUITE(workqueue, KTEST_CASE(max_active_is_never_exceeded), KTEST_CASE(blocked_items_overlap),
 	    KTEST_CASE(cpu_bound_items_run_one_at_a_time), KTEST_CASE(dependency_chain_completes),
 	    KTEST_CASE(non_reentrant_under_contention), KTEST_CASE(delayed_work_is_not_early),
-	    KTEST_CASE(cancel_stops_a_self_requeueing_item), KTEST_CASE(current_work_and_misuse));
+	    KTEST_CASE(cancel_stops_a_self_requeueing_item),
+	    KTEST_CASE(requeue_while_running_waits_for_the_first_run),
+	    KTEST_CASE(current_work_and_misuse));

@@ -10,6 +10,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
@@ -253,29 +254,61 @@ static void dwork_fn(struct work_struct *w)
 	atomic_inc(&dwork_runs);
 }
 
+static struct completion dgate_open;
+static struct work_struct dgate_item;
+
+static void dgate_fn(struct work_struct *w)
+{
+	wait_for_completion(&dgate_open);
+}
+
+/* mod_delayed_work re-arms a pending item for delay from the call, earlier
+ * or later. Checked without racing the clock: "not before" holds however
+ * slow the host, the earlier deadline is read from the armed timer, and
+ * an ordered workqueue held by a gate item keeps the 10 ms item from
+ * running before the test moves it, however long the host stalls us. */
 static void mod_delayed_work_moves_the_deadline(struct ktest *t)
 {
+	struct workqueue_struct *wq = alloc_ordered_workqueue("test_moddelay", 0);
+
+	KT_ASSERT_NOT_NULL(t, wq);
 	INIT_DELAYED_WORK(&dwork, dwork_fn);
 	dwork_ran_at = 0;
+	atomic_set(&dwork_runs, 0);
 	/* Earlier: from 10 s to 20 ms. */
 	u64 t0 = ktime_get_ns();
 
 	KT_EXPECT_FALSE(t, mod_delayed_work(system_wq, &dwork, 10 * NSEC_PER_SEC)); /* was idle */
-	KT_EXPECT_TRUE(t, mod_delayed_work(system_wq, &dwork, 20 * NSEC_PER_MSEC)); /* was pending
-										     */
-	while (!dwork_ran_at && ktime_get_ns() - t0 < 9 * NSEC_PER_SEC)
-		msleep(5);
-	KT_EXPECT_TRUE(t, dwork_ran_at >= t0 + 20 * NSEC_PER_MSEC);
-	KT_EXPECT_TRUE(t, dwork_ran_at && dwork_ran_at < t0 + 9 * NSEC_PER_SEC);
+	KT_EXPECT_TRUE(t, mod_delayed_work(system_wq, &dwork, 20 * NSEC_PER_MSEC)); /* pending */
+	u64 t1 = ktime_get_ns(), expires = READ_ONCE(dwork.timer.expires);
+
+	KT_EXPECT_LE(t, t0 + 20 * NSEC_PER_MSEC, expires);
+	KT_EXPECT_LE(t, expires, t1 + 20 * NSEC_PER_MSEC); /* not the 10 s one */
+	KT_WAIT_UNTIL(t, dwork_ran_at != 0);
+	KT_EXPECT_LE(t, t0 + 20 * NSEC_PER_MSEC, dwork_ran_at);
+	flush_delayed_work(&dwork);
+	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 1);
 	/* Later: from 10 ms to 200 ms; not run before. */
+	init_completion(&dgate_open);
+	INIT_WORK(&dgate_item, dgate_fn);
+	queue_work(wq, &dgate_item);
 	dwork_ran_at = 0;
-	queue_delayed_work(system_wq, &dwork, 10 * NSEC_PER_MSEC);
+	atomic_set(&dwork_runs, 0);
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &dwork, 10 * NSEC_PER_MSEC));
 	t0 = ktime_get_ns();
-	mod_delayed_work(system_wq, &dwork, 200 * NSEC_PER_MSEC);
-	msleep(100);
-	KT_EXPECT_EQ(t, dwork_ran_at, 0);
-	KT_EXPECT_TRUE(t, flush_delayed_work(&dwork)); /* now, not in 100 ms */
-	KT_EXPECT_TRUE(t, dwork_ran_at >= t0);
+	/* Pending: still on its timer, or queued behind the gate. */
+	KT_EXPECT_TRUE(t, mod_delayed_work(wq, &dwork, 200 * NSEC_PER_MSEC));
+	complete_all(&dgate_open);
+	KT_WAIT_UNTIL(t, dwork_ran_at != 0);
+	KT_EXPECT_LE(t, t0 + 200 * NSEC_PER_MSEC, dwork_ran_at);
+	flush_workqueue(wq);
+	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 1);
+	/* flush_delayed_work runs a 200 ms item now, not when it is due. */
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &dwork, 200 * NSEC_PER_MSEC));
+	KT_EXPECT_TRUE(t, flush_delayed_work(&dwork));
+	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 2);
+	KT_EXPECT_FALSE(t, timer_pending(&dwork.timer));
+	destroy_workqueue(wq);
 	/* flush_delayed_work runs a far-off item at once. */
 	atomic_set(&dwork_runs, 0);
 	queue_delayed_work(system_wq, &dwork, 100 * NSEC_PER_SEC);
@@ -302,17 +335,17 @@ static void cancel_delayed_stops_a_self_requeueing_item(struct ktest *t)
 	INIT_DELAYED_WORK(&self_dwork, self_dwork_fn);
 	atomic_set(&self_dwork_runs, 0);
 	queue_delayed_work(system_wq, &self_dwork, 0);
-	u64 t0 = ktime_get_ns();
-
-	while (atomic_read(&self_dwork_runs) < 10 && ktime_get_ns() - t0 < WAIT_NS)
-		msleep(2);
+	KT_WAIT_UNTIL(t, atomic_read(&self_dwork_runs) >= 10);
 	cancel_delayed_work_sync(&self_dwork);
 	int runs = atomic_read(&self_dwork_runs);
 
-	msleep(30);
+	/* Returned: no timer armed, nothing queued or running, so no later
+	 * run can come. */
 	KT_EXPECT_LE(t, 10, runs);
-	KT_EXPECT_EQ(t, atomic_read(&self_dwork_runs), runs);
 	KT_EXPECT_FALSE(t, delayed_work_pending(&self_dwork));
+	KT_EXPECT_FALSE(t, timer_pending(&self_dwork.timer));
+	KT_EXPECT_EQ(t, work_busy(&self_dwork.work), 0);
+	KT_EXPECT_EQ(t, atomic_read(&self_dwork_runs), runs);
 }
 
 /* ---- flushing ----------------------------------------------------------- */
@@ -416,17 +449,17 @@ static void flusher(int idx, void *arg)
 static void gate_opener(int idx, void *arg)
 {
 	struct wq_stats st;
-	u64 t0 = ktime_get_ns();
+	u64 deadline = 0;
 
 	if (idx < NR_FLUSHERS) {
 		flusher(idx, arg);
 		return;
 	}
-	/* Open the gate once every colour is taken (or after a while). */
+	/* Open the gate once every colour is taken (the case checks that this
+	 * happened; the bound only keeps a regression from hanging). */
 	do {
-		msleep(5);
 		workqueue_wq_stats(fl_wq, &st);
-	} while (!st.nr_flush_overflows && ktime_get_ns() - t0 < 5 * NSEC_PER_SEC);
+	} while (!st.nr_flush_overflows && ktest_wait_poll(&deadline));
 	complete_all(&fl_gate);
 }
 
@@ -458,10 +491,12 @@ static void twenty_concurrent_flushers(struct ktest *t)
 static struct workqueue_struct *drain_wq;
 static struct work_struct drain_chain, outsider;
 static atomic_t drain_links;
-static struct completion drain_started, drain_finished;
+static struct completion drain_started, drain_finished, drain_gate;
 
 static void drain_chain_fn(struct work_struct *w)
 {
+	if (atomic_read(&drain_links) == 0)
+		wait_for_completion(&drain_gate); /* the chain waits for the test */
 	msleep(2);
 	if (atomic_inc_return(&drain_links) < CHAIN_LEN)
 		queue_work(drain_wq, w); /* chained: allowed while draining */
@@ -479,28 +514,36 @@ static int drainer(void *arg)
 	return 0;
 }
 
-/* drain_workqueue waits for chains to end; meanwhile outsiders are refused. */
+/* drain_workqueue waits for chains to end; meanwhile outsiders are refused.
+ * The chain's first link waits at a gate until the test has tried the
+ * outsider, so the drain is in progress then by construction: the drainer
+ * has started flushing (nr_flushes moved, after it counted itself as a
+ * drainer) and cannot finish while the gate is shut. */
 static void drain_waits_for_chained_work(struct ktest *t)
 {
+	struct wq_stats st;
+
 	drain_wq = alloc_workqueue("test_drain", 0, 0);
 	KT_ASSERT_NOT_NULL(t, drain_wq);
 	atomic_set(&drain_links, 0);
 	init_completion(&drain_started);
 	init_completion(&drain_finished);
+	init_completion(&drain_gate);
 	INIT_WORK(&drain_chain, drain_chain_fn);
 	INIT_WORK(&outsider, outsider_fn);
 	queue_work(drain_wq, &drain_chain);
+	workqueue_wq_stats(drain_wq, &st);
+	u64 flushes = st.nr_flushes;
 	struct thread *th = kthread_run(drainer, NULL, "wqtest-drainer");
 
 	KT_ASSERT_NOT_NULL(t, th);
 	put_thread(th);
-	wait_for_completion(&drain_started);
-	msleep(10);
-	if (atomic_read(&drain_links) < CHAIN_LEN - 2) {
-		ktest_expect_warnings(t, 1);
-		KT_EXPECT_FALSE(t, queue_work(drain_wq, &outsider));
-		KT_EXPECT_FALSE(t, work_pending(&outsider));
-	}
+	KT_WAIT_UNTIL(t, (workqueue_wq_stats(drain_wq, &st), st.nr_flushes > flushes));
+	KT_EXPECT_FALSE(t, completion_done(&drain_finished));
+	ktest_expect_warnings(t, 1);
+	KT_EXPECT_FALSE(t, queue_work(drain_wq, &outsider));
+	KT_EXPECT_FALSE(t, work_pending(&outsider));
+	complete_all(&drain_gate);
 	KT_EXPECT_NE(t, wait_for_completion_timeout(&drain_finished, WAIT_NS), 0);
 	KT_EXPECT_EQ(t, atomic_read(&drain_links), CHAIN_LEN);
 	/* Drained, it takes work again. */
@@ -562,9 +605,19 @@ static void busy_queued_fn(struct work_struct *w)
 	busy_queued_ran = true;
 }
 
+static struct workqueue_struct *busy_wq;
+static u64 busy_flushes; /* busy_wq's nr_flushes before destroy_workqueue */
+
+/* Opens the gate once destroy_workqueue is draining (it flushes, after it
+ * judged the workqueue busy), never before, however the host runs us. */
 static int releaser(void *arg)
 {
-	msleep(20);
+	struct wq_stats st;
+	u64 deadline = 0;
+
+	do {
+		workqueue_wq_stats(busy_wq, &st);
+	} while (st.nr_flushes == busy_flushes && ktest_wait_poll(&deadline));
 	complete_all(arg);
 	return 0;
 }
@@ -584,12 +637,14 @@ static void destroy_busy_workqueue_warns_and_drains(struct ktest *t)
 	INIT_WORK(&busy_queued, busy_queued_fn);
 	queue_work_on(cpu, wq, &busy_item);
 	queue_work_on(cpu, wq, &busy_queued); /* inactive: max_active 1 */
-	u64 t0 = ktime_get_ns();
-
-	while (!(work_busy(&busy_item) & WORK_BUSY_RUNNING) && ktime_get_ns() - t0 < WAIT_NS)
-		msleep(1);
+	KT_WAIT_UNTIL(t, work_busy(&busy_item) & WORK_BUSY_RUNNING);
 	KT_EXPECT_EQ(t, work_busy(&busy_item), WORK_BUSY_RUNNING);
 	KT_EXPECT_EQ(t, work_busy(&busy_queued), WORK_BUSY_PENDING);
+	struct wq_stats st;
+
+	workqueue_wq_stats(wq, &st);
+	busy_wq = wq;
+	busy_flushes = st.nr_flushes;
 	struct thread *th = kthread_run(releaser, &busy_release, "wqtest-release");
 
 	KT_ASSERT_NOT_NULL(t, th);
@@ -827,28 +882,46 @@ static void freeze_drains_and_holds_freezable_work(struct ktest *t)
 #define PRIO_N 30
 #define PRIO_H 8
 static struct work_struct prio_normal[PRIO_N], prio_high[PRIO_H];
-static atomic_t prio_seq;
+static atomic_t prio_seq, prio_high_done;
 static int normal_done_at[PRIO_N], high_done_at[PRIO_H];
+static volatile bool prio_holder_saw_all_high;
 
+/* The first normal item holds its pool (CPU-bound: it never blocks, so
+ * concurrency management starts no other normal item) until every highpri
+ * item is done, or the wait's limit passes. */
 static void prio_normal_fn(struct work_struct *w)
 {
-	udelay(1000);
+	if (w == &prio_normal[0]) {
+		u64 deadline = 0;
+
+		while (atomic_read(&prio_high_done) < PRIO_H && ktest_wait_poll_busy(&deadline))
+			;
+		prio_holder_saw_all_high = atomic_read(&prio_high_done) == PRIO_H;
+	} else {
+		udelay(100);
+	}
 	normal_done_at[w - prio_normal] = atomic_inc_return(&prio_seq);
 }
 
 static void prio_high_fn(struct work_struct *w)
 {
-	udelay(1000);
+	udelay(100);
 	high_done_at[w - prio_high] = atomic_inc_return(&prio_seq);
+	atomic_inc(&prio_high_done);
 }
 
-/* Normal and highpri items wait on the same CPU (queued while it is held):
- * the highpri ones are all done long before the normal backlog. */
+/* Normal and highpri items wait on the same CPU (queued while it is held),
+ * the normal ones first. Highpri items have a pool of their own: they all
+ * run while a normal item occupies the normal pool, before any normal item
+ * behind it. (Queued to one shared pool, round robin or in order, they
+ * would wait behind the holder, which waits for them: the case fails.) */
 static void highpri_items_run_before_waiting_normal_ones(struct ktest *t)
 {
-	unsigned int cpu = smp_processor_id();
+	unsigned int cpu;
 
 	atomic_set(&prio_seq, 0);
+	atomic_set(&prio_high_done, 0);
+	prio_holder_saw_all_high = false;
 	for (int i = 0; i < PRIO_N; i++)
 		INIT_WORK(&prio_normal[i], prio_normal_fn);
 	for (int i = 0; i < PRIO_H; i++)
@@ -871,8 +944,8 @@ static void highpri_items_run_before_waiting_normal_ones(struct ktest *t)
 	for (int i = 0; i < PRIO_N; i++)
 		if (normal_done_at[i] < last_high)
 			normal_before++;
-	/* At most about one tick's worth of normal items slips in first. */
-	KT_EXPECT_LE(t, normal_before, PRIO_N / 2);
+	KT_EXPECT_TRUE(t, prio_holder_saw_all_high);
+	KT_EXPECT_EQ(t, normal_before, 0);
 }
 
 static volatile bool intensive_saw_other;
@@ -881,11 +954,12 @@ static struct work_struct intensive_item, other_item;
 
 static void intensive_fn(struct work_struct *w)
 {
-	u64 t0 = ktime_get_ns();
+	u64 deadline = 0;
 
-	/* Spin (preemptibly) until the other item has run, or give up. */
-	while (!other_done && ktime_get_ns() - t0 < 20 * NSEC_PER_SEC)
-		udelay(100);
+	/* Spin (preemptibly, never blocking) until the other item has run,
+	 * or the wait's limit passed. */
+	while (!other_done && ktest_wait_poll_busy(&deadline))
+		;
 	intensive_saw_other = other_done;
 }
 
@@ -906,7 +980,7 @@ static void cpu_intensive_items_do_not_hold_back_others(struct ktest *t)
 	INIT_WORK(&intensive_item, intensive_fn);
 	INIT_WORK(&other_item, other_fn);
 	queue_work_on(cpu, wq, &intensive_item);
-	msleep(5);
+	KT_WAIT_UNTIL(t, work_busy(&intensive_item) & WORK_BUSY_RUNNING);
 	queue_work_on(cpu, system_wq, &other_item);
 	flush_work(&intensive_item);
 	flush_work(&other_item);
@@ -916,11 +990,15 @@ static void cpu_intensive_items_do_not_hold_back_others(struct ktest *t)
 
 /* ---- idle reaping ------------------------------------------------------- */
 
-static struct work_struct reap_items[24];
+#define NR_REAP 24
+static struct work_struct reap_items[NR_REAP];
+static atomic_t reap_blocked;
+static struct completion reap_gate;
 
 static void reap_fn(struct work_struct *w)
 {
-	msleep(20);
+	atomic_inc(&reap_blocked);
+	wait_for_completion(&reap_gate);
 }
 
 /* Workers created for a burst of blocking items are reaped once idle for
@@ -931,23 +1009,25 @@ static void idle_workers_are_reaped_after_the_timeout(struct ktest *t)
 	struct wq_pool_stats st, before;
 
 	wq_idle_timeout_ms = 50;
+	atomic_set(&reap_blocked, 0);
+	init_completion(&reap_gate);
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
-	for (int i = 0; i < 24; i++) {
+	for (int i = 0; i < NR_REAP; i++) {
 		INIT_WORK(&reap_items[i], reap_fn);
 		queue_work_on(cpu, system_highpri_wq, &reap_items[i]);
 	}
-	for (int i = 0; i < 24; i++)
-		flush_work(&reap_items[i]);
+	/* All blocked at once: a worker each, by construction. */
+	KT_WAIT_UNTIL(t, atomic_read(&reap_blocked) == NR_REAP);
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &st);
 	unsigned int peak = st.nr_workers;
-	u64 t0 = ktime_get_ns();
 
-	while (st.nr_workers > 2 && ktime_get_ns() - t0 < WAIT_NS) {
-		msleep(20);
-		workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &st);
-	}
+	complete_all(&reap_gate);
+	for (int i = 0; i < NR_REAP; i++)
+		flush_work(&reap_items[i]);
+
+	KT_WAIT_UNTIL(t, (workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &st), st.nr_workers <= 2));
 	wq_idle_timeout_ms = saved;
-	KT_EXPECT_LE(t, 8, peak);
+	KT_EXPECT_LE(t, NR_REAP, peak);
 	KT_EXPECT_LE(t, st.nr_workers, 2);
 	KT_EXPECT_LE(t, before.nr_destroyed + peak - 2, st.nr_destroyed);
 }
