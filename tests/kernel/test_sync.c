@@ -147,25 +147,56 @@ static void semaphore_torture_respects_the_count(struct ktest *t)
 
 static DECLARE_WAIT_QUEUE_HEAD(wq);
 static volatile int wq_flag;
+static atomic_t waiters_arrived, waiters_woken;
+static int woke_at[WORKERS]; /* the flag each waiter saw when it woke */
+
+/* Asleep: blocked and off its run queue (only a wake-up brings it back).
+ * Every waiter counts itself in waiters_arrived before it waits, so
+ * asleep then means asleep in that wait. */
+static bool all_asleep(struct thread **w)
+{
+	for (unsigned int i = 0; i < WORKERS; i++)
+		if (!w[i] || READ_ONCE(w[i]->state) != THREAD_BLOCKED || READ_ONCE(w[i]->on_rq))
+			return false;
+	return true;
+}
 
 static int wq_waiter(void *arg)
 {
-	wait_event(wq, READ_ONCE(wq_flag) >= (int)(u64)arg);
+	int i = (int)(u64)arg - 1;
+
+	atomic_inc(&waiters_arrived);
+	wait_event(wq, READ_ONCE(wq_flag) >= i + 1);
+	woke_at[i] = READ_ONCE(wq_flag);
+	atomic_inc(&waiters_woken);
 	return 0;
 }
 
+/* Waiter i sleeps until the flag reaches i + 1. The test raises it one
+ * step at a time with wake_up_all() and waits (bounded) for exactly that
+ * waiter to wake: each wake-up must wake the waiter whose condition now
+ * holds, and none whose condition does not. kthread_stop() (which wakes
+ * a thread too) comes only after every waiter returned. */
 static void wait_queue_wakes_when_true(struct ktest *t)
 {
 	struct thread *w[WORKERS];
 
 	wq_flag = 0;
+	for (int i = 0; i < WORKERS; i++)
+		woke_at[i] = 0;
+	atomic_set(&waiters_arrived, 0);
+	atomic_set(&waiters_woken, 0);
 	start_workers(wq_waiter, w, "wq");
-	msleep(20);
+	KT_WAIT_UNTIL(t, atomic_read(&waiters_arrived) == WORKERS && all_asleep(w));
 	for (int v = 1; v <= WORKERS; v++) {
 		WRITE_ONCE(wq_flag, v);
 		wake_up_all(&wq);
-		msleep(2);
+		if (!KT_WAIT_UNTIL(t, atomic_read(&waiters_woken) == v))
+			break;
 	}
+	for (int i = 0; i < WORKERS; i++)
+		KT_EXPECT_EQ(t, woke_at[i], i + 1);
+	WRITE_ONCE(wq_flag, WORKERS); /* after a failure: kthread_stop's wake-up ends them */
 	stop_workers(t, w);
 	u64 left = wait_event_timeout(wq, READ_ONCE(wq_flag) > 100, 20 * NSEC_PER_MSEC);
 
@@ -178,7 +209,9 @@ static struct completion all_go;
 
 static int completion_waiter(void *arg)
 {
+	atomic_inc(&waiters_arrived);
 	wait_for_completion(&all_go);
+	atomic_inc(&waiters_woken);
 	return 0;
 }
 
@@ -194,10 +227,17 @@ static void completions_count_and_broadcast(struct ktest *t)
 	KT_EXPECT_TRUE(t, try_wait_for_completion(&c));
 	KT_EXPECT_FALSE(t, try_wait_for_completion(&c));
 	KT_EXPECT_EQ(t, wait_for_completion_timeout(&c, 10 * NSEC_PER_MSEC), 0);
+	/* complete_all() wakes every waiter, all asleep in the wait before it
+	 * (not merely let in later by the count it leaves): all return
+	 * before kthread_stop(), which would wake them too. */
 	init_completion(&all_go);
+	atomic_set(&waiters_arrived, 0);
+	atomic_set(&waiters_woken, 0);
 	start_workers(completion_waiter, w, "cw");
-	msleep(10);
+	KT_WAIT_UNTIL(t, atomic_read(&waiters_arrived) == WORKERS && all_asleep(w));
+	KT_EXPECT_EQ(t, atomic_read(&waiters_woken), 0);
 	complete_all(&all_go);
+	KT_WAIT_UNTIL(t, atomic_read(&waiters_woken) == WORKERS);
 	stop_workers(t, w);
 }
 
