@@ -6,6 +6,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/traps.h"
+#include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/tools/ktest.h"
@@ -93,12 +94,8 @@ static void calls_without_waiting(struct ktest *t)
 	for (unsigned int i = 0; i < rounds; i++)
 		smp_call_function_many(&cpu_online_mask, count_async, NULL, false);
 	unsigned int want = rounds * (num_online_cpus() - 1);
-	u64 t0 = ktime_get_ns();
 
-	/* A liveness bound, not a speed target: a loaded host may starve vCPUs. */
-	while ((unsigned int)atomic_read(&async_done) < want &&
-	       ktime_get_ns() - t0 < 60 * NSEC_PER_SEC)
-		cpu_relax();
+	KT_WAIT_UNTIL(t, (unsigned int)atomic_read(&async_done) >= want);
 	KT_EXPECT_EQ(t, atomic_read(&async_done), want);
 }
 
@@ -134,8 +131,7 @@ static void spinlock_counter_is_exact(struct ktest *t)
 
 	hammer_lock(NULL);
 	local_irq_restore(flags);
-	while ((unsigned int)atomic_read(&lock_workers_done) < n)
-		cpu_relax();
+	KT_WAIT_UNTIL(t, (unsigned int)atomic_read(&lock_workers_done) == n);
 	KT_EXPECT_EQ(t, locked_counter, (unsigned long)n * lock_rounds);
 }
 
@@ -161,30 +157,47 @@ static void unlock_by_non_owner_warns(struct ktest *t)
 	KT_EXPECT_FALSE(t, spin_is_locked(&l));
 }
 
-static void hold_lock_long(void *arg)
+static u32 stuck_reports_before;
+static volatile bool holder_saw_report;
+
+/* Holds the lock until the waiter has reported its wait (in an IPI handler,
+ * interrupts off: the wait spins), however slowly the host runs either. */
+static void hold_lock_until_reported(void *arg)
 {
+	u64 deadline = 0;
+
 	spin_lock(&test_lock);
-	mdelay(300);
+	while (READ_ONCE(test_lock.stuck_reports) == stuck_reports_before &&
+	       ktest_wait_poll(&deadline))
+		;
+	holder_saw_report = READ_ONCE(test_lock.stuck_reports) != stuck_reports_before;
 	spin_unlock(&test_lock);
 }
 
+/* A wait longer than spin_stuck_ms is reported, once per wait: the holder
+ * lets go only after the report, so the wait is long enough by
+ * construction, and one wait gives exactly one report. */
 static void spinlock_held_too_long_is_reported(struct ktest *t)
 {
 	if (!need_cpus(t, 2))
 		return;
-	unsigned int other = cpumask_any_but(&cpu_online_mask, smp_processor_id());
-	u32 reports = test_lock.stuck_reports;
 	unsigned int saved = spin_stuck_ms;
 
 	spin_stuck_ms = 100;
-	smp_call_function_single(other, hold_lock_long, NULL, false);
-	while (!spin_is_locked(&test_lock))
-		cpu_relax();
-	spin_lock(&test_lock); /* waits ~300 ms, reports after 100 */
+	stuck_reports_before = test_lock.stuck_reports;
+	holder_saw_report = false;
+	preempt_disable(); /* the waits below spin: we stay on this CPU */
+	unsigned int other = cpumask_any_but(&cpu_online_mask, smp_processor_id());
+
+	smp_call_function_single(other, hold_lock_until_reported, NULL, false);
+	KT_WAIT_UNTIL(t, spin_is_locked(&test_lock));
+	spin_lock(&test_lock); /* waits until it reported, after 100 ms */
 	spin_unlock(&test_lock);
+	preempt_enable();
 	spin_stuck_ms = saved;
+	KT_EXPECT_TRUE(t, holder_saw_report);
 	/* Other locks may be reported too on a crowded host: count this one. */
-	KT_EXPECT_EQ(t, test_lock.stuck_reports - reports, 1);
+	KT_EXPECT_EQ(t, test_lock.stuck_reports - stuck_reports_before, 1);
 }
 
 static volatile int cross_phase;
@@ -221,22 +234,27 @@ static void cpus_calling_each_other_do_not_deadlock(struct ktest *t)
 
 static u64 ticks_before[NR_CPUS];
 
+static bool every_cpu_ticked_10(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (per_cpu_ptr(cpu)->ticks - ticks_before[cpu] < 10)
+			return false;
+	return true;
+}
+
 /* Under an oversubscribed host QEMU may merge timer interrupts of a vCPU
  * that is not running, so wait for 10 ticks everywhere rather than count
  * them in a fixed time (the limit only catches a timer that never ticks). */
 static void every_cpu_ticks(struct ktest *t)
 {
-	unsigned int cpu, slow = 0;
-	u64 j = jiffies, t0 = ktime_get_ns();
+	unsigned int cpu;
+	u64 j = jiffies;
 
 	for_each_online_cpu(cpu)
 		ticks_before[cpu] = per_cpu_ptr(cpu)->ticks;
-	do {
-		mdelay(10);
-		slow = 0;
-		for_each_online_cpu(cpu)
-			slow += per_cpu_ptr(cpu)->ticks - ticks_before[cpu] < 10;
-	} while (slow && ktime_get_ns() - t0 < 30 * NSEC_PER_SEC);
+	KT_WAIT_UNTIL(t, every_cpu_ticked_10() && jiffies - j >= 10);
 	for_each_online_cpu(cpu)
 		KT_EXPECT_TRUE(t, per_cpu_ptr(cpu)->ticks - ticks_before[cpu] >= 10);
 	KT_EXPECT_TRUE(t, jiffies - j >= 10);
@@ -268,8 +286,7 @@ static void ioapic_delivers_the_pit(struct ktest *t)
 	KT_EXPECT_EQ(t, ioapic_read_route(0, &entry), 0);
 	KT_EXPECT_EQ(t, entry & 0xFF, ISA_IRQ_VECTOR(0));
 	KT_EXPECT_FALSE(t, entry & (1 << 16));
-	for (u64 t0 = ktime_get_ns(); pit_irqs < 20 && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC;)
-		mdelay(1);
+	KT_WAIT_UNTIL(t, pit_irqs >= 20);
 	ioapic_mask_isa_irq(0);
 	KT_EXPECT_TRUE(t, pit_irqs >= 20);
 	u64 seen = pit_irqs;
