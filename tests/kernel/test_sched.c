@@ -48,13 +48,14 @@ static void run_spinners(unsigned int n, const int *nice, unsigned int ticks, u6
 	}
 	for (unsigned int i = 0; i < n; i++)
 		wake_up_thread(t[i]);
-	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 120 * NSEC_PER_SEC;) {
+	u64 deadline = 0;
+
+	for (;;) {
 		u64 sum = 0;
 
-		msleep(100);
 		for (unsigned int i = 0; i < n; i++)
 			sum += READ_ONCE(t[i]->stats.ticks);
-		if (sum >= ticks)
+		if (sum >= ticks || !ktest_wait_poll(&deadline))
 			break;
 	}
 	for (unsigned int i = 0; i < n; i++)
@@ -117,11 +118,9 @@ static void fifo_preempts_fair(struct ktest *t)
 	KT_EXPECT_NE(t, sched_set_fifo(f, 100), 0);
 	fifo_ran = false;
 	wake_up_thread(s);
-	msleep(30);
+	KT_WAIT_UNTIL(t, READ_ONCE(s->on_cpu)); /* the spinner has the CPU */
 	wake_up_thread(f);
-	for (u64 t0 = ktime_get_ns(); !fifo_ran && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC;)
-		msleep(1);
-	KT_EXPECT_TRUE(t, fifo_ran); /* while the spinner still spins */
+	KT_WAIT_UNTIL(t, fifo_ran); /* while the spinner still spins */
 	kthread_stop(f);
 	spin_stop = true;
 	kthread_stop(s);
@@ -187,6 +186,7 @@ static void affinity_is_never_violated(struct ktest *t)
 static unsigned int ping_pongs;
 static struct completion ping, pong;
 static volatile unsigned int pong_cpu_wrong;
+static volatile bool ping_abort; /* a wake-up was lost: the ponger ends */
 
 static int ponger(void *arg)
 {
@@ -194,6 +194,8 @@ static int ponger(void *arg)
 
 	for (unsigned int i = 0; i < ping_pongs; i++) {
 		wait_for_completion(&ping);
+		if (READ_ONCE(ping_abort))
+			break;
 		if (smp_processor_id() != home)
 			pong_cpu_wrong++;
 		complete(&pong);
@@ -213,6 +215,7 @@ static void ping_pong(struct ktest *t, unsigned int rounds)
 	init_completion(&ping);
 	init_completion(&pong);
 	pong_cpu_wrong = 0;
+	ping_abort = false;
 	ping_pongs = rounds;
 	struct thread *p = kthread_create_on_cpu(ponger, (void *)(u64)b, b, "ponger");
 
@@ -220,7 +223,13 @@ static void ping_pong(struct ktest *t, unsigned int rounds)
 	wake_up_thread(p);
 	for (unsigned int i = 0; i < rounds; i++) {
 		complete(&ping);
-		wait_for_completion(&pong);
+		if (!wait_for_completion_timeout(&pong, KT_WAIT_LIMIT_NS)) {
+			ktest_fail(t, __FILE__, __LINE__, "round trip %u of %u: no pong after %d s",
+				   i, rounds, KT_WAIT_LIMIT_S);
+			WRITE_ONCE(ping_abort, true);
+			complete_all(&ping);
+			break;
+		}
 	}
 	KT_EXPECT_EQ(t, kthread_stop(p), 0);
 	KT_EXPECT_EQ(t, pong_cpu_wrong, 0);
@@ -284,8 +293,7 @@ static void timers_fire_in_order_never_early(struct ktest *t)
 			  now + 20 * NSEC_PER_MSEC + (u64)place[i] * 2 * (NSEC_PER_SEC / HZ));
 	KT_EXPECT_TRUE(t, del_timer(&test_timers[0]));
 	KT_EXPECT_FALSE(t, del_timer(&test_timers[0]));
-	while (atomic_read(&fired) < NR_TEST_TIMERS - 1)
-		msleep(10);
+	KT_WAIT_UNTIL(t, atomic_read(&fired) >= NR_TEST_TIMERS - 1);
 	for (int i = 1; i < NR_TEST_TIMERS; i++)
 		KT_EXPECT_TRUE(t, fired_at[i] >= test_timers[i].expires);
 	for (int n = 1; n < NR_TEST_TIMERS - 1; n++)
@@ -335,8 +343,8 @@ static int blocker(void *arg)
 	for (int i = 0; i < 100; i++) {
 		if (i % 2)
 			msleep(1);
-		else
-			wait_for_completion(arg);
+		else if (!wait_for_completion_timeout(arg, KT_WAIT_LIMIT_NS))
+			return -1; /* a lost wake-up: the case fails */
 	}
 	blocks = current->stats.nvcsw - blocks;
 	sched_hook_remove(&counting_hooks);
@@ -412,11 +420,7 @@ static void hooks_silent_on_preemption(struct ktest *t)
 	wake_up_thread(b);
 	/* Until both were preempted a few times (an oversubscribed host may
 	 * hold back the vCPU's ticks, so no fixed time). */
-	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 30 * NSEC_PER_SEC;) {
-		msleep(50);
-		if (READ_ONCE(a->stats.nivcsw) >= 5 && READ_ONCE(b->stats.nivcsw) >= 5)
-			break;
-	}
+	KT_WAIT_UNTIL(t, READ_ONCE(a->stats.nivcsw) >= 5 && READ_ONCE(b->stats.nivcsw) >= 5);
 	spin_stop = true;
 	u64 rival_preemptions = b->stats.nivcsw;
 	int preemptions = kthread_stop(a);
@@ -468,16 +472,24 @@ static void sleeping_hook_wakes_a_local_thread(struct ktest *t)
 	waker_counts = (struct hook_counts){ 0 };
 	helper_ran_on = 0;
 	wake_up_thread(h);
-	msleep(10); /* the helper blocks */
+	KT_WAIT_UNTIL(t, READ_ONCE(h->state) == THREAD_BLOCKED && !READ_ONCE(h->on_rq));
 	helper_ran_on = 0;
 	init_completion(&waker_done);
 	wake_up_thread(w);
-	wait_for_completion(&waker_done); /* no early wake-up by kthread_stop */
+	/* No early wake-up by kthread_stop. */
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&waker_done, KT_WAIT_LIMIT_NS), 0);
 	kthread_stop(w);
 	KT_EXPECT_EQ(t, helper_ran_on, cpu + 1);
 	KT_EXPECT_EQ(t, waker_counts.sleeping, 1);
 	KT_EXPECT_EQ(t, waker_counts.running, 1);
 	kthread_stop(h);
+}
+
+static void cpus_used(struct thread **s, unsigned int n, struct cpumask *used)
+{
+	cpumask_clear(used);
+	for (unsigned int i = 0; i < n; i++)
+		cpumask_set_cpu(READ_ONCE(s[i]->cpu), used);
 }
 
 /* Threads all started on one CPU spread out: idle CPUs pull them and the
@@ -501,16 +513,8 @@ static void balancing_spreads_threads(struct ktest *t)
 	}
 	for (unsigned int i = 0; i < n; i++)
 		wake_up_thread(s[i]);
-	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 20 * NSEC_PER_SEC;) {
-		msleep(50);
-		cpumask_clear(&used);
-		for (unsigned int i = 0; i < n; i++)
-			cpumask_set_cpu(READ_ONCE(s[i]->cpu), &used);
-		/* All apart (the test thread mostly sleeps): n - 1 would be
-		 * true at once for n = 2 if both started on the victim. */
-		if (cpumask_weight(&used) >= n)
-			break;
-	}
+	/* Until all are apart, one a CPU (the test thread sleeps meanwhile). */
+	KT_WAIT_UNTIL(t, (cpus_used(s, n, &used), cpumask_weight(&used) == n));
 	spin_stop = true;
 	u64 migrations = 0;
 
@@ -518,8 +522,9 @@ static void balancing_spreads_threads(struct ktest *t)
 		migrations += s[i]->stats.nr_migrations;
 		kthread_stop(s[i]);
 	}
-	/* n spinners on n CPUs (the test thread may hold one of them). */
-	KT_EXPECT_LE(t, n - 1, cpumask_weight(&used));
+	/* n spinners on n CPUs: all moved but one, at least. */
+	KT_EXPECT_EQ(t, cpumask_weight(&used), n);
+	KT_EXPECT_LE(t, n - 1, migrations);
 	KT_EXPECT_LE(t, 1, migrations);
 }
 
@@ -563,11 +568,10 @@ static void threads_are_reaped(struct ktest *t)
 		put_thread(th);
 	}
 	/* Each creation reaps the dead; the detached ones die in their own time. */
-	for (u64 t0 = ktime_get_ns();
-	     ours_listed() != before && ktime_get_ns() - t0 < 10 * NSEC_PER_SEC;) {
-		msleep(10);
+	u64 deadline = 0;
+
+	while (ours_listed() != before && ktest_wait_poll(&deadline))
 		kthread_stop(kthread_run(returns_arg, NULL, "reaper"));
-	}
 	KT_EXPECT_EQ(t, ours_listed(), before);
 	kthread_fail_next(1);
 	KT_EXPECT_TRUE(t, kthread_create(returns_arg, NULL, "fails") == NULL);
@@ -630,8 +634,7 @@ static void timers_survive_concurrent_arming(struct ktest *t)
 	int before = atomic_read(&contested_fired);
 
 	mod_timer(&contested, ktime_get_ns() + NSEC_PER_SEC / HZ);
-	for (int i = 0; i < 100 && atomic_read(&contested_fired) == before; i++)
-		msleep(10);
+	KT_WAIT_UNTIL(t, atomic_read(&contested_fired) != before);
 	KT_EXPECT_LE(t, before + 1, atomic_read(&contested_fired));
 	del_timer_sync(&contested);
 	KT_EXPECT_FALSE(t, timer_pending(&contested));
@@ -699,6 +702,192 @@ static void new_threads_do_not_starve_old_ones(struct ktest *t)
 	set_cpus_allowed(current, &old);
 }
 
+/* ---- affinity of a running thread, FIFO priorities, wake-up preemption -- */
+
+/* The CPU that is not the victim: the test thread waits there. */
+static unsigned int other_cpu(void)
+{
+	return cpumask_any_but(&cpu_online_mask, victim_cpu());
+}
+
+static volatile unsigned int mover_on; /* CPU + 1 the mover last ran on */
+
+static int mover(void *arg)
+{
+	while (!READ_ONCE(spin_stop))
+		WRITE_ONCE(mover_on, smp_processor_id() + 1);
+	return 0;
+}
+
+/* set_cpus_allowed() of a thread running on a CPU its new mask leaves out
+ * moves it, though it never blocks: to b and back to a. */
+static void affinity_change_moves_a_running_thread(struct ktest *t)
+{
+	unsigned int a = victim_cpu(), b = other_cpu();
+	struct cpumask old;
+
+	if (b >= NR_CPUS) {
+		ktest_skip(t, "needs two CPUs");
+		return;
+	}
+	cpumask_copy(&old, &current->cpus_allowed);
+	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(b)), 0);
+	spin_stop = false;
+	mover_on = 0;
+	struct thread *m = kthread_create_on_cpu(mover, NULL, a, "mover");
+
+	KT_ASSERT_NOT_NULL(t, m);
+	wake_up_thread(m);
+	if (KT_WAIT_UNTIL(t, READ_ONCE(mover_on) == a + 1 && READ_ONCE(m->on_cpu))) {
+		KT_EXPECT_EQ(t, set_cpus_allowed(m, cpumask_of(b)), 0);
+		if (KT_WAIT_UNTIL(t, READ_ONCE(mover_on) == b + 1)) {
+			KT_EXPECT_EQ(t, READ_ONCE(m->cpu), b);
+			KT_EXPECT_EQ(t, set_cpus_allowed(m, cpumask_of(a)), 0);
+			KT_WAIT_UNTIL(t, READ_ONCE(mover_on) == a + 1);
+			KT_EXPECT_EQ(t, READ_ONCE(m->cpu), a);
+		}
+	}
+	spin_stop = true;
+	KT_EXPECT_EQ(t, kthread_stop(m), 0);
+	KT_EXPECT_LE(t, 2, m->stats.nr_migrations);
+	set_cpus_allowed(current, &old);
+}
+
+static volatile bool low_stop, low_running, low_done, high_ran, lower_ran;
+static volatile bool high_saw_low_done, lower_saw_low_done;
+
+static int fifo_low(void *arg)
+{
+	WRITE_ONCE(low_running, true);
+	while (!READ_ONCE(low_stop))
+		cpu_relax();
+	WRITE_ONCE(low_done, true);
+	return 0;
+}
+
+static int fifo_high(void *arg)
+{
+	high_saw_low_done = READ_ONCE(low_done);
+	WRITE_ONCE(high_ran, true);
+	return 0;
+}
+
+static int fifo_lower(void *arg)
+{
+	lower_saw_low_done = READ_ONCE(low_done);
+	WRITE_ONCE(lower_ran, true);
+	return 0;
+}
+
+/* On one CPU a FIFO thread at priority 20 woken takes the CPU from a
+ * spinning one at 10 at once; one at 5 does not run until the spinner
+ * ends, over however many ticks (counted on that CPU, not timed). */
+static void fifo_priorities_order_fifo_threads(struct ktest *t)
+{
+	unsigned int c = victim_cpu(), a = other_cpu();
+	struct cpumask old;
+
+	if (a >= NR_CPUS) {
+		ktest_skip(t, "needs two CPUs"); /* the spinner would starve us */
+		return;
+	}
+	cpumask_copy(&old, &current->cpus_allowed);
+	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(a)), 0);
+	low_stop = low_running = low_done = high_ran = lower_ran = false;
+	high_saw_low_done = lower_saw_low_done = true;
+	struct thread *lo = kthread_create_on_cpu(fifo_low, NULL, c, "fifo10");
+	struct thread *hi = kthread_create_on_cpu(fifo_high, NULL, c, "fifo20");
+	struct thread *lw = kthread_create_on_cpu(fifo_lower, NULL, c, "fifo5");
+
+	KT_ASSERT_TRUE(t, lo && hi && lw);
+	KT_EXPECT_EQ(t, sched_set_fifo(lo, 10), 0);
+	KT_EXPECT_EQ(t, sched_set_fifo(hi, 20), 0);
+	KT_EXPECT_EQ(t, sched_set_fifo(lw, 5), 0);
+	wake_up_thread(lo);
+	if (KT_WAIT_UNTIL(t, READ_ONCE(low_running))) {
+		wake_up_thread(hi);
+		KT_WAIT_UNTIL(t, READ_ONCE(high_ran));
+		KT_EXPECT_FALSE(t, high_saw_low_done); /* it ran while 10 still spun */
+		u64 ticks = READ_ONCE(per_cpu_ptr(c)->ticks);
+
+		wake_up_thread(lw);
+		KT_WAIT_UNTIL(t, READ_ONCE(per_cpu_ptr(c)->ticks) >= ticks + 5);
+		KT_EXPECT_FALSE(t, READ_ONCE(lower_ran)); /* 5 ticks: 10 kept the CPU */
+	}
+	WRITE_ONCE(low_stop, true);
+	KT_WAIT_UNTIL(t, READ_ONCE(lower_ran));
+	KT_EXPECT_TRUE(t, lower_saw_low_done); /* it ran only once 10 ended */
+	kthread_stop(lo);
+	kthread_stop(hi);
+	kthread_stop(lw);
+	set_cpus_allowed(current, &old);
+}
+
+static volatile bool wp_go, wp_sleeper_go, wp_waker_continued, wp_sleeper_saw_continued,
+	wp_sleeper_done;
+static struct thread *wp_sleeper;
+
+static int wp_sleeper_fn(void *arg)
+{
+	for (;;) {
+		set_current_state(THREAD_BLOCKED);
+		if (READ_ONCE(wp_sleeper_go))
+			break;
+		schedule();
+	}
+	__set_current_state(THREAD_RUNNING);
+	wp_sleeper_saw_continued = READ_ONCE(wp_waker_continued);
+	WRITE_ONCE(wp_sleeper_done, true);
+	return 0;
+}
+
+static int wp_waker_fn(void *arg)
+{
+	while (!READ_ONCE(wp_go))
+		cpu_relax();
+	WRITE_ONCE(wp_sleeper_go, true);
+	wake_up_thread(wp_sleeper);
+	/* With wake-up preemption the sleeper, far behind in vruntime, has
+	 * already run by the time we get here. */
+	WRITE_ONCE(wp_waker_continued, true);
+	return 0;
+}
+
+/* A fair thread that slept takes the CPU from the fair thread that wakes
+ * it, when that one ran far ahead of it (more than the wake-up
+ * granularity): at the wake-up, not at the next tick. The waker's lead is
+ * counted in its own CPU time, and the order is seen by the sleeper. */
+static void fair_wakeup_preempts_the_waker(struct ktest *t)
+{
+	unsigned int c = victim_cpu(), a = other_cpu();
+	struct cpumask old;
+
+	cpumask_copy(&old, &current->cpus_allowed);
+	if (a < NR_CPUS)
+		KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(a)), 0);
+	wp_go = wp_sleeper_go = wp_waker_continued = wp_sleeper_done = false;
+	wp_sleeper_saw_continued = true;
+	wp_sleeper = kthread_create_on_cpu(wp_sleeper_fn, NULL, c, "wp-sleeper");
+	struct thread *w = kthread_create_on_cpu(wp_waker_fn, NULL, c, "wp-waker");
+
+	KT_ASSERT_TRUE(t, wp_sleeper && w);
+	wake_up_thread(wp_sleeper); /* runs once, then sleeps: woken before */
+	KT_WAIT_UNTIL(t, READ_ONCE(wp_sleeper->state) == THREAD_BLOCKED &&
+				 !READ_ONCE(wp_sleeper->on_rq));
+	wake_up_thread(w);
+	/* 30 ms of the waker's CPU time, as the scheduler counts it: far
+	 * beyond the sleeper's vruntime plus the wake-up granularity. */
+	KT_WAIT_UNTIL(t, READ_ONCE(w->stats.sum_exec_ns) >= 30 * NSEC_PER_MSEC);
+	WRITE_ONCE(wp_go, true);
+	KT_WAIT_UNTIL(t, READ_ONCE(wp_sleeper_done));
+	KT_EXPECT_FALSE(t, wp_sleeper_saw_continued);
+	WRITE_ONCE(wp_sleeper_go, true);
+	wake_up_thread(wp_sleeper); /* after a failure: let it end */
+	kthread_stop(w);
+	kthread_stop(wp_sleeper);
+	set_cpus_allowed(current, &old);
+}
+
 KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(equal_nice_shares_equally),
 	    KTEST_CASE(nice_weights_the_shares), KTEST_CASE(fifo_preempts_fair),
 	    KTEST_CASE(affinity_is_never_violated), KTEST_CASE(cross_cpu_wakeups_are_never_lost),
@@ -706,4 +895,7 @@ KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(equal_nice_shares_
 	    KTEST_CASE(timers_survive_concurrent_arming), KTEST_CASE(hooks_count_every_block),
 	    KTEST_CASE(hooks_silent_on_preemption), KTEST_CASE(hook_data_is_found_by_its_ops),
 	    KTEST_CASE(sleeping_hook_wakes_a_local_thread), KTEST_CASE(balancing_spreads_threads),
-	    KTEST_CASE(new_threads_do_not_starve_old_ones));
+	    KTEST_CASE(new_threads_do_not_starve_old_ones),
+	    KTEST_CASE(affinity_change_moves_a_running_thread),
+	    KTEST_CASE(fifo_priorities_order_fifo_threads),
+	    KTEST_CASE(fair_wakeup_preempts_the_waker));
