@@ -118,7 +118,8 @@ static void fifo_preempts_fair(struct ktest *t)
 	KT_EXPECT_NE(t, sched_set_fifo(f, 100), 0);
 	fifo_ran = false;
 	wake_up_thread(s);
-	KT_WAIT_UNTIL(t, READ_ONCE(s->on_cpu)); /* the spinner has the CPU */
+	/* The spinner has run (with one CPU, we run only while it does not). */
+	KT_WAIT_UNTIL(t, READ_ONCE(s->stats.sum_exec_ns) != 0);
 	wake_up_thread(f);
 	KT_WAIT_UNTIL(t, fifo_ran); /* while the spinner still spins */
 	kthread_stop(f);
