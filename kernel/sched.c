@@ -33,7 +33,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define NICE_0_WEIGHT		 1024
 #define SCHED_LATENCY_NS	 (20 * NSEC_PER_MSEC)
 #define SCHED_MIN_GRANULARITY_NS (4 * NSEC_PER_MSEC)
 #define WAKEUP_GRANULARITY_NS	 (1 * NSEC_PER_MSEC)
@@ -476,6 +475,8 @@ static void __schedule(enum sched_mode mode)
 			rq->idle_since = now;
 		if (mode == SCHED_PREEMPT && prev != rq->idle)
 			prev->stats.nivcsw++;
+		prev->stats.max_stint_ns = max(prev->stats.max_stint_ns,
+					       prev->stats.sum_exec_ns - prev->slice_start_exec);
 		rq->nr_switches++;
 		/* Still executing (or being switched out) elsewhere: its saved
 		 * context is stale, and running it here would run it twice. */

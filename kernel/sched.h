@@ -81,6 +81,10 @@ struct sched_hook_ops {
 	void (*running)(struct thread *t, void *data);
 };
 
+/* The weight of nice 0: a fair thread's vruntime grows by its CPU time
+ * times NICE_0_WEIGHT / its weight. */
+#define NICE_0_WEIGHT 1024
+
 /* Per-thread statistics; read without locks (approximate while running). */
 struct thread_stats {
 	u64 nvcsw;	 /* switches away because the thread blocked */
@@ -90,6 +94,10 @@ struct thread_stats {
 	u64 nr_migrations;
 	u64 ticks; /* ticks that found it running: CPU time in the
 		    * guest's own units, immune to host preemption */
+	/* Its longest time on a CPU in one go (a current one not included):
+	 * how far apart the fair class lets the vruntimes of one CPU's
+	 * threads drift, whatever the host does to the clock. */
+	u64 max_stint_ns;
 };
 
 /*
