@@ -26,6 +26,7 @@
 
 #define STOPPER_PRIO	    FIFO_PRIO_MAX
 #define DEAD_ACK_TIMEOUT_NS (5 * NSEC_PER_SEC)
+#define STOPPER_RETRY_MS    10
 
 static DEFINE_MUTEX(cpu_hotplug_lock);
 static struct list_head phases[CPUHP_NR_PHASES]; /* H: steps, in up order */
@@ -39,6 +40,25 @@ static volatile bool dead_ack[NR_CPUS]; /* the CPU holds no lock any more */
 /* When the dying CPU signalled its death (its own clock, read before the
  * complete() that wakes cpu_down's caller): cpu_down_dead_ns() from it. */
 static u64 died_at_ns[NR_CPUS];
+
+/* Fault injection: CPU starts to fail on purpose (cpuhp_fail_bringup_next). */
+static unsigned int fail_bringup; /* atomic */
+
+void cpuhp_fail_bringup_next(unsigned int n)
+{
+	WRITE_ONCE(fail_bringup, n);
+}
+
+/* Take one injected failure from *counter, if any is left. */
+static bool take_injected(unsigned int *counter)
+{
+	unsigned int n = READ_ONCE(*counter);
+
+	while (n && !__atomic_compare_exchange_n(counter, &n, n - 1, false, __ATOMIC_SEQ_CST,
+						 __ATOMIC_SEQ_CST))
+		;
+	return n != 0;
+}
 
 /* ---- steps -------------------------------------------------------------- */
 
@@ -197,13 +217,21 @@ static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu) : 0;
 	if (err)
 		goto cancel;
-	stopper = kthread_create_on_cpu(take_cpu_down, (void *)(unsigned long)cpu, cpu, "stop/%u",
-					cpu);
+	for (;;) {
+		stopper = kthread_create_on_cpu(take_cpu_down, (void *)(unsigned long)cpu, cpu,
+						"stop/%u", cpu);
+		if (stopper || offline_steps == RUN_OFFLINE_STEPS)
+			break;
+		/* Rolling back a failed cpu_up(): its online steps are undone
+		 * already, so down is the only way. Keep trying, as a pool's
+		 * manager does for a worker. */
+		pr_warn("cpu%u: cannot create its stopper thread to roll back; retrying\n", cpu);
+		msleep(STOPPER_RETRY_MS);
+	}
 	if (!stopper) {
 		err = -ENOMEM;
 		pr_warn("cpu%u: cannot create its stopper thread: offline cancelled\n", cpu);
-		if (offline_steps == RUN_OFFLINE_STEPS)
-			phase_up(CPUHP_ONLINE, cpu, NULL);
+		phase_up(CPUHP_ONLINE, cpu, NULL);
 		goto cancel;
 	}
 	sched_set_fifo(stopper, STOPPER_PRIO);
@@ -280,8 +308,9 @@ static int _cpu_up(unsigned int cpu)
 
 	if (err)
 		return err;
-	err = smp_bringup_cpu(cpu); /* ap_start runs the starting steps */
-	kstack_reclaim();	    /* online and flushed, or not started: none held for it */
+	/* ap_start runs the starting steps */
+	err = take_injected(&fail_bringup) ? -EIO : smp_bringup_cpu(cpu);
+	kstack_reclaim(); /* online and flushed, or not started: none held for it */
 	if (err) {
 		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
 		phase_down(CPUHP_PREPARE, cpu);

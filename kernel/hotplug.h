@@ -51,9 +51,12 @@
  * A failing "offline" or "prepare" callback rolls the operation back: the
  * callbacks of that phase already run are undone in reverse, and the CPU
  * ends where it started. A failing "online" callback takes the CPU back
- * down. A failing "starting", "dying" or "dead" callback, or a down callback
- * failing while a failed up is rolled back, is only reported ("BUG: cpuhp:
- * ...", report_bug()): there is no way back by then.
+ * down (the online callbacks before it undone, a failing one leaves
+ * nothing behind; its stopper thread is retried until it can be made: the
+ * way back is only down). A failing "starting", "dying" or "dead"
+ * callback, or a down callback failing while a failed up is rolled back,
+ * is only reported ("BUG: cpuhp: ...", report_bug()): there is no way back
+ * by then.
  */
 #ifndef KERNEL_HOTPLUG_H
 #define KERNEL_HOTPLUG_H
@@ -97,6 +100,11 @@ struct cpuhp_stats {
 	u64 last_down_dead_ns;
 };
 void cpuhp_get_stats(struct cpuhp_stats *st);
+
+/* Fault injection for tests: the next n cpu_up() calls that get as far as
+ * starting their CPU fail there with -EIO, as if it had not answered its
+ * INIT-SIPI-SIPI (the "prepare" steps are then undone). */
+void cpuhp_fail_bringup_next(unsigned int n);
 
 /* From ap_start(), interrupts off: run the starting steps, go online. */
 void cpuhp_ap_starting(void);

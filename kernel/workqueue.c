@@ -644,13 +644,18 @@ static void process_scheduled_works(struct worker *worker)
 
 static int worker_thread(void *arg);
 
-/* Create one worker for pool and start it idle. May sleep; no locks held. */
-static bool create_worker(struct worker_pool *pool)
+/* A new worker for pool, its thread created but not started and not yet a
+ * member of the pool (worker_attach() makes it one). created_unbound: may
+ * run on any active CPU (an unbound pool, or a per-CPU pool whose CPU is
+ * offline); otherwise bound to the pool's CPU. NULL if out of memory or
+ * threads. May sleep; no locks held. */
+static struct worker *worker_new(struct worker_pool *pool, bool created_unbound)
 {
 	struct worker *worker = kzalloc(sizeof(*worker));
 
+	might_sleep();
 	if (!worker)
-		return false;
+		return NULL;
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	worker->id = pool->next_id++;
@@ -660,10 +665,6 @@ static bool create_worker(struct worker_pool *pool)
 	INIT_LIST_HEAD(&worker->idle_entry);
 	INIT_LIST_HEAD(&worker->node);
 	INIT_LIST_HEAD(&worker->hentry);
-	/* A per-CPU pool whose CPU is offline gets workers that may run on any
-	 * active CPU (the trustee's); they rebind when the CPU returns. */
-	bool created_unbound = !pool_is_bound(pool) || READ_ONCE(pool->disassociated);
-
 	if (pool_is_bound(pool) && !created_unbound)
 		worker->thread = kthread_create_on_cpu(worker_thread, worker, pool->cpu,
 						       "kworker/%u:%d%s", pool->cpu, worker->id,
@@ -677,31 +678,68 @@ static bool create_worker(struct worker_pool *pool)
 							"kworker/u%d:%d", pool->id, worker->id);
 	if (!worker->thread) {
 		kfree(worker);
-		return false;
+		return NULL;
 	}
 	kthread_set_data(worker->thread, worker);
 	sched_set_nice(worker->thread, pool->attrs.nice);
-	flags = spin_lock_irqsave(&pool->lock);
+	return worker;
+}
+
+/* Give up a worker from worker_new() that never joined its pool: its
+ * thread starts, sees WORKER_DIE and exits (worker_thread). */
+static void worker_discard(struct worker *worker)
+{
+	struct thread *th = worker->thread;
+
+	worker->flags = WORKER_DIE;
+	wake_up_thread(th);
+	put_thread(th); /* it frees worker and itself */
+}
+
+/* Make a worker from worker_new() a member of its pool and start it, idle
+ * (or on its way to rebind). pool->lock held. Returns its thread, whose
+ * creator's reference the caller drops with put_thread() once unlocked
+ * (the worker may be reaped and freed as soon as the lock is dropped). */
+static struct thread *worker_attach(struct worker *worker, bool created_unbound)
+{
+	struct worker_pool *pool = worker->pool;
+	struct thread *th = worker->thread;
+
+	assert_spin_locked(&pool->lock);
 	worker->flags = WORKER_PREP | (created_unbound ? WORKER_UNBOUND : 0);
 	if (pool_is_bound(pool) && pool->disassociated) {
 		/* The CPU went down while we created it. */
 		worker->flags |= WORKER_UNBOUND;
 		if (!created_unbound)
-			set_cpus_allowed(worker->thread, &cpu_active_mask);
+			set_cpus_allowed(th, &cpu_active_mask);
 	} else if (pool_is_bound(pool) && created_unbound) {
 		worker->flags |= WORKER_REBIND; /* the CPU came back meanwhile */
 	}
 	list_add_tail(&worker->node, &pool->workers);
 	pool->nr_workers++;
 	pool->nr_created++;
-	struct thread *th = worker->thread; /* worker may be reaped and freed once unlocked */
-
 	/* Only a worker where the pool's hooks expect it may wait as idle;
 	 * one still to rebind goes there first (worker_thread). */
 	if (!(worker->flags & WORKER_REBIND))
 		worker_enter_idle(worker);
 	trace_event(TR_WORKER_CREATE, th, (u64)pool->id, 0);
 	wake_up_thread(th);
+	return th;
+}
+
+/* Create one worker for pool and start it idle. May sleep; no locks held. */
+static bool create_worker(struct worker_pool *pool)
+{
+	/* A per-CPU pool whose CPU is offline gets workers that may run on any
+	 * active CPU (the trustee's); they rebind when the CPU returns. */
+	bool created_unbound = !pool_is_bound(pool) || READ_ONCE(pool->disassociated);
+	struct worker *worker = worker_new(pool, created_unbound);
+
+	if (!worker)
+		return false;
+	unsigned long flags = spin_lock_irqsave(&pool->lock);
+	struct thread *th = worker_attach(worker, created_unbound);
+
 	spin_unlock_irqrestore(&pool->lock, flags);
 	put_thread(th); /* it frees itself when it exits */
 	return true;
@@ -1579,8 +1617,11 @@ unsigned int work_busy(struct work_struct *w)
  * When the CPU returns, workqueue_cpu_online() takes the pools back
  * (TRUSTEE_NONE): idle (unbound) workers are destroyed, busy ones are
  * marked WORKER_REBIND and move back to the CPU after their current item,
- * a bound worker is created, and concurrency management resumes. A cancelled offline never
- * reaches the dying step, so it leaves nothing to undo.
+ * a bound worker joins, and concurrency management resumes. The bound
+ * workers are made first: if that fails, the online step fails before it
+ * changed anything, cpu_up() takes the CPU back down and the pools stay
+ * with the trustee. A cancelled offline never reaches the dying step, so
+ * it leaves nothing to undo.
  */
 
 static bool trustee_has_news(struct worker_pool *pool, unsigned int seen)
@@ -1658,7 +1699,24 @@ int workqueue_cpu_dying(unsigned int cpu)
 
 int workqueue_cpu_online(unsigned int cpu)
 {
+	struct worker *bound[NR_STD_POOLS];
+
 	might_sleep();
+	/* First a bound idle worker for each pool, so that concurrency
+	 * management has one to wake: the trustee may have released every
+	 * worker, and a pool taken back with none would leave its items to
+	 * nobody. Made before anything changes, so that failing is clean:
+	 * cpu_up() then takes the CPU back down, and the trustee keeps the
+	 * pools (docs/hotplug.md). */
+	for (int i = 0; i < NR_STD_POOLS; i++) {
+		bound[i] = worker_new(&cpu_pools[cpu][i], false);
+		if (!bound[i]) {
+			while (i--)
+				worker_discard(bound[i]);
+			pr_warn("cpu%u: no bound worker could be created: online refused\n", cpu);
+			return -ENOMEM;
+		}
+	}
 	for (int i = 0; i < NR_STD_POOLS; i++) {
 		struct worker_pool *pool = &cpu_pools[cpu][i];
 		struct worker *worker;
@@ -1681,13 +1739,12 @@ int workqueue_cpu_online(unsigned int cpu)
 			pool->trustee_events++;
 			wake_up(&pool->trustee_wait);
 		}
+		/* In the same locked section: the pool is never associated
+		 * without its bound worker. */
+		struct thread *th = worker_attach(bound[i], false);
+
 		spin_unlock_irq(&pool->lock);
-		/* A bound idle worker, so concurrency management has one to wake. */
-		if (!create_worker(pool)) {
-			pr_warn("cpu%u: no bound worker could be created; its busy workers will "
-				"rebind\n",
-				cpu);
-		}
+		put_thread(th);
 	}
 	return 0;
 }

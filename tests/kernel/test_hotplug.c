@@ -22,6 +22,7 @@
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 #include "lib/random.h"
+#include "lib/string.h"
 
 #define WAIT_NS (60 * NSEC_PER_SEC)
 
@@ -681,6 +682,495 @@ static void stacks_freed_while_a_cpu_dies(struct ktest *t)
 	KT_EXPECT_EQ(t, held, 0);
 }
 
+/* ---- the way up fails --------------------------------------------------- */
+
+static bool cpu_pools_empty(unsigned int cpu)
+{
+	struct wq_pool_stats a, b;
+
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &a);
+	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &b);
+	return a.nr_workers == 0 && b.nr_workers == 0;
+}
+
+static struct completion probe_ran;
+static volatile unsigned int probe_ran_on;
+
+static void probe_fn(struct work_struct *w)
+{
+	probe_ran_on = smp_processor_id();
+	complete(&probe_ran);
+}
+
+/* Queue an item to cpu and wait (bounded) until it ran: true if it did,
+ * on cpu itself (there) or on another online CPU (!there). */
+static bool item_for_cpu_runs(struct ktest *t, unsigned int cpu, bool there)
+{
+	static struct work_struct w;
+
+	INIT_WORK(&w, probe_fn);
+	init_completion(&probe_ran);
+	probe_ran_on = NR_CPUS;
+	KT_EXPECT_TRUE(t, queue_work_on(cpu, system_wq, &w));
+	if (!wait_for_completion_timeout(&probe_ran, WAIT_NS)) {
+		ktest_fail(t, __FILE__, __LINE__, "an item queued to cpu%u did not run", cpu);
+		return false;
+	}
+	flush_work(&w);
+	KT_EXPECT_TRUE(t, probe_ran_on < NR_CPUS);
+	if (there)
+		KT_EXPECT_EQ(t, probe_ran_on, cpu);
+	else
+		KT_EXPECT_NE(t, probe_ran_on, cpu);
+	return probe_ran_on < NR_CPUS && (probe_ran_on == cpu) == there;
+}
+
+/* The bound worker of an online step cannot be made, after the trustee has
+ * released every worker of the CPU's pools: the online fails, cpu_up()
+ * takes the CPU back down (also when its stopper thread cannot be made at
+ * first) and the trustee keeps the pools, so items queued there still
+ * run. Taken back with no worker, they would wait for good. */
+static void a_worker_that_cannot_be_made_fails_the_online(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	struct cpuhp_stats st0, st1;
+	static const unsigned int fails[] = { 1, 3 }; /* the worker; + the stopper twice */
+
+	if (!need_two(t))
+		return;
+	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
+	KT_ASSERT_TRUE(t, wait_until(cpu_pools_empty(cpu))); /* the trustee is done */
+	for (unsigned int i = 0; i < ARRAY_SIZE(fails); i++) {
+		cpuhp_get_stats(&st0);
+		kthread_fail_next(fails[i]);
+		int err = cpu_up(cpu);
+
+		kthread_fail_next(0);
+		KT_EXPECT_EQ(t, err, -ENOMEM);
+		cpuhp_get_stats(&st1);
+		KT_EXPECT_EQ(t, st1.nr_up_failed - st0.nr_up_failed, 1);
+		KT_EXPECT_EQ(t, st1.nr_up, st0.nr_up);
+		KT_EXPECT_FALSE(t, cpu_online(cpu));
+		KT_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+		if (err != -ENOMEM && cpu_online(cpu))
+			KT_ASSERT_EQ(t, cpu_down(cpu), 0); /* a broken kernel: try on */
+		KT_ASSERT_TRUE(t, item_for_cpu_runs(t, cpu, false));
+		KT_ASSERT_TRUE(t, wait_until(cpu_pools_empty(cpu)));
+	}
+	KT_ASSERT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+	KT_EXPECT_EQ(t, workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL), 0);
+	KT_EXPECT_EQ(t, workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI), 0);
+}
+
+/* Test steps in every phase, counting their calls for one CPU; the *_fail
+ * ones fail their "up" when armed. */
+static unsigned int steps_cpu = NR_CPUS;
+static atomic_t prep_ups, prep_downs, start_ups, dying_downs, online_ups, offline_downs;
+static volatile int fail_prepare, fail_online; /* the error to return, 0: none */
+
+#define COUNTING(name, counter)                                                                    \
+	static int name(unsigned int cpu)                                                          \
+	{                                                                                          \
+		if (cpu == steps_cpu)                                                              \
+			atomic_inc(&counter);                                                      \
+		return 0;                                                                          \
+	}
+COUNTING(prep_up, prep_ups)
+COUNTING(prep_down, prep_downs)
+COUNTING(start_up, start_ups)
+COUNTING(dying_down, dying_downs)
+COUNTING(online_up, online_ups)
+COUNTING(offline_down, offline_downs)
+
+static int prep_fail_up(unsigned int cpu)
+{
+	return cpu == steps_cpu ? fail_prepare : 0;
+}
+
+static int online_fail_up(unsigned int cpu)
+{
+	return cpu == steps_cpu ? fail_online : 0;
+}
+
+static struct cpuhp_step up_steps[] = {
+	{ .name = "test:prep", .phase = CPUHP_PREPARE, .up = prep_up, .down = prep_down },
+	{ .name = "test:prep-fail", .phase = CPUHP_PREPARE, .up = prep_fail_up },
+	{ .name = "test:start", .phase = CPUHP_STARTING, .up = start_up, .down = dying_down },
+	{ .name = "test:online", .phase = CPUHP_ONLINE, .up = online_up, .down = offline_down },
+	{ .name = "test:online-fail", .phase = CPUHP_ONLINE, .up = online_fail_up },
+};
+
+static void counts_are(struct ktest *t, const char *what, int pu, int pd, int su, int dd, int ou,
+		       int od)
+{
+	int got[] = { atomic_read(&prep_ups),	atomic_read(&prep_downs),
+		      atomic_read(&start_ups),	atomic_read(&dying_downs),
+		      atomic_read(&online_ups), atomic_read(&offline_downs) };
+	int want[] = { pu, pd, su, dd, ou, od };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(got); i++)
+		if (got[i] != want[i])
+			ktest_fail(
+				t, __FILE__, __LINE__,
+				"%s: step calls (prepare, dead, starting, dying, online, offline) "
+				"%d %d %d %d %d %d, expected %d %d %d %d %d %d",
+				what, got[0], got[1], got[2], got[3], got[4], got[5], want[0],
+				want[1], want[2], want[3], want[4], want[5]);
+}
+
+static void counts_reset(void)
+{
+	atomic_set(&prep_ups, 0);
+	atomic_set(&prep_downs, 0);
+	atomic_set(&start_ups, 0);
+	atomic_set(&dying_downs, 0);
+	atomic_set(&online_ups, 0);
+	atomic_set(&offline_downs, 0);
+}
+
+/* Every way cpu_up() can fail after its checks (those are in
+ * errors_are_clear and work_for_a_never_online_cpu_runs): a failing
+ * "prepare" step, a CPU that does not start, a failing "online" step.
+ * Each time what was done is undone in reverse, exactly once, the CPU is
+ * offline as before, the failure is counted, and its work still runs. */
+static void every_way_up_can_fail_rolls_back(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	struct cpuhp_stats st0, st1;
+
+	if (!need_two(t))
+		return;
+	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
+	steps_cpu = cpu;
+	fail_prepare = fail_online = 0;
+	counts_reset();
+	for (unsigned int i = 0; i < ARRAY_SIZE(up_steps); i++)
+		cpuhp_add_step(&up_steps[i]);
+	cpuhp_get_stats(&st0);
+
+	fail_prepare = -EIO; /* the earlier prepare step is undone; nothing else ran */
+	KT_EXPECT_EQ(t, cpu_up(cpu), -EIO);
+	fail_prepare = 0;
+	counts_are(t, "a prepare step fails", 1, 1, 0, 0, 0, 0);
+	KT_EXPECT_FALSE(t, cpu_online(cpu));
+
+	counts_reset(); /* prepared, then the CPU does not start: prepare undone */
+	cpuhp_fail_bringup_next(1);
+	KT_EXPECT_EQ(t, cpu_up(cpu), -EIO);
+	cpuhp_fail_bringup_next(0);
+	counts_are(t, "the CPU does not start", 1, 1, 0, 0, 0, 0);
+	KT_EXPECT_FALSE(t, cpu_online(cpu));
+
+	counts_reset(); /* online, then a step fails: the CPU goes back down */
+	fail_online = -EIO;
+	KT_EXPECT_EQ(t, cpu_up(cpu), -EIO);
+	fail_online = 0;
+	counts_are(t, "an online step fails", 1, 1, 1, 1, 1, 1);
+	KT_EXPECT_FALSE(t, cpu_online(cpu));
+	KT_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+	KT_EXPECT_FALSE(t, cpu_going_down(cpu));
+	cpuhp_get_stats(&st1);
+	KT_EXPECT_EQ(t, st1.nr_up_failed - st0.nr_up_failed, 3);
+	KT_EXPECT_EQ(t, st1.nr_up, st0.nr_up);
+	KT_EXPECT_EQ(t, st1.nr_down, st0.nr_down); /* a rollback is no cpu_down */
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, false));
+
+	counts_reset(); /* and then it comes up for real */
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	counts_are(t, "cpu_up", 1, 0, 1, 0, 1, 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(up_steps); i++)
+		cpuhp_remove_step(&up_steps[i]);
+	steps_cpu = NR_CPUS;
+	KT_EXPECT_TRUE(t, cpu_online(cpu));
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+}
+
+/* ---- two callers at once ------------------------------------------------ */
+
+/* A step that holds the first call to reach it (with the hotplug lock held)
+ * until the test lets it go. */
+static struct completion hold_inside, hold_release;
+static volatile bool hold_armed;
+
+static int hold_step(unsigned int cpu)
+{
+	if (!hold_armed)
+		return 0;
+	hold_armed = false;
+	complete(&hold_inside);
+	wait_for_completion_timeout(&hold_release, WAIT_NS);
+	return 0;
+}
+
+static struct cpuhp_step hold_offline = { .name = "test:hold-offline",
+					  .phase = CPUHP_ONLINE,
+					  .down = hold_step };
+static struct cpuhp_step hold_prepare = { .name = "test:hold-prepare",
+					  .phase = CPUHP_PREPARE,
+					  .up = hold_step };
+
+struct hp_call {
+	int (*fn)(unsigned int cpu);
+	unsigned int cpu;
+	volatile bool calling;
+	volatile int ret;
+};
+
+static int hp_call_fn(void *arg)
+{
+	struct hp_call *c = arg;
+
+	c->calling = true;
+	c->ret = c->fn(c->cpu);
+	return 0;
+}
+
+/* a calls first and is held inside its operation; b calls while it is (b is
+ * blocked on the hotplug lock); then a is let go. Returns false if the
+ * threads could not be made. */
+static bool call_together(struct ktest *t, struct hp_call *a, struct hp_call *b)
+{
+	struct thread *ta, *tb;
+
+	init_completion(&hold_inside);
+	init_completion(&hold_release);
+	a->calling = b->calling = false;
+	a->ret = b->ret = 1;
+	hold_armed = true;
+	ta = kthread_run(hp_call_fn, a, "hp-call/a");
+	if (!ta) {
+		ktest_fail(t, __FILE__, __LINE__, "no thread for the first call");
+		return false;
+	}
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&hold_inside, WAIT_NS), 0);
+	tb = kthread_run(hp_call_fn, b, "hp-call/b");
+	if (!tb) {
+		complete_all(&hold_release);
+		kthread_stop(ta);
+		ktest_fail(t, __FILE__, __LINE__, "no thread for the second call");
+		return false;
+	}
+	/* b only blocks on the hotplug lock (a holds it). */
+	KT_EXPECT_TRUE(t, wait_until(b->calling && READ_ONCE(tb->state) == THREAD_BLOCKED));
+	KT_EXPECT_EQ(t, b->ret, 1); /* still waiting */
+	complete_all(&hold_release);
+	KT_EXPECT_TRUE(t, wait_until(a->ret != 1 && b->ret != 1));
+	kthread_stop(ta);
+	kthread_stop(tb);
+	return true;
+}
+
+/* Two callers of cpu_down() for one CPU, the second arriving while the
+ * first is inside: one takes it down, the other finds it offline. The same
+ * for cpu_up(). With a third CPU, two different CPUs go down together. */
+static void two_callers_at_once(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	struct hp_call a = { .fn = cpu_down, .cpu = cpu }, b = { .fn = cpu_down, .cpu = cpu };
+
+	if (!need_two(t))
+		return;
+	cpuhp_add_step(&hold_offline);
+	bool ok = call_together(t, &a, &b);
+
+	cpuhp_remove_step(&hold_offline);
+	KT_ASSERT_TRUE(t, ok);
+	KT_EXPECT_EQ(t, a.ret, 0);
+	KT_EXPECT_EQ(t, b.ret, -EALREADY);
+	KT_EXPECT_FALSE(t, cpu_online(cpu));
+
+	a.fn = b.fn = cpu_up;
+	cpuhp_add_step(&hold_prepare);
+	ok = call_together(t, &a, &b);
+	cpuhp_remove_step(&hold_prepare);
+	KT_ASSERT_TRUE(t, ok);
+	KT_EXPECT_EQ(t, a.ret, 0);
+	KT_EXPECT_EQ(t, b.ret, -EALREADY);
+	KT_EXPECT_TRUE(t, cpu_online(cpu));
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+
+	if (num_online_cpus() < 3)
+		return;
+	unsigned int other = cpumask_next(0, &cpu_online_mask);
+
+	a = (struct hp_call){ .fn = cpu_down, .cpu = cpu };
+	b = (struct hp_call){ .fn = cpu_down, .cpu = other };
+	cpuhp_add_step(&hold_offline);
+	ok = call_together(t, &a, &b);
+	cpuhp_remove_step(&hold_offline);
+	KT_ASSERT_TRUE(t, ok);
+	KT_EXPECT_EQ(t, a.ret, 0);
+	KT_EXPECT_EQ(t, b.ret, 0);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_EQ(t, cpu_up(other), 0);
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, other, true));
+}
+
+/* ---- rescuers ----------------------------------------------------------- */
+
+static struct completion rescued;
+static volatile bool rescued_in_rescuer;
+static volatile unsigned int rescued_on;
+
+static void rescued_fn(struct work_struct *w)
+{
+	rescued_in_rescuer = strncmp(current->name, "kworker/R-", 10) == 0;
+	preempt_disable();
+	rescued_on = cpu_online(smp_processor_id()) ? smp_processor_id() : NR_CPUS;
+	preempt_enable();
+	complete(&rescued);
+}
+
+/* An unbound WQ_MEM_RECLAIM workqueue whose pool cannot make a worker: its
+ * one worker turns manager and fails, the mayday timer calls the rescuer,
+ * which runs the item. The pool is its own (a nice nobody else uses), so
+ * it has exactly the worker it was made with. */
+static void the_rescuer_of_an_unbound_workqueue_runs_its_items(struct ktest *t)
+{
+	struct workqueue_struct *wq;
+	struct workqueue_attrs *attrs;
+	static struct work_struct w;
+	struct wq_stats st;
+
+	wq = alloc_workqueue("test_hp_unbound_rescue", WQ_UNBOUND | WQ_MEM_RECLAIM, 1);
+	KT_ASSERT_NOT_NULL(t, wq);
+	attrs = alloc_workqueue_attrs();
+	KT_ASSERT_NOT_NULL(t, attrs);
+	attrs->nice = 13;
+	cpumask_copy(&attrs->cpumask, &cpu_possible_mask);
+	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
+	free_workqueue_attrs(attrs);
+	init_completion(&rescued);
+	rescued_in_rescuer = false;
+	INIT_WORK(&w, rescued_fn);
+	kthread_fail_next(1000000);
+	queue_work(wq, &w);
+	u64 left = wait_for_completion_timeout(&rescued, WAIT_NS);
+
+	kthread_fail_next(0);
+	KT_EXPECT_NE(t, left, 0);
+	KT_EXPECT_TRUE(t, rescued_in_rescuer);
+	KT_EXPECT_NE(t, rescued_on, NR_CPUS);
+	workqueue_wq_stats(wq, &st);
+	KT_EXPECT_LE(t, 1, st.nr_rescued);
+	if (left)
+		flush_work(&w);
+	destroy_workqueue(wq);
+}
+
+/* The trustee's mayday path: work queued to an offline CPU whose pools
+ * the trustee has emptied, while no worker can be made. The trustee is the
+ * pool's manager, fails, and the mayday timer calls the rescuer of the
+ * item's WQ_MEM_RECLAIM workqueue, which runs it on an online CPU. */
+static void the_trustee_calls_the_rescuer_when_it_cannot_make_workers(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	struct workqueue_struct *wq;
+	static struct work_struct w;
+	struct wq_pool_stats before, after;
+
+	if (!need_two(t))
+		return;
+	wq = alloc_workqueue("test_hp_trustee_rescue", WQ_MEM_RECLAIM, 0);
+	KT_ASSERT_NOT_NULL(t, wq);
+	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_TRUE(t, wait_until(cpu_pools_empty(cpu)));
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
+	init_completion(&rescued);
+	rescued_in_rescuer = false;
+	INIT_WORK(&w, rescued_fn);
+	kthread_fail_next(1000000);
+	queue_work_on(cpu, wq, &w);
+	u64 left = wait_for_completion_timeout(&rescued, WAIT_NS);
+
+	kthread_fail_next(0);
+	KT_EXPECT_NE(t, left, 0);
+	KT_EXPECT_TRUE(t, rescued_in_rescuer);
+	KT_EXPECT_NE(t, rescued_on, NR_CPUS);
+	KT_EXPECT_NE(t, rescued_on, cpu);
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &after);
+	KT_EXPECT_LE(t, before.nr_maydays + 1, after.nr_maydays);
+	KT_EXPECT_LE(t, before.nr_rescued + 1, after.nr_rescued);
+	if (left)
+		flush_work(&w);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	destroy_workqueue(wq);
+}
+
+/* ---- freezing across hotplug -------------------------------------------- */
+
+#define FRZ_ITEMS 8
+static atomic_t frz_runs[FRZ_ITEMS];
+
+static void frz_fn(struct work_struct *w);
+static struct work_struct frz_items[FRZ_ITEMS];
+
+static void frz_fn(struct work_struct *w)
+{
+	atomic_inc(&frz_runs[w - frz_items]);
+}
+
+static int frz_total(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < FRZ_ITEMS; i++)
+		n += atomic_read(&frz_runs[i]);
+	return n;
+}
+
+/* A frozen freezable workqueue holds its items across hotplug: queued to a
+ * CPU that then goes down, they are not run by the trustee; queued to an
+ * offline CPU that then comes back, not by its new bound worker. Thawed,
+ * each runs exactly once. Frozen and thawed with the CPU offline too. */
+static void freezing_holds_across_hotplug(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	struct workqueue_struct *wq;
+	int i;
+
+	if (!need_two(t))
+		return;
+	wq = alloc_workqueue("test_hp_freezable", WQ_FREEZABLE, 0);
+	KT_ASSERT_NOT_NULL(t, wq);
+	for (i = 0; i < FRZ_ITEMS; i++) {
+		INIT_WORK(&frz_items[i], frz_fn);
+		atomic_set(&frz_runs[i], 0);
+	}
+	KT_ASSERT_EQ(t, workqueue_freeze(WAIT_NS), 0);
+	for (i = 0; i < FRZ_ITEMS / 2; i++)
+		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, false)); /* the trustee is at work */
+	for (; i < FRZ_ITEMS; i++)
+		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true)); /* the pools are back */
+	KT_EXPECT_EQ(t, frz_total(), 0);
+	for (i = 0; i < FRZ_ITEMS; i++)
+		KT_EXPECT_TRUE(t, work_pending(&frz_items[i]));
+	workqueue_thaw();
+	flush_workqueue(wq);
+	for (i = 0; i < FRZ_ITEMS; i++)
+		KT_EXPECT_EQ(t, atomic_read(&frz_runs[i]), 1);
+
+	/* Frozen while the CPU is offline, thawed after it came back. */
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_ASSERT_EQ(t, workqueue_freeze(WAIT_NS), 0);
+	for (i = 0; i < FRZ_ITEMS; i++)
+		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, false));
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+	KT_EXPECT_EQ(t, frz_total(), FRZ_ITEMS);
+	workqueue_thaw();
+	flush_workqueue(wq);
+	for (i = 0; i < FRZ_ITEMS; i++)
+		KT_EXPECT_EQ(t, atomic_read(&frz_runs[i]), 2);
+	destroy_workqueue(wq);
+}
+
 KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(errors_are_clear),
 	    KTEST_CASE(every_cpu_goes_offline_and_comes_back),
 	    KTEST_CASE(timers_and_interrupts_move_to_a_live_cpu),
@@ -689,7 +1179,12 @@ KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(er
 	    KTEST_CASE(a_worker_rebinds_between_requeued_items),
 	    KTEST_CASE(cancelled_offline_leaves_no_trace), KTEST_CASE(the_last_cpu_is_refused),
 	    KTEST_CASE(hotplug_while_workers_block_and_wake),
-	    KTEST_CASE(stacks_freed_while_a_cpu_dies));
+	    KTEST_CASE(stacks_freed_while_a_cpu_dies),
+	    KTEST_CASE(a_worker_that_cannot_be_made_fails_the_online),
+	    KTEST_CASE(every_way_up_can_fail_rolls_back), KTEST_CASE(two_callers_at_once),
+	    KTEST_CASE(the_rescuer_of_an_unbound_workqueue_runs_its_items),
+	    KTEST_CASE(the_trustee_calls_the_rescuer_when_it_cannot_make_workers),
+	    KTEST_CASE(freezing_holds_across_hotplug));
 
 /*
  * timer_hotplug_stress (run only when named): sleepers in short msleep()s
