@@ -184,6 +184,14 @@ struct hp_item {
 static struct hp_item *items;
 static atomic_t items_done, items_overlap, items_offline;
 
+/* The gate the trustee tests' items wait on, opened by the test once the
+ * state it checks is reached (cpu_down() or cpu_up() returned). Bounded: an
+ * item that waited WAIT_NS in vain counts a timeout and opens it, so that a
+ * kernel that waits for the items (a drain-first cpu_down) fails instead of
+ * hanging. */
+static struct completion items_gate;
+static atomic_t items_gate_timeouts;
+
 static void hp_item_fn(struct work_struct *w)
 {
 	struct hp_item *it = container_of(w, struct hp_item, work);
@@ -194,7 +202,10 @@ static void hp_item_fn(struct work_struct *w)
 	if (!cpu_online(smp_processor_id()))
 		atomic_inc(&items_offline);
 	preempt_enable();
-	msleep(10);
+	if (!wait_for_completion_timeout(&items_gate, WAIT_NS)) {
+		atomic_inc(&items_gate_timeouts);
+		complete_all(&items_gate);
+	}
 	atomic_inc(&it->runs);
 	atomic_dec(&it->inside);
 	atomic_inc(&items_done);
@@ -208,6 +219,8 @@ static bool items_setup(unsigned int n)
 	atomic_set(&items_done, 0);
 	atomic_set(&items_overlap, 0);
 	atomic_set(&items_offline, 0);
+	atomic_set(&items_gate_timeouts, 0);
+	init_completion(&items_gate);
 	for (unsigned int i = 0; i < n; i++)
 		INIT_WORK(&items[i].work, hp_item_fn);
 	return true;
@@ -223,8 +236,10 @@ static int items_run_other_than_once(unsigned int n)
 	return bad;
 }
 
-/* cpu_down does not wait for the CPU's pending work: the trustee has it
- * run elsewhere, every item exactly once. */
+/* cpu_down does not wait for the CPU's pending work: the items wait on a
+ * gate the test opens only after cpu_down returned (so none can have
+ * finished then), and the trustee has them run elsewhere, every item
+ * exactly once. */
 static void offline_with_pending_work_returns_at_once(struct ktest *t)
 {
 	unsigned int cpu = last_cpu();
@@ -237,11 +252,12 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	KT_ASSERT_TRUE(t, items_setup(PENDING_ITEMS));
 	for (unsigned int i = 0; i < PENDING_ITEMS; i++)
 		queue_work_on(cpu, wq, &items[i].work);
+	/* One of them runs there (at the gate) when the CPU goes. */
+	KT_EXPECT_TRUE(t, wait_until(atomic_read(&items[0].inside) == 1));
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
-	int done_at_return = atomic_read(&items_done);
-
-	KT_EXPECT_LE(t, done_at_return, PENDING_ITEMS / 2); /* it did not drain them */
-	/* Queued to the offline CPU: runs, elsewhere. */
+	KT_EXPECT_EQ(t, atomic_read(&items_done), 0); /* it did not wait for them */
+	KT_EXPECT_EQ(t, atomic_read(&items_gate_timeouts), 0);
+	/* Queued to the offline CPU: runs, elsewhere (past the blocked ones). */
 	work_ran_on = NR_CPUS;
 	struct work_struct w;
 
@@ -250,7 +266,9 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	flush_work(&w);
 	KT_EXPECT_NE(t, work_ran_on, cpu);
 	KT_EXPECT_NE(t, work_ran_on, NR_CPUS);
+	complete_all(&items_gate);
 	flush_workqueue(wq);
+	KT_EXPECT_EQ(t, atomic_read(&items_gate_timeouts), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_done), PENDING_ITEMS);
 	KT_EXPECT_EQ(t, items_run_other_than_once(PENDING_ITEMS), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_overlap), 0);
@@ -276,8 +294,8 @@ static void cm_fn(struct work_struct *w)
 	atomic_dec(&cm_running);
 }
 
-/* The CPU comes back while the trustee still has work (items still pending
- * when cpu_up() returns): the workers finish their items and rebind.
+/* The CPU comes back while the trustee still has work (the items wait on a
+ * gate opened after cpu_up() returned): the workers finish them and rebind.
  * Half of the items are queued again meanwhile, from here: each item runs
  * once per successful queueing (none lost, none run twice), and no item is
  * seen on two workers at once. Then the pool is bound again with
@@ -298,22 +316,23 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 	KT_ASSERT_TRUE(t, items_setup(n));
 	for (unsigned int i = 0; i < n; i++)
 		queue_work_on(cpu, wq, &items[i].work);
+	KT_EXPECT_TRUE(t, wait_until(atomic_read(&items[0].inside) == 1)); /* at the gate */
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
-	int done_at_up = atomic_read(&items_done);
-
-	KT_EXPECT_LE(t, done_at_up, (int)n - 1); /* still in charge when it came back */
-	/* Requeue half of them meanwhile, from here, starting with the ones
-	 * about to finish (items run roughly in order): those done or running
-	 * are queued again (and must run again), those still pending not. */
-	unsigned int first = min((unsigned int)done_at_up, n / 2);
+	KT_EXPECT_EQ(t, atomic_read(&items_done), 0); /* still in charge when it came back */
+	/* Requeue the first half meanwhile, from here: those running (held at
+	 * the gate: the first max_active) are queued again and must run again,
+	 * those still pending not. */
 	bool again[REONLINE_ITEMS] = { false };
 
-	for (unsigned int i = first; i < first + n / 2; i++) {
+	for (unsigned int i = 0; i < n / 2; i++) {
 		again[i] = queue_work_on(cpu, wq, &items[i].work);
 		requeued += again[i];
 	}
+	KT_EXPECT_TRUE(t, again[0]); /* it was running: queued again */
+	complete_all(&items_gate);
 	flush_workqueue(wq);
+	KT_EXPECT_EQ(t, atomic_read(&items_gate_timeouts), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_done), (int)(n + requeued));
 	int wrong_runs = 0;
 
