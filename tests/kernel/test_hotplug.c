@@ -142,14 +142,28 @@ static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
 
 /* ---- timers and interrupts move ----------------------------------------- */
 
+/* A timer that keeps itself pending on move_cpu: while that CPU is online
+ * it re-arms there from its callback (which runs there, interrupts off, so
+ * the CPU's dying step cannot come in between): when the CPU goes, the
+ * timer is pending on it, by construction. Its first firing anywhere else
+ * is recorded. */
 static struct timer_list move_timer;
+static volatile unsigned int move_cpu;
+static volatile bool move_fired_there;
 static volatile int timer_fired_on = -1;
 static volatile bool timer_fired_online;
 
 static void move_timer_fn(struct timer_list *tl)
 {
-	timer_fired_on = (int)smp_processor_id();
-	timer_fired_online = cpu_online(smp_processor_id());
+	unsigned int me = smp_processor_id();
+
+	if (me == move_cpu && cpu_online(me)) {
+		move_fired_there = true;
+		add_timer_on(tl, ktime_get_ns() + NSEC_PER_MSEC, me);
+		return;
+	}
+	timer_fired_online = cpu_online(me);
+	timer_fired_on = (int)me;
 }
 
 static void timers_and_interrupts_move_to_a_live_cpu(struct ktest *t)
@@ -161,7 +175,10 @@ static void timers_and_interrupts_move_to_a_live_cpu(struct ktest *t)
 		return;
 	timer_setup(&move_timer, move_timer_fn);
 	timer_fired_on = -1;
-	add_timer_on(&move_timer, ktime_get_ns() + 100 * NSEC_PER_MSEC, cpu);
+	move_fired_there = false;
+	move_cpu = cpu;
+	add_timer_on(&move_timer, ktime_get_ns() + NSEC_PER_MSEC, cpu);
+	KT_EXPECT_TRUE(t, wait_until(move_fired_there)); /* it keeps to its CPU */
 	/* Aim the serial interrupt at the CPU, as if it had been balanced there. */
 	KT_ASSERT_TRUE(t, ioapic_route_isa_irq(COM1_ISA_IRQ, cpu_apic_ids[cpu]) == 0);
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
@@ -170,6 +187,7 @@ static void timers_and_interrupts_move_to_a_live_cpu(struct ktest *t)
 	KT_EXPECT_TRUE(t, wait_until(timer_fired_on >= 0));
 	KT_EXPECT_NE(t, timer_fired_on, (int)cpu);
 	KT_EXPECT_TRUE(t, timer_fired_online);
+	del_timer_sync(&move_timer); /* not pending any more: a no-op */
 	KT_EXPECT_EQ(t, ioapic_route_isa_irq(COM1_ISA_IRQ, cpu_apic_ids[0]), 0);
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 }
@@ -491,7 +509,7 @@ static void the_last_cpu_is_refused(struct ktest *t)
 #define PINGERS 16
 static struct work_struct pingers[PINGERS];
 static volatile bool ping_stop;
-static atomic_t ping_runs;
+static atomic_t ping_runs, ping_queued;
 
 static void pinger_fn(struct work_struct *w)
 {
@@ -502,8 +520,14 @@ static void pinger_fn(struct work_struct *w)
 		udelay(50);
 	}
 	atomic_inc(&ping_runs);
-	if (!ping_stop)
-		queue_work(system_wq, w);
+	if (!ping_stop && queue_work(system_wq, w))
+		atomic_inc(&ping_queued);
+}
+
+static void ping_queue_on(unsigned int cpu, struct work_struct *w)
+{
+	if (queue_work_on(cpu, system_wq, w))
+		atomic_inc(&ping_queued);
 }
 
 static void hotplug_while_workers_block_and_wake(struct ktest *t)
@@ -516,9 +540,10 @@ static void hotplug_while_workers_block_and_wake(struct ktest *t)
 		return;
 	ping_stop = false;
 	atomic_set(&ping_runs, 0);
+	atomic_set(&ping_queued, 0);
 	for (int i = 0; i < PINGERS; i++) {
 		INIT_WORK(&pingers[i], pinger_fn);
-		queue_work_on(cpu, system_wq, &pingers[i]);
+		ping_queue_on(cpu, &pingers[i]);
 	}
 	for (int round = 0; round < 10; round++) {
 		msleep(3);
@@ -526,12 +551,17 @@ static void hotplug_while_workers_block_and_wake(struct ktest *t)
 		msleep(3);
 		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 		for (int i = 0; i < PINGERS; i++)
-			queue_work_on(cpu, system_wq, &pingers[i]);
+			ping_queue_on(cpu, &pingers[i]);
 	}
+	/* They go on queueing themselves until told to stop: they get there. */
+	KT_EXPECT_TRUE(t, wait_until(atomic_read(&ping_runs) >= PINGERS));
 	ping_stop = true;
+	int cancelled = 0;
+
 	for (int i = 0; i < PINGERS; i++)
-		cancel_work_sync(&pingers[i]);
-	KT_EXPECT_LE(t, PINGERS, atomic_read(&ping_runs));
+		cancelled += cancel_work_sync(&pingers[i]);
+	/* Every successful queueing ran or was cancelled, exactly. */
+	KT_EXPECT_EQ(t, atomic_read(&ping_runs) + cancelled, atomic_read(&ping_queued));
 	/* Quiet now: no worker of the pool counts as running... */
 	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st),
 				      st.nr_running == 0 && st.nr_pending == 0)));
