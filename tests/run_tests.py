@@ -162,6 +162,32 @@ KERNEL_BOOTS = [
     Boot("hotplug-torture-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
          extra_cmdline="torture_cycles=%d torture_interval_ms=0" % TORTURE_CYCLES,
          timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS], log_check=check_torture_verdict),
+    # Its variants, shorter: thread creation failing around hotplug calls,
+    # a failing step (cancelled offlines, failed onlines), the unbound
+    # workqueue's attributes changing; and with the workqueue's
+    # non-reentrancy guard off, the torture must see items run twice at once.
+    Boot("hotplug-torture-fail-workers-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
+         extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_fail_workers=1",
+         timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS,
+                                                r"variants \( fail_workers\): \d+ cancelled offlines"],
+         log_check=check_torture_verdict),
+    Boot("hotplug-torture-fail-steps-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
+         extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_fail_steps=1",
+         timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS, r"variants \( fail_steps\): [1-9]\d* "
+                                                r"cancelled offlines, [1-9]\d* failed onlines"],
+         log_check=check_torture_verdict),
+    Boot("hotplug-torture-attrs-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
+         extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_attrs=1",
+         timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS, r"variants \( attrs\): .*, [1-9]\d* "
+                                                r"attribute changes"],
+         log_check=check_torture_verdict),
+    Boot("hotplug-torture-no-reentrancy-guard", "hotplug_torture", expect="fail", smp=4,
+         mem="512M", machine="q35",
+         extra_cmdline="torture_cycles=100 torture_interval_ms=0 wq_lab_no_reentrancy_guard=1",
+         timeout=TORTURE_TIMEOUT,
+         cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
+         must_contain=[r"torture: violation \d+: item \S+: \d+ executions at once",
+                       r"\] torture: FAIL \(\d+ violations\)"]),
     # The shell, driven through the serial console; a megabyte of random
     # input; the GDB helpers against a live machine; the trace converter.
     Boot("shell-session-smp4", "", smp=4, interact=shell_tests.interact_session),

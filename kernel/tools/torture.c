@@ -68,6 +68,15 @@ static const char *const inject_names[] = { "none", "lost", "hang", NULL };
 static unsigned int torture_inject;
 PARAM_ENUM(torture_inject, torture_inject, inject_names,
 	   "CPU-hotplug torture: a deliberate fault, to see it fail (harness self-test)");
+static bool torture_fail_workers;
+PARAM_BOOL(torture_fail_workers, torture_fail_workers,
+	   "CPU-hotplug torture: thread creation fails now and then around hotplug calls");
+static bool torture_fail_steps;
+PARAM_BOOL(torture_fail_steps, torture_fail_steps,
+	   "CPU-hotplug torture: a hotplug step fails now and then (cancelled offlines)");
+static bool torture_attrs;
+PARAM_BOOL(torture_attrs, torture_attrs,
+	   "CPU-hotplug torture: change the unbound workqueue's attributes meanwhile");
 
 /* ---- the workqueues and their items ------------------------------------- */
 
@@ -98,6 +107,10 @@ struct torture_item {
 	u64 seq;		 /* OL: ordered items: queueing number */
 	bool busy;		 /* OL: ordered items: queued or running */
 	bool over_reported;	 /* W: "ran more than queued" reported */
+	/* Private items, their thread: after a flush or _sync cancel, the
+	 * executions then and the call, until the item is queued again. */
+	long idle_executed;
+	const char *idle_after; /* NULL: not idle by such a call */
 };
 
 /* What each shared item does; the doomed ones belong to the onoff thread
@@ -199,6 +212,8 @@ struct hp_counts {
 	u64 offline, online; /* successful cpu_down / cpu_up calls */
 	u64 quick_onlines;   /* cpu_up right after its cpu_down */
 	u64 probes;	     /* deliberate failing calls made */
+	/* The variants: calls that failed as injected, the CPU as it was. */
+	u64 cancelled_offlines, failed_onlines;
 };
 
 /* Everything one run uses. torture_start() zeroes it and sets it up
@@ -243,6 +258,7 @@ static struct torture_run {
 	struct hp_counts hp;		   /* S */
 	struct histogram lat_down, lat_up; /* S: cpu_down / cpu_up latency in ns */
 	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere; /* A */
+	atomic_long_t nr_attrs;				     /* A: attribute changes made */
 	/* Kernel WARNs during the run are violations too: the count already
 	 * reported (A: compare-and-swap). Spinlock "stuck" reports are only
 	 * counted: on a busy host a vCPU holding a lock can be descheduled for
@@ -584,8 +600,9 @@ static unsigned long to_us(u64 ns)
 
 enum hotplug_dir { TAKE_DOWN, BRING_UP };
 
-/* cpu_down or cpu_up, timed and checked. The onoff thread. */
-static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir)
+/* cpu_down or cpu_up, timed and checked; may_fail: the error a fault
+ * injected for this call may bring (0: none). The onoff thread. */
+static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 {
 	struct torture_slot *s = &run.slots[ONOFF_SLOT];
 	bool up = dir == BRING_UP;
@@ -597,6 +614,23 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir)
 	u64 dt = ktime_get_ns() - t0;
 
 	slot_end(s);
+	if (err && err == may_fail) {
+		/* Rolled back: the CPU is exactly as it was. */
+		bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
+
+		if (online == up || act == up || cpu_going_down(cpu))
+			violation("after %s(%u) failed as injected (%s): online %d, active %d, "
+				  "going down %d",
+				  op, cpu, errno_name(err), online, act, cpu_going_down(cpu));
+		unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+		if (up)
+			run.hp.failed_onlines++;
+		else
+			run.hp.cancelled_offlines++;
+		spin_unlock_irqrestore(&stats_lock, flags);
+		return err;
+	}
 	if (err) {
 		violation("%s(%u) returned %d (%s)", op, cpu, err, errno_name(err));
 		return err;
@@ -619,6 +653,45 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir)
 		violation("after %s(%u) returned 0: online %d, active %d, going down %d", op, cpu,
 			  online, act, cpu_going_down(cpu));
 	return 0;
+}
+
+/* torture_fail_steps: an online-phase step that fails for one CPU, the
+ * CPU of the onoff thread's current call (NR_CPUS: none). Its "down"
+ * failing cancels an offline; its "up" failing makes cpu_up roll back. */
+static unsigned int step_fail_cpu = NR_CPUS; /* O */
+static bool step_added;			     /* TM */
+
+static int step_fail_fn(unsigned int cpu)
+{
+	return cpu == READ_ONCE(step_fail_cpu) ? -ECANCELED : 0;
+}
+
+static struct cpuhp_step fail_step = {
+	.name = "torture:fail",
+	.phase = CPUHP_ONLINE,
+	.up = step_fail_fn,
+	.down = step_fail_fn,
+};
+
+/* A hotplug call of the onoff thread, with a fault injected now and then
+ * (the variants): a failing step, or thread creation failing around it. */
+static int hotplug_call(struct prng *r, unsigned int cpu, enum hotplug_dir dir)
+{
+	int may_fail = 0;
+
+	if (run.params.fail_steps && prng_below(r, 4) == 0) {
+		WRITE_ONCE(step_fail_cpu, cpu);
+		may_fail = -ECANCELED;
+	} else if (run.params.fail_workers && prng_below(r, 4) == 0) {
+		kthread_fail_next(1 + (unsigned int)prng_below(r, 3));
+		may_fail = -ENOMEM;
+	}
+	int err = timed_hotplug(cpu, dir, may_fail);
+
+	if (may_fail == -ENOMEM)
+		kthread_fail_next(0);
+	WRITE_ONCE(step_fail_cpu, NR_CPUS);
+	return err;
 }
 
 /* How a cycle's cpu_up followed its cpu_down. */
@@ -767,14 +840,14 @@ static int onoff_thread(void *arg)
 
 		if (cpu_online(cpu)) {
 			doom(r, cpu, BEFORE_DOWN);
-			if (!timed_hotplug(cpu, TAKE_DOWN)) {
+			if (!hotplug_call(r, cpu, TAKE_DOWN)) {
 				doom(r, cpu, AFTER_DOWN);
 				/* Sometimes at once, while the trustee still has work. */
-				if (prng_below(r, 4) == 0 && !timed_hotplug(cpu, BRING_UP))
+				if (prng_below(r, 4) == 0 && !hotplug_call(r, cpu, BRING_UP))
 					count_cycle(UP_AT_ONCE);
 			}
 		} else if (cpumask_test_cpu(cpu, &run.taken_down)) {
-			if (!timed_hotplug(cpu, BRING_UP))
+			if (!hotplug_call(r, cpu, BRING_UP))
 				count_cycle(UP_LATER);
 		}
 		onoff_pause();
@@ -862,14 +935,30 @@ static void private_check(struct torture_item *it, const char *after)
 	long c = atomic_long_read(&it->cancelled);
 	bool pending = work_pending(&it->dw.work) ||
 		       ((it->flags & TI_DELAYED) && timer_pending(&it->dw.timer));
+	int inside = atomic_read(&it->inside);
 
-	if (e + c != q || pending)
-		violation("%s returned early: item %s queued %ld, ran %ld, cancelled %ld%s", after,
-			  it->name, q, e, c, pending ? ", still pending" : "");
+	if (e + c != q || pending || inside)
+		violation("%s returned early: item %s queued %ld, ran %ld, cancelled %ld%s%s",
+			  after, it->name, q, e, c, pending ? ", still pending" : "",
+			  inside ? ", still running" : "");
+	it->idle_executed = e;
+	it->idle_after = after;
+}
+
+/* A private item idle since a flush or _sync cancel has not run since. */
+static void private_idle_check(struct torture_item *it)
+{
+	long e = atomic_long_read(&it->executed);
+
+	if (it->idle_after && e != it->idle_executed)
+		violation("item %s ran %ld more time(s) after %s returned, not queued again",
+			  it->name, e - it->idle_executed, it->idle_after);
+	it->idle_after = NULL;
 }
 
 static void private_queue(struct torture_item *it, struct prng *r)
 {
+	private_idle_check(it);
 	bool ok = it->flags & TI_DELAYED ?
 			  item_queue_delayed(it, random_present_cpu(r), random_delay_ns(r, 3),
 					     prng_below(r, 2) ? MOD_DELAYED : QUEUE_DELAYED) :
@@ -946,6 +1035,31 @@ static void hop(struct stress *st, struct torture_slot *s)
 		set_cpus_allowed(current, &cpu_possible_mask);
 }
 
+/* torture_attrs: give the unbound workqueue a random nice and a random
+ * set of present CPUs (CPU 0 among them: it never goes down; else maybe
+ * none active, and -EINVAL is right). */
+static void change_attrs(struct stress *st, struct torture_slot *s)
+{
+	struct prng *r = &st->rng;
+	struct workqueue_attrs a = { .nice = (int)prng_below(r, 11) - 5 };
+	unsigned int cpu;
+
+	for_each_present_cpu(cpu)
+		if (prng_below(r, 2))
+			cpumask_set_cpu(cpu, &a.cpumask);
+	bool has_boot_cpu = cpumask_test_cpu(0, &a.cpumask);
+
+	slot_begin(s, "apply_workqueue_attrs", twq_names[TWQ_UNBOUND], a.nice);
+	int err = apply_workqueue_attrs(run.twq[TWQ_UNBOUND], &a);
+
+	slot_end(s);
+	if (!err)
+		atomic_long_inc(&run.nr_attrs);
+	else if (!(err == -EINVAL && !has_boot_cpu) && !(err == -ENOMEM && run.params.fail_workers))
+		violation("apply_workqueue_attrs(%s, nice %d) returned %d (%s)",
+			  twq_names[TWQ_UNBOUND], a.nice, err, errno_name(err));
+}
+
 static int stress_thread(void *arg)
 {
 	struct stress *st = arg;
@@ -979,6 +1093,8 @@ static int stress_thread(void *arg)
 			hop(st, s);
 		} else if (op < 60) {
 			timer_delete(&run.timers[st->id]);
+		} else if (op == 60 && run.params.attrs) {
+			change_attrs(st, s);
 		} else {
 			msleep(1 + prng_below(r, 2));
 		}
@@ -1156,6 +1272,8 @@ static void final_checks(void)
 		if (atomic_read(&it->inside))
 			violation("item %s: %d executions still inside", it->name,
 				  atomic_read(&it->inside));
+		if (it->flags & TI_PRIVATE)
+			private_idle_check(it);
 	}
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
 		struct torture_timer *tt = &run.timers[i];
@@ -1239,7 +1357,7 @@ static void end_run(void)
 	for (unsigned int i = 0; i < run.nr_cand; i++)
 		if (cpumask_test_cpu(run.cand[i], &run.initially_online) &&
 		    !cpu_online(run.cand[i]))
-			timed_hotplug(run.cand[i], BRING_UP);
+			timed_hotplug(run.cand[i], BRING_UP, 0);
 	WRITE_ONCE(run.stopping, true);
 	smp_mb();
 	for (unsigned int i = 0; i < NR_STRESS; i++) {
@@ -1271,6 +1389,11 @@ static void end_run(void)
 	}
 	final_checks();
 	check_kernel_reports();
+	mutex_lock(&torture_mutex);
+	if (step_added)
+		cpuhp_remove_step(&fail_step);
+	step_added = false;
+	mutex_unlock(&torture_mutex);
 	u64 cycles = cycles_completed();
 	struct work_totals works;
 
@@ -1281,6 +1404,15 @@ static void end_run(void)
 		violation("only %lu of %u cycles were done", UL(cycles), run.params.cycles);
 	if (!works.executed)
 		violation("no work item ran");
+	struct hp_counts hp;
+
+	read_hp_counts(&hp);
+	if (run.params.fail_steps && !hp.cancelled_offlines && !hp.failed_onlines)
+		violation("torture_fail_steps: no call failed at its step");
+	if (run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
+		violation("torture_fail_workers: no call failed for want of a thread");
+	if (run.params.attrs && !atomic_long_read(&run.nr_attrs))
+		violation("torture_attrs: no attribute change was made");
 	if (idle)
 		destroy_wqs();
 	report_verdict(RUN_ENDED);
@@ -1326,6 +1458,9 @@ static void report_verdict(enum run_end how)
 	res->nr_online = hp.online;
 	res->quick_onlines = hp.quick_onlines;
 	res->probes = hp.probes;
+	res->cancelled_offlines = hp.cancelled_offlines;
+	res->failed_onlines = hp.failed_onlines;
+	res->attrs_changes = (u64)atomic_long_read(&run.nr_attrs);
 	res->seed = run.params.seed;
 	res->elapsed_ns = ktime_get_ns() - run.start_ns;
 	res->stopped = READ_ONCE(run.stop_requested);
@@ -1365,6 +1500,13 @@ static void report_verdict(enum run_end how)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
 			  "busy host can cause them)\n",
 			  UL(res->spin_stuck));
+	if (run.params.fail_workers || run.params.fail_steps || run.params.attrs)
+		pr_notice("variants (%s%s%s): %lu cancelled offlines, %lu failed onlines, %lu "
+			  "attribute changes\n",
+			  run.params.fail_workers ? " fail_workers" : "",
+			  run.params.fail_steps ? " fail_steps" : "",
+			  run.params.attrs ? " attrs" : "", UL(res->cancelled_offlines),
+			  UL(res->failed_onlines), UL(res->attrs_changes));
 	pr_notice("violations: %lu\n", res->violations);
 	for (unsigned int i = 0; i < res->nr_reports; i++)
 		pr_notice("  %u: %s\n", i + 1, res->reports[i]);
@@ -1473,7 +1615,10 @@ void torture_params_from_cmdline(struct torture_params *p)
 				      .duration_s = torture_duration_s,
 				      .interval_ms = torture_interval_ms,
 				      .seed = torture_seed,
-				      .inject = torture_inject };
+				      .inject = torture_inject,
+				      .fail_workers = torture_fail_workers,
+				      .fail_steps = torture_fail_steps,
+				      .attrs = torture_attrs };
 }
 
 int torture_start(const struct torture_params *p)
@@ -1521,6 +1666,10 @@ int torture_start(const struct torture_params *p)
 	if (!onoff) {
 		kthread_stop(run.watch_thread);
 		goto fail_threads;
+	}
+	if (run.params.fail_steps && !step_added) {
+		cpuhp_add_step(&fail_step);
+		step_added = true;
 	}
 	cpuhp_get_stats(&run.hp_before);
 	run.start_ns = ktime_get_ns();

@@ -18,7 +18,9 @@
  *                        if none has finished
  *   torture_params_from_cmdline(p)  the torture_* command-line values
  *                        (torture_cycles=, torture_duration_s=,
- *                        torture_interval_ms=, torture_seed=, and
+ *                        torture_interval_ms=, torture_seed=,
+ *                        torture_fail_workers=, torture_fail_steps=,
+ *                        torture_attrs= (the variants, below), and
  *                        torture_inject=none|lost|hang for the harness)
  *
  * Threads (all test load, listed in docs/workqueue.md):
@@ -35,6 +37,9 @@
  *                   on a bound, a high-priority, a CPU-intensive, an
  *                   unbound and an ordered workqueue, to random CPUs
  *                   (offline ones too); hop between CPUs; arm timers
+ *   torture/stressN, with torture_attrs=1: also apply_workqueue_attrs() to
+ *                   the unbound workqueue, a random nice and a random set
+ *                   of CPUs (CPUs that go offline among them)
  *   torture/watch   the watchdog: an operation (flush, cancel, hotplug
  *                   call, ...) that has not returned in 30 s is a
  *                   violation; if the run then cannot finish within
@@ -55,6 +60,15 @@
  *     pending 30 s after it expired;
  *   - cpu_down/cpu_up succeed and leave the masks right; deliberate
  *     errors are the documented ones; cpuhp_get_stats() counts our calls;
+ *     with torture_fail_workers=1 (thread creation made to fail around a
+ *     call: kthread_fail_next) or torture_fail_steps=1 (a registered
+ *     online-phase step fails, for the CPU of that call), a call may fail
+ *     with the injected error only (-ENOMEM; -ECANCELED), and then the CPU
+ *     is exactly as before: online and active, or offline and not;
+ *   - after a cancel_work_sync / cancel_delayed_work_sync (or a flush) of
+ *     an item only its thread touches: it is not pending, not running,
+ *     every queueing ran or was cancelled, and it does not run again until
+ *     it is queued again;
  *   - after the run every online CPU's worker pools are bound again;
  *   - the kernel printed no WARN (spinlock "stuck" reports are counted,
  *     not violations: a busy host causes them; a deadlock hangs an
@@ -81,6 +95,11 @@ struct torture_params {
 	u64 seed;		  /* PRNG seed; 0: taken from the clock */
 	unsigned int inject;	  /* TORTURE_INJECT_*: a deliberate fault, so that
 				   * the harness can check the torture fails */
+	/* Variants (each off by default; any mix): */
+	bool fail_workers; /* around hotplug calls, thread creation fails now and then */
+	bool fail_steps;   /* a hotplug step fails now and then: cancelled offlines,
+			    * failed onlines */
+	bool attrs;	   /* stress threads change the unbound workqueue's attributes */
 };
 
 #define TORTURE_INJECT_NONE 0
@@ -100,6 +119,9 @@ struct torture_result {
 	u64 nr_offline, nr_online; /* successful cpu_down / cpu_up calls */
 	u64 quick_onlines;	   /* cpu_up right after its cpu_down */
 	u64 probes;		   /* deliberate failing calls made */
+	/* the variants: cpu_down / cpu_up calls that failed as injected (the
+	 * CPU left as it was), attribute changes made */
+	u64 cancelled_offlines, failed_onlines, attrs_changes;
 	/* cpu_down / cpu_up latency in ns: median exact up to HIST_SAMPLES
 	 * (4096) calls, then from a histogram (lib/histogram.h) */
 	struct value_summary offline, online;
