@@ -652,6 +652,16 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 	if (online != up || act != up || cpu_going_down(cpu))
 		violation("after %s(%u) returned 0: online %d, active %d, going down %d", op, cpu,
 			  online, act, cpu_going_down(cpu));
+	/* Online again, each pool has a worker to run what is queued there
+	 * (none can go meanwhile: idle ones are culled down to two). */
+	for (unsigned int p = 0; up && p < WQ_NR_CPU_POOLS; p++) {
+		struct wq_pool_stats ps;
+
+		workqueue_pool_stats(cpu, (enum wq_cpu_pool)p, &ps);
+		if (!ps.nr_workers)
+			violation("cpu%u is online again, and its %s pool has no worker", cpu,
+				  p == WQ_POOL_HIGHPRI ? "high-priority" : "normal");
+	}
 	return 0;
 }
 
