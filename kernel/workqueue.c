@@ -23,7 +23,7 @@
  *     preemption off there, so no worker of the pool is inside schedule()
  *     meanwhile and the worker the hook reads cannot be freed under it):
  *     workers leave it themselves, and the reaping work item runs there;
- *   - an entry may be added on any CPU (create_worker() from the online
+ *   - an entry may be added on any CPU (worker_attach() from the online
  *     step, or a manager not yet rebound): the new worker is complete
  *     before pool->lock is taken, and list_add() publishes it with its
  *     last store, so the reader sees the old first entry or the new one,
