@@ -1108,6 +1108,19 @@ static void the_rescuer_of_an_unbound_workqueue_runs_its_items(struct ktest *t)
 	destroy_workqueue(wq);
 }
 
+/* Two items that each wait until both run: system_unbound_wq's pool has
+ * two workers after them, idle (the idle timer keeps two). */
+static atomic_t pair_inside;
+
+static void pair_fn(struct work_struct *w)
+{
+	atomic_inc(&pair_inside);
+	u64 t0 = ktime_get_ns();
+
+	while (atomic_read(&pair_inside) < 2 && ktime_get_ns() - t0 < WAIT_NS)
+		msleep(1);
+}
+
 /* The trustee's mayday path: work queued to an offline CPU whose pools
  * the trustee has emptied, while no worker can be made. The trustee is the
  * pool's manager, fails, and the mayday timer calls the rescuer of the
@@ -1125,6 +1138,18 @@ static void the_trustee_calls_the_rescuer_when_it_cannot_make_workers(struct kte
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_TRUE(t, wait_until(cpu_pools_empty(cpu)));
+	/* The trustee is an item of system_unbound_wq, which has no rescuer:
+	 * its pool needs a worker to spare for it while creation fails. */
+	static struct work_struct pair[2];
+
+	atomic_set(&pair_inside, 0);
+	for (int i = 0; i < 2; i++) {
+		INIT_WORK(&pair[i], pair_fn);
+		queue_work(system_unbound_wq, &pair[i]);
+	}
+	for (int i = 0; i < 2; i++)
+		flush_work(&pair[i]);
+	KT_EXPECT_EQ(t, atomic_read(&pair_inside), 2);
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	init_completion(&rescued);
 	rescued_in_rescuer = false;
