@@ -259,12 +259,14 @@ static struct torture_run {
 	struct histogram lat_down, lat_up; /* S: cpu_down / cpu_up latency in ns */
 	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere; /* A */
 	atomic_long_t nr_attrs;				     /* A: attribute changes made */
-	/* Kernel WARNs during the run are violations too: the count already
-	 * reported (A: compare-and-swap). Spinlock "stuck" reports are only
+	/* Kernel WARNs and error reports (report_bug()) during the run are
+	 * violations too: the counts already reported (A: compare-and-swap;
+	 * the torture declares none expected). Spinlock "stuck" reports are only
 	 * counted: on a busy host a vCPU holding a lock can be descheduled for
 	 * seconds, and a real deadlock hangs an operation, which the watchdog
 	 * reports. */
 	unsigned long warns_seen;
+	unsigned long bugs_seen;
 	unsigned long spin_stuck_at_start; /* I */
 	u64 stacks_held_at_start;	   /* I */
 
@@ -309,11 +311,10 @@ static void __printf(1, 2) violation(const char *fmt, ...)
 	spin_unlock_irqrestore(&report_lock, flags);
 }
 
-/* Has *counter (a kernel-wide count of reports) moved past *seen? Then
+/* Has n (a kernel-wide count of reports, read now) moved past *seen? Then
  * report it, once per increase (the watchdog and the end both call this). */
-static void check_reports(const unsigned long *counter, unsigned long *seen, const char *what)
+static void check_reports(unsigned long n, unsigned long *seen, const char *what)
 {
-	unsigned long n = __atomic_load_n(counter, __ATOMIC_RELAXED);
 	unsigned long old = __atomic_load_n(seen, __ATOMIC_RELAXED);
 
 	if (n != old &&
@@ -323,7 +324,9 @@ static void check_reports(const unsigned long *counter, unsigned long *seen, con
 
 static void check_kernel_reports(void)
 {
-	check_reports(&warn_count, &run.warns_seen, "kernel warning(s) (WARN)");
+	check_reports(__atomic_load_n(&warn_count, __ATOMIC_RELAXED), &run.warns_seen,
+		      "kernel warning(s) (WARN)");
+	check_reports(bug_reports(), &run.bugs_seen, "kernel error report(s) (BUG)");
 }
 
 /* No thread may run on an offline CPU: check where we are, preemption off
@@ -1596,6 +1599,7 @@ static void run_init(const struct torture_params *p, const struct cpumask *onlin
 		init_completion(&st->done);
 	}
 	run.warns_seen = READ_ONCE(warn_count);
+	run.bugs_seen = bug_reports();
 	run.spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
 	kstack_nr_held(&run.stacks_held_at_start);
 	items_init(run.params.seed);
