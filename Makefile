@@ -52,7 +52,7 @@ OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
 .PHONY: all iso run test test-matrix torture bench debug format clean deps host-tests kernel-tests compile_commands.json
 all: iso
-iso: $(BUILD)/baton.iso
+iso: $(BUILD)/baton.iso $(BUILD)/ktest-manifest.json
 
 $(BUILD)/obj/%.c.o: %.c Makefile
 	@mkdir -p $(@D)
@@ -88,6 +88,12 @@ $(BUILD)/baton.iso: $(BUILD)/baton.elf scripts/grub.cfg
 	$(Q)cp scripts/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir > $(BUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(BUILD)/grub-mkrescue.log >&2; exit 1; }
+
+# The suites and cases of the kernel's own table (kernel/tools/ktest.h), read
+# from the image: the test runner checks every boot reports each of them.
+$(BUILD)/ktest-manifest.json: $(BUILD)/baton.elf scripts/ktest_manifest.py
+	@echo "  GEN     $@"
+	$(Q)$(PYTHON) scripts/ktest_manifest.py $< > $@.tmp && mv $@.tmp $@
 
 deps:
 	$(Q)sh scripts/deps.sh

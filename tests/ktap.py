@@ -2,7 +2,8 @@
 
 parse(text) finds the first top-level "KTAP version 1" and returns a Report:
 the top-level plan, one Suite per nested subtest (its plan and its cases,
-each ok / not ok / skip, with the "# FAIL" diagnostics printed before it),
+each ok / not ok / skip, with the "# FAIL" diagnostics printed before it
+and a SKIP's reason),
 and a list of problems: a missing or short plan, a suite whose case count
 disagrees with its plan, results out of order. Lines that are not KTAP
 (boot messages, GRUB's screen) are ignored, so the parser reads a whole
@@ -18,11 +19,12 @@ _DIAG = re.compile(r"^\s*# (.*)$")
 
 
 class Case:
-    def __init__(self, number, name, status, diagnostics):
+    def __init__(self, number, name, status, diagnostics, reason=""):
         self.number = number
         self.name = name
         self.status = status          # "pass", "fail" or "skip"
         self.diagnostics = diagnostics
+        self.reason = reason          # what follows "# SKIP" (or "# TODO")
 
 
 class Suite:
@@ -92,6 +94,7 @@ def parse(text):
             num = int(m.group(3))
             name = m.group(4).strip()
             directive = m.group(5)
+            reason = (m.group(6) or "").strip()
             status = "skip" if directive == "SKIP" else ("pass" if ok else "fail")
             if indent > 0:
                 if suite is None:
@@ -99,7 +102,7 @@ def parse(text):
                     rep.suites.append(suite)
                 if num != len(suite.cases) + 1:
                     rep.problems.append("suite %s: case %d out of order" % (suite.name, num))
-                suite.cases.append(Case(num, name, status, diags))
+                suite.cases.append(Case(num, name, status, diags, reason))
                 diags = []
             else:
                 top_results += 1
@@ -109,7 +112,7 @@ def parse(text):
                     # A top-level test without nested cases counts as one case.
                     s = Suite(name)
                     s.plan = 1
-                    s.cases.append(Case(1, name, status, diags))
+                    s.cases.append(Case(1, name, status, diags, reason))
                     s.result = status
                     rep.suites.append(s)
                 suite = None

@@ -7,7 +7,13 @@ Used by `make run`, `make debug` and the test runner (tests/run_tests.py).
       .start()               launch QEMU headless; the serial port is QEMU's
                              stdin/stdout, logged to workdir/NAME.log
       .expect(regex, t)      wait until the serial output matches
-      .send(data)            type on the serial port (str as UTF-8, or bytes)
+      .send(data)            type on the serial port (str as UTF-8, or bytes), in
+                             chunks; raises QemuError if the guest reads nothing
+                             for SEND_STALL seconds, QEMU exits, or the deadline passes
+      .deadline              time.time() after which expect() and send() give up
+                             (set by the caller: the boot's timeout)
+      .exited()              QEMU's exit status if it has exited, else None
+      .hmp(command)          a human monitor command through QMP ("info registers")
       .wait(timeout)         wait for QEMU to exit; kill it at the timeout
       .qmp                   a QMP client (QEMU's machine protocol), for
                              queries and, later, vCPU hot-plug
@@ -27,6 +33,7 @@ import argparse
 import json
 import os
 import re
+import select
 import shutil
 import socket
 import subprocess
@@ -38,6 +45,11 @@ import time
 EXIT_SUCCESS = (0x10 << 1) | 1
 EXIT_FAILURE = (0x11 << 1) | 1
 EXIT_PANIC = (0x12 << 1) | 1
+
+# Serial input: written SEND_CHUNK bytes at a time; if the guest takes none
+# of it for SEND_STALL seconds, send() fails instead of blocking for ever.
+SEND_CHUNK = 256
+SEND_STALL = 30
 
 CMDLINE_ALLOWED = re.compile(r'^[A-Za-z0-9_.,:=/+@%-]*( [A-Za-z0-9_.,:=/+@%-]*)*$')
 
@@ -155,6 +167,22 @@ class Machine:
         self._out = bytearray()
         self._cond = threading.Condition()
         self._reader = None
+        self.deadline = None        # time.time() after which expect()/send() give up
+
+    def _left(self, timeout):
+        """timeout, cut to what is left before the deadline."""
+        if self.deadline is None:
+            return timeout
+        return min(timeout, self.deadline - time.time())
+
+    def exited(self):
+        """QEMU's exit status once it has exited (and its output is all read), else None."""
+        if self.proc is None:
+            return None
+        status = self.proc.poll()
+        if status is not None and self._reader is not None:
+            self._reader.join(5)
+        return status
 
     @property
     def output(self):
@@ -208,7 +236,7 @@ class Machine:
     def expect_from(self, mark, pattern, timeout, flags=0):
         """Like expect(), but only in the output after mark."""
         rx = re.compile(pattern, flags)
-        deadline = time.time() + timeout
+        deadline = time.time() + self._left(timeout)
         with self._cond:
             while True:
                 m = rx.search(self._out[mark:].decode("utf-8", "replace"))
@@ -219,11 +247,46 @@ class Machine:
                     return None
                 self._cond.wait(min(left, 0.5))
 
-    def send(self, data):
-        """Write to the guest's serial input. Blocks while the pipe is full:
-        QEMU reads only as fast as the guest's UART FIFO empties."""
-        self.proc.stdin.write(data.encode() if isinstance(data, str) else data)
-        self.proc.stdin.flush()
+    def send(self, data, stall=SEND_STALL):
+        """Write to the guest's serial input, SEND_CHUNK bytes at a time.
+        QEMU reads only as fast as the guest's UART FIFO empties, so a write
+        can wait; the reader thread keeps draining the guest's output
+        meanwhile (QEMU stops reading while its own output is blocked).
+        Raises QemuError, naming how far it got, if the guest takes nothing
+        for `stall` seconds, if QEMU exits, or at the deadline."""
+        data = data.encode() if isinstance(data, str) else bytes(data)
+        fd = self.proc.stdin.fileno()
+        os.set_blocking(fd, False)
+        sent, moved = 0, time.time()
+        while sent < len(data):
+            status = self.proc.poll()
+            if status is not None:
+                raise QemuError("QEMU exited (status %s) with %d of %d bytes of serial "
+                                "input unsent" % (status, len(data) - sent, len(data)))
+            now = time.time()
+            if self.deadline is not None and now >= self.deadline:
+                raise QemuError("the boot's time ran out with %d of %d bytes of serial input "
+                                "unsent" % (len(data) - sent, len(data)))
+            if now - moved >= stall:
+                raise QemuError("serial input stalled: the guest took none of it for %d s "
+                                "(%d of %d bytes sent)" % (stall, sent, len(data)))
+            _, writable, _ = select.select([], [fd], [], 0.2)
+            if not writable:
+                continue
+            try:
+                n = os.write(fd, data[sent:sent + SEND_CHUNK])
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, OSError) as e:
+                raise QemuError("writing to the serial input failed: %s (%d of %d bytes "
+                                "sent)" % (e, sent, len(data)))
+            if n:
+                sent += n
+                moved = time.time()
+
+    def hmp(self, command):
+        """A human monitor command through QMP (e.g. "info registers -a")."""
+        return self.qmp.execute("human-monitor-command", **{"command-line": command})
 
     def wait(self, timeout, nmi_on_timeout=False):
         """QEMU's exit status, or None if it had to be killed at the timeout.

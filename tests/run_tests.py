@@ -8,22 +8,33 @@ failing, panicking and hanging kernels and check that the judge below
 calls each of them a failure for the right reason.
 
 Every case in a KTAP report counts as one test; a boot that times out,
-panics, prints a WARNING, exits with the wrong status or has a missing or
-short plan adds one failure. Serial logs go to BUILD/test-logs/; failing
-boots are named with their log. The last line is "N passed, N failed";
-the exit status is non-zero if anything failed.
+panics, prints a WARNING or an error report ("[cpuN] BUG: ..."), exits
+with the wrong status or has a missing or short plan adds one failure per
+problem. What each KTAP boot must report comes from the kernel's own suite
+table (BUILD/ktest-manifest.json, made at build time by
+scripts/ktest_manifest.py): a suite or case that is missing, a plan that
+disagrees with the table, a case that died mid-run (named, with the cases
+that never ran) or a SKIP the boot's configuration does not explain
+(SKIP_RULES) fails, with its name. Every boot, interactive ones too, is
+bounded by its timeout: at the deadline QEMU gets an NMI (its report goes
+to the log), is killed, and the boot fails with its log kept. Serial logs
+go to BUILD/test-logs/; failing boots are named with their log. The last
+line is "N passed, N failed"; the exit status is non-zero if anything
+failed.
 
   run_tests.py --iso build/baton.iso [all | host | kernel | harness | matrix] [-k NAME]
   run_tests.py --iso build/baton.iso torture [--duration S] [--interval MS] [--smp N] [--seed N]
 
 `matrix` (make test-matrix) boots -smp 1..64 on pc and q35 and several
-topologies; it is not part of `make test` (it takes a while). `torture`
+topologies, and runs every suite at -smp 16, 32 and 64 on both machines;
+it is not part of `make test` (it takes a while: README.md). `torture`
 (make torture) runs the CPU-hotplug torture (kernel/tools/torture.h) for
 --duration seconds, showing its progress, keeps the serial log in
 BUILD/test-logs/torture.log and fails unless its one verdict line is PASS.
 """
 import argparse
 import concurrent.futures
+import json
 import os
 import re
 import subprocess
@@ -48,7 +59,19 @@ class Boot:
             "fail"     the judge must report failed cases (names in cases_failing)
             "panic"    the judge must report a panic
             "timeout"  the judge must report a timeout
+            "halt"     once the log matches halt_on, every CPU must halt with
+                       interrupts off (checked through QMP), and QEMU is stopped
     must_contain: regexes the serial log must match (each checked).
+    expect_problems: (harness tests) regexes each of which some problem the
+            judge reports must match: the exact failure, not any failure.
+    hang_after: (regex, s): once the log matches regex, the boot's deadline
+            comes s seconds later (a hang test times out in the case, not
+            on a host too busy to reach it).
+    halt_on: regex: once the log matches it, check that every CPU halted
+            with interrupts off (QMP), then stop QEMU (expect "halt", or a
+            panic=halt "panic" whose other CPUs must have stopped).
+    manifest_extra: {suite: [case, ...]}: cases the judge must believe the
+            kernel's table holds beside its real ones (the short-plan test).
     send_on: (regex, bytes): once the serial log matches regex, write the
             bytes to the guest's serial input (a boot that never prints it
             fails).
@@ -62,7 +85,8 @@ class Boot:
     def __init__(self, name, tests, smp=1, mem="512M", machine="q35", expect="pass",
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
                  qmp_check=None, qemu_kernel=False, alone=False, send_on=None, interact=None,
-                 gdb=False, log_check=None):
+                 gdb=False, log_check=None, expect_problems=(), hang_after=None, halt_on=None,
+                 manifest_extra=None):
         self.name = name
         self.tests = tests
         self.cmdline = " ".join(x for x in ("test=" + tests if tests else "", TEST_ARGS,
@@ -81,6 +105,10 @@ class Boot:
         self.qemu_kernel = qemu_kernel  # boot baton.elf with QEMU -kernel, not GRUB
         self.alone = alone              # timing-sensitive: run with no other boot
         self.send_on = send_on
+        self.expect_problems = expect_problems
+        self.hang_after = hang_after
+        self.halt_on = halt_on
+        self.manifest_extra = manifest_extra or {}
 
 
 def check_cpu_count(m, boot):
@@ -117,6 +145,7 @@ TORTURE_CYCLES = 500
 # later, so this only catches a kernel that stops altogether.
 TORTURE_TIMEOUT = 480
 TORTURE_MARGIN = 300    # make torture: beyond DURATION (boot, the end's checks)
+MATRIX_ALL_TIMEOUT = 3600   # test=all at -smp 64 under TCG: README.md has the figures
 
 
 def check_torture_verdict(log):
@@ -229,17 +258,21 @@ KERNEL_BOOTS = [
     Boot("report-mutex-recursion", "crash_mutex_recursion", expect="panic",
          must_contain=[r"mutex 'again': recursive mutex_lock by init at "
                        r"crash_mutex_recursion_case\+0x.*it took it at crash_mutex_recursion_case\+0x"]),
+    # kmalloc's debug reports; the test declares them (ktest_expect_bugs), so
+    # they carry "(expected by a test)" and do not fail the boot.
     Boot("report-double-free", "kmalloc_debug",
-         must_contain=[r"BUG: kmalloc: double free of 0x[0-9a-f]+",
+         must_contain=[r"BUG( \(expected by a test\))?: kmalloc: double free of 0x[0-9a-f]+",
                        r"allocated at kmalloc_debug_double_free\+0x.*last freed at "
                        r"kmalloc_debug_double_free\+0x",
-                       r"BUG: kmalloc: out-of-bounds write .* write past the end",
-                       r"BUG: kmalloc: write after free"]),
+                       r"BUG( \(expected by a test\))?: kmalloc: out-of-bounds write .* write "
+                       r"past the end",
+                       r"BUG( \(expected by a test\))?: kmalloc: write after free"]),
 ]
 
 def matrix_boots():
-    """`make test-matrix`: every -smp from 1 to 64 on pc and q35, some
-    topologies, and hot-pluggable CPUs left out at boot."""
+    """`make test-matrix`: every -smp from 1 to 64 on pc and q35 (the smp
+    suite), some topologies, hot-pluggable CPUs left out at boot, and every
+    suite (test=all) at -smp 16, 32 and 64 on both machines."""
     boots = []
     for machine in ("pc", "q35"):
         for n in range(1, 65):
@@ -249,18 +282,74 @@ def matrix_boots():
                     "6,sockets=3,cores=2,threads=1", "64,sockets=4,cores=8,threads=2"):
             boots.append(Boot("matrix-%s-%s" % (machine, smp.replace(",", "-").replace("=", "")),
                               "smp", smp=smp, mem="256M", machine=machine, timeout=300))
+        for n in (16, 32, 64):
+            boots.append(Boot("matrix-all-%s-smp%d" % (machine, n), "all", smp=n, mem="1G",
+                              machine=machine, timeout=MATRIX_ALL_TIMEOUT))
     return boots
 
 
 # The harness must be able to fail: these kernels are broken on purpose.
+# Each names the exact failure the judge must report (expect_problems).
 HARNESS_BOOTS = [
     Boot("harness-detects-failure", "selftest_fail", expect="fail",
          cases_failing=["selftest_fail.fails_on_purpose"]),
-    # On 4 CPUs: the other three are stopped by NMI and the report stays whole.
+    # On 4 CPUs, with panic=halt: the other three must be stopped by NMI
+    # (halted, interrupts off, checked through QMP), none printing after it.
     Boot("harness-detects-panic", "selftest_panic", expect="panic", smp=4,
-         must_contain=[r"Kernel panic - not syncing: deliberate panic from the selftest_panic suite"]),
-    Boot("harness-detects-hang", "selftest_hang", expect="timeout", timeout=15),
-    Boot("harness-detects-unknown-suite", "no_such_suite", expect="fail"),
+         extra_cmdline="panic=halt", halt_on=r"---\[ end Kernel panic \]---",
+         must_contain=[r"Kernel panic - not syncing: deliberate panic from the selftest_panic suite"],
+         expect_problems=[r"^panic: Kernel panic - not syncing: deliberate panic",
+                          r"selftest_panic\.panics_on_purpose did not finish: the boot ended "
+                          r"during it \(a panic\)"]),
+    # The deadline is 10 s after the case started, however long the boot
+    # took to get there; the NMI at the deadline shows where it hangs.
+    Boot("harness-detects-hang", "selftest_hang", expect="timeout",
+         hang_after=(r"# Subtest: selftest_hang", 10),
+         must_contain=[r"NMI on cpu0: thread \S+ at hangs_on_purpose\+0x"],
+         expect_problems=[r"^timeout after 10 s after /# Subtest: selftest_hang/",
+                          r"selftest_hang\.hangs_on_purpose did not finish: the boot ended during "
+                          r"it \(a timeout\)"]),
+    Boot("harness-detects-unknown-suite", "no_such_suite", expect="fail",
+         expect_problems=[r"^the kernel: .*ktest: no test suite named 'no_such_suite'",
+                          r"test=no_such_suite: the kernel has no suite 'no_such_suite'"]),
+    # The judge believes params has a fifth case: the kernel's plan of four
+    # is short, and the case the kernel lost is named.
+    Boot("harness-detects-short-plan", "params", expect="fail",
+         manifest_extra={"params": ["a_case_the_kernel_lost"]},
+         expect_problems=[r"suite params: plan 1\.\.4, but the kernel's table has 5 cases",
+                          r"suite params: cases missing from the report: a_case_the_kernel_lost"]),
+    # QEMU exits 0 (the shell's poweroff) with no test results at all.
+    Boot("harness-detects-no-results", "", expect="fail", send_on=(r"baton> ", b"poweroff\r"),
+         expect_problems=[r"no KTAP output", r"QEMU exit status 0, expected 33"]),
+    # The kernel exits QEMU with the success status in the middle of a suite.
+    Boot("harness-detects-exit-mid-run", "selftest_exit", expect="fail",
+         expect_problems=[r"selftest_exit\.exits_mid_run did not finish: the boot ended during "
+                          r"it \(QEMU exited with status 33\)",
+                          r"never ran: selftest_exit\.never_reached"]),
+    Boot("harness-detects-warning", "selftest_warn", expect="fail",
+         cases_failing=["selftest_warn.warns_unexpectedly"],
+         expect_problems=[r"the kernel printed a WARNING: .*\[cpu\d+\] WARNING: .*an undeclared "
+                          r"warning from the selftest_warn suite"]),
+    # A SKIP the kernel itself counts as no failure.
+    Boot("harness-detects-skip", "selftest_skip", expect="fail",
+         expect_problems=[r"selftest_skip\.skips_unexpectedly: unexpected SKIP \(skipped on "
+                          r"purpose by the selftest_skip suite\)"]),
+    # An error report nobody declared; the declared one beside it must pass.
+    Boot("harness-detects-error-report", "selftest_bug", expect="fail",
+         expect_problems=[r"the kernel reported an error: .*\[cpu\d+\] BUG: selftest: an "
+                          r"error report from the selftest_bug suite$"],
+         log_check=lambda log: ["the declared report was taken for an error"] if any(
+             "declared" in x for x in BUG_LINE.findall(log)) else []),
+    # An interactive boot whose shell dies: QEMU exits under it, or it stops
+    # answering. Either fails the boot at once, without trying the rest.
+    Boot("harness-detects-dead-shell-exit", "", smp=2, mem="256M", expect="fail",
+         interact=lambda m, b: shell_tests.interact_dies(m, b, "selftest_exit", 120),
+         expect_problems=[r"^the shell died: QEMU exited \(status 33\) during 'test "
+                          r"selftest_exit'; \d+ later commands not sent"]),
+    Boot("harness-detects-dead-shell-hang", "", smp=2, mem="256M", expect="fail",
+         interact=lambda m, b: shell_tests.interact_dies(m, b, "selftest_hang", 20),
+         expect_problems=[r"^the shell died: no prompt within 20 s after 'test selftest_hang'; "
+                          r"\d+ later commands not sent"]),
     # Serial input with one byte missing in the middle: the suite must see it.
     Boot("harness-detects-serial-loss", "serial_rx", expect="fail", smp=2, mem="256M",
          cases_failing=["serial_rx.host_bytes_arrive_in_order"],
@@ -280,83 +369,232 @@ HARNESS_BOOTS = [
     Boot("harness-detects-torture-hang", "hotplug_torture", expect="fail", smp=2, mem="256M",
          extra_cmdline="torture_cycles=100000 torture_inject=hang", timeout=240,
          cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
-         must_contain=[r"torture/onoff: injected hang\(0\) has not returned after 3\d s",
+         must_contain=[r"torture/onoff: injected hang\(0\) has not returned after \d+ s",
                        r"\] torture: FAIL \(\d+ violations\)"]),
     # Lab 2: with the non-reentrancy guard off, the test must catch it.
     Boot("lab2-no-reentrancy-guard", "workqueue", expect="fail", smp=2, mem="256M",
          extra_cmdline="wq_lab_no_reentrancy_guard=1",
          cases_failing=["workqueue.non_reentrant_under_contention"]),
     # Not a harness test, but the same shape: a wrong loader must be refused
-    # with a message, and then the kernel halts (so the boot "hangs").
-    Boot("wrong-loader-refused", "", expect="timeout", timeout=10, qemu_kernel=True,
-         must_contain=[r"baton: started by a Multiboot \(version 1\) loader"]),
+    # with a message, and then the kernel halts for good (checked through
+    # QMP once the message is out, however long the boot took).
+    Boot("wrong-loader-refused", "", expect="halt", qemu_kernel=True,
+         halt_on=r"baton: started by a Multiboot \(version 1\) loader"),
 ]
 
 
-def judge(log, status, timed_out, boot, interactions=None):
-    """Return (cases, problems): cases is [(name, "pass"|"fail"|"skip")]."""
-    if boot.interact:
-        # Driven through the shell: the cases are the interaction's; no KTAP.
-        interactions = interactions or [("interaction", False, "did not run")]
-        cases = [(name, "pass" if ok else "fail") for name, ok, _ in interactions]
-        problems = ["%s: %s" % (name, detail) for name, ok, detail in interactions if not ok]
-        if timed_out:
-            problems.append("timeout after %d s (the session did not power off)" % boot.timeout)
-        elif status != 0:
-            problems.append("QEMU exit status %s after poweroff, expected 0" % status)
-        if PANIC_TEXT in log:
-            problems.append("panic: %s" % log[log.index(PANIC_TEXT):].split("\n")[0].strip())
-        if re.search(r"\[cpu\d+\] WARNING:", log):
-            problems.append("the kernel printed a WARNING")
-        return cases, problems
-    rep = ktap.parse(log)
-    cases = [("%s.%s" % (s.name, c.name), c.status) for s, c in rep.cases()]
-    problems = list(rep.problems)
-    if boot.log_check and not timed_out:
-        problems += boot.log_check(log)
-    if timed_out:
-        problems.append("timeout after %d s" % boot.timeout)
-    if PANIC_TEXT in log:
-        line = log[log.index(PANIC_TEXT):].split("\n")[0].strip()
-        problems.append("panic: %s" % line)
+# Lines the kernel prints that fail any boot, quoted: an unexpected WARN, and
+# an error report in the agreed form ("[cpuN] BUG: subsystem: message"). The
+# forms a test declared, "WARNING (expected by a test):" and "BUG (expected
+# by a test):", do not match.
+WARNING_LINE = re.compile(r"^.*\[cpu\d+\] WARNING: .*$", re.M)
+BUG_LINE = re.compile(r"^.*\[cpu\d+\] BUG: .*$", re.M)
+UNKNOWN_SUITE_LINE = re.compile(r"^.*ktest: no test suite named '.*$", re.M)
+REPORTS_QUOTED = 5      # of each kind; the rest are counted
+
+# When a case may SKIP: the reason it prints, exactly, and the configurations
+# that explain it, as fn(possible CPUs, present CPUs). Any other SKIP fails.
+SKIP_RULES = [
+    ("needs two CPUs", lambda possible, present: present < 2),
+    ("needs more online CPUs", lambda possible, present: present < 2),   # test_smp.c: all ask 2
+    ("every possible CPU is online (boot with maxcpus above -smp)",
+     lambda possible, present: possible == present),
+]
+# "needs at least N CPUs" / "needs at least N online CPUs": fewer present.
+SKIP_NEEDS = re.compile(r"needs at least (\d+) (?:online )?CPUs$")
+
+
+def skip_allowed(boot, reason):
+    possible, present = cpu_counts(boot.smp)
+    for text, when in SKIP_RULES:
+        if reason == text:
+            return when(possible, present)
+    m = SKIP_NEEDS.search(reason)
+    return bool(m) and present < int(m.group(1))
+
+
+def kernel_reports(log):
+    """Problems for the WARNING and BUG lines in log, each quoted."""
+    problems = []
+    for rx, what in ((WARNING_LINE, "the kernel printed a WARNING"),
+                     (BUG_LINE, "the kernel reported an error")):
+        lines = [x.strip() for x in rx.findall(log)]
+        problems += ["%s: %s" % (what, x) for x in lines[:REPORTS_QUOTED]]
+        if len(lines) > REPORTS_QUOTED:
+            problems.append("%s: %d more such lines" % (what, len(lines) - REPORTS_QUOTED))
+    return problems
+
+
+def load_manifest(build):
+    """BUILD/ktest-manifest.json (scripts/ktest_manifest.py), or None."""
+    try:
+        with open(os.path.join(build, "ktest-manifest.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def check_manifest(rep, boot, manifest, ended):
+    """What the kernel's table says test=boot.tests must report, against rep.
+    ended: None if the kernel finished its run, else how the boot ended early."""
+    problems, never = [], []
+    names = [n for n in boot.tests.split(",") if n]
+    table = [dict(s, cases=s["cases"] + boot.manifest_extra.get(s["name"], []))
+             for s in manifest["suites"]]
+    known = {s["name"] for s in table}
+    for n in names:
+        if n != "all" and n not in known:
+            problems.append("test=%s: the kernel has no suite '%s'" % (boot.tests, n))
+    want = [s for s in table if s["name"] in names or ("all" in names and not s["explicit"])]
+    wanted = {s["name"] for s in want}
+    got = {}
+    for s in rep.suites:
+        if s.name not in wanted:
+            problems.append("suite %s ran, but test=%s does not select it" % (s.name, boot.tests))
+        got.setdefault(s.name, s)
+    last = rep.suites[-1] if rep.suites else None
+    for w in want:
+        s = got.get(w["name"])
+        if s is None:
+            if ended:
+                never.append("%s (all %d cases)" % (w["name"], len(w["cases"])))
+            else:
+                problems.append("suite %s is missing from the report (the kernel's table has it, "
+                                "%d cases)" % (w["name"], len(w["cases"])))
+            continue
+        if s.plan is not None and s.plan != len(w["cases"]):
+            problems.append("suite %s: plan 1..%d, but the kernel's table has %d cases" % (
+                s.name, s.plan, len(w["cases"])))
+        ran = [c.name for c in s.cases]
+        for c in s.cases:
+            if c.name not in w["cases"]:
+                problems.append("suite %s: case %s is not in the kernel's table" % (s.name, c.name))
+            elif c.status == "skip" and not skip_allowed(boot, c.reason):
+                problems.append("%s.%s: unexpected SKIP (%s) at -smp %s" % (
+                    s.name, c.name, c.reason, boot.smp))
+        missing = [c for c in w["cases"] if c not in ran]
+        if not missing:
+            continue
+        if ended and s is last and missing == w["cases"][len(ran):]:
+            problems.append("%s.%s did not finish: the boot ended during it (%s)" % (
+                s.name, missing[0], ended))
+            never += ["%s.%s" % (s.name, c) for c in missing[1:]]
+        else:
+            problems.append("suite %s: cases missing from the report: %s" % (
+                s.name, ", ".join(missing)))
+    if never:
+        problems.append("never ran: %s" % ", ".join(never))
+    return problems
+
+
+def judge(log, status, how, boot, interactions=None, manifest=None, limit=None):
+    """Return (cases, problems): cases is [(name, "pass"|"fail"|"skip")].
+    how: "exit" (QEMU exited, with status), "timeout" (killed at the
+    deadline) or "halted" (stopped after halt_on, all CPUs halted).
+    limit: what the deadline was, for the timeout's message."""
+    timed_out = how == "timeout"
+    panic_at = log.find(PANIC_TEXT)
+    problems = []
+    if panic_at >= 0:
+        problems.append("panic: %s" % log[panic_at:].split("\n")[0].strip())
         # panic() stops the other CPUs: nobody else may print after it.
-        head = log[:log.index(PANIC_TEXT)].rsplit("\n", 1)[-1]
+        head = log[:panic_at].rsplit("\n", 1)[-1]
         me = re.search(r"\[cpu(\d+)\]", head)
-        others = set(re.findall(r"\[cpu(\d+)\]", log[log.index(PANIC_TEXT):])) - {me and me.group(1)}
+        others = set(re.findall(r"\[cpu(\d+)\]", log[panic_at:])) - {me and me.group(1)}
         if me and others:
             problems.append("after the panic, CPUs %s still printed" % ", ".join(sorted(others)))
-    elif not timed_out:
+    problems += kernel_reports(log)
+    problems += ["the kernel: %s" % x.strip() for x in UNKNOWN_SUITE_LINE.findall(log)]
+    if timed_out:
+        problems.append("timeout after %s%s" % (
+            limit or "%d s" % boot.timeout,
+            " (the session did not power off)" if boot.interact else ""))
+    for rx in boot.must_contain:
+        if not re.search(rx, log, re.M):
+            problems.append("log lacks /%s/" % rx)
+    if boot.interact:
+        # Driven through the shell: the cases are the interaction's; no KTAP.
+        interactions = interactions or [("interaction", False,
+                                         "did not finish before the boot's deadline")]
+        cases = [(name, "pass" if ok else "fail") for name, ok, _ in interactions]
+        problems += ["%s: %s" % (name, detail) for name, ok, detail in interactions if not ok]
+        if how == "exit" and status != 0:
+            problems.append("QEMU exit status %s after poweroff, expected 0" % status)
+        return cases, problems
+    if boot.expect == "halt":
+        return [], problems
+    rep = ktap.parse(log)
+    cases = [("%s.%s" % (s.name, c.name), c.status) for s, c in rep.cases()]
+    problems += rep.problems
+    if boot.log_check and not timed_out:
+        problems += boot.log_check(log)
+    if panic_at < 0 and how == "exit":
         want = qemu.EXIT_FAILURE if any(st == "fail" for _, st in cases) else qemu.EXIT_SUCCESS
         if status != want:
             problems.append("QEMU exit status %s, expected %d%s" % (
                 status, want, " (crash or triple fault?)" if status in (0, 1) else ""))
-    if re.search(r"\[cpu\d+\] WARNING:", log):
-        problems.append("the kernel printed a WARNING")
+    if rep.found:
+        if manifest is None:
+            problems.append("no ktest-manifest.json: cannot tell which suites must run")
+        else:
+            ended = ("a timeout" if timed_out else "a panic" if panic_at >= 0 else
+                     None if "# baton-tests:" in log else "QEMU exited with status %s" % status)
+            problems += check_manifest(rep, boot, manifest, ended)
     if boot.expect == "pass" and set(boot.tests.split(",")) & {"all", "smp"}:
         # Every CPU QEMU gave us must be counted, and every present one online.
         possible, present = cpu_counts(boot.smp)
         summary = "smp: %d CPUs possible, %d present, %d online" % (possible, present, present)
         if summary not in log:
             problems.append("log lacks the line '%s'" % summary)
-    for rx in boot.must_contain:
-        if not re.search(rx, log, re.M):
-            problems.append("log lacks /%s/" % rx)
     return cases, problems
 
 
-def send_when_ready(m, boot, deadline, problems):
+def send_when_ready(m, boot, problems):
     """Wait for boot.send_on's regex in the serial log, then send its bytes."""
     regex, data = boot.send_on
-    if not m.expect(regex, max(0, deadline - time.time())):
+    if not m.expect(regex, boot.timeout):
         problems.append("the log never matched /%s/: no serial input sent" % regex)
         return
     try:
         m.send(data)
-    except OSError as e:            # QEMU exited under us
-        problems.append("sending %d bytes to the serial port failed: %s" % (len(data), e))
+    except qemu.QemuError as e:
+        problems.append("sending %d bytes to the serial port: %s" % (len(data), e))
 
 
-def run_boot(boot, iso, logdir):
+def check_halted(m):
+    """Poll QEMU until every CPU is halted with interrupts off (a CPU that
+    halts for good); [] then, else the problem at the deadline."""
+    while True:
+        try:
+            regs = m.hmp("info registers -a")
+        except (qemu.QemuError, OSError) as e:
+            return ["QMP 'info registers -a' failed: %s" % e]
+        cpus = re.findall(r"^CPU#(\d+)\n(.*?)(?=^CPU#|\Z)", regs.replace("\r", ""), re.M | re.S)
+        running = []
+        for cpu, block in cpus:
+            efl = re.search(r"[ER]FL=([0-9a-f]+)", block)     # 32- or 64-bit mode
+            hlt = re.search(r"HLT=(\d)", block)
+            if not efl or not hlt or hlt.group(1) != "1" or int(efl.group(1), 16) & 0x200:
+                running.append("cpu%s (HLT=%s, FLAGS=%s)" % (cpu, hlt and hlt.group(1),
+                                                           efl and efl.group(1)))
+        if cpus and not running:
+            return []
+        if time.time() >= m.deadline:
+            return ["not every CPU halted with interrupts off: %s" % (
+                ", ".join(running) or "QEMU listed no CPUs")]
+        time.sleep(0.2)
+
+
+def _interact(m, boot, out):
+    try:
+        out.append(boot.interact(m, boot))
+    except qemu.QemuError as e:
+        out.append([("interaction", False, str(e))])
+    except Exception as e:  # a bug in the interaction: fail the boot, keep going
+        out.append([("interaction", False, "raised %s: %s" % (type(e).__name__, e))])
+
+
+def run_boot(boot, iso, logdir, manifest=None):
     kernel = os.path.join(os.path.dirname(iso), "baton.elf") if boot.qemu_kernel else None
     boot.iso = iso
     qemu_extra = []
@@ -366,26 +604,60 @@ def run_boot(boot, iso, logdir):
     m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
                      cmdline=boot.cmdline, workdir=logdir, qmp=True, kernel=kernel, extra=qemu_extra)
     t0 = time.time()
-    extra = []
-    sender = None
-    interactions = None
+    # One deadline bounds everything: the interaction, serial input, the wait.
+    m.deadline = t0 + boot.timeout
+    extra, out, threads = [], [], []
+    how = None
     try:
         m.start()
-        if boot.interact:
-            interactions = boot.interact(m, boot)
-        if boot.send_on:
-            # In a thread: a guest that stops reading must not stop the clock.
-            sender = threading.Thread(target=send_when_ready, daemon=True,
-                                      args=(m, boot, t0 + boot.timeout, extra))
-            sender.start()
-        if boot.qmp_check:
-            extra += boot.qmp_check(m, boot)
     except qemu.QemuError as e:
         extra.append(str(e))
-    status = m.wait(max(1, boot.timeout - (time.time() - t0)), nmi_on_timeout=True)
-    if sender:
-        sender.join(5)
-    cases, problems = judge(m.output, status, status is None, boot, interactions)
+        how = "error"
+    if how is None:
+        if boot.interact:
+            threads.append(threading.Thread(target=_interact, args=(m, boot, out), daemon=True))
+        if boot.send_on:
+            # In a thread: a guest that stops reading must not stop the clock.
+            threads.append(threading.Thread(target=send_when_ready, args=(m, boot, extra),
+                                            daemon=True))
+        for th in threads:
+            th.start()
+        if boot.qmp_check:
+            try:
+                extra += boot.qmp_check(m, boot)
+            except (qemu.QemuError, OSError) as e:
+                extra.append("QMP check: %s" % e)
+        hang_armed = None
+        while how is None:
+            if m.proc.poll() is not None:
+                how = "exit"
+            elif boot.halt_on and m.expect(boot.halt_on, 0):
+                extra += check_halted(m)
+                how = "halted"
+            elif time.time() >= m.deadline:
+                how = "timeout"
+            elif boot.interact and not threads[0].is_alive() and getattr(m, "shell_dead", None):
+                how = "shell died"      # stopped below, without waiting for the deadline
+            else:
+                if boot.hang_after and not hang_armed and m.expect(boot.hang_after[0], 0):
+                    m.deadline = min(m.deadline, time.time() + boot.hang_after[1])
+                    hang_armed = "%d s after /%s/" % (boot.hang_after[1], boot.hang_after[0])
+                time.sleep(0.2)
+    status = m.wait(5 if how in ("exit", "error", "shell died") else 0,
+                    nmi_on_timeout=how in ("timeout", "shell died"))
+    if how == "shell died" and status is not None:
+        how = "exit"
+    for th in threads:
+        # QEMU is gone: serial input fails and waits for output end at once.
+        th.join(15)
+        if th.is_alive():
+            extra.append("a harness thread (%s) did not end after QEMU stopped" % (
+                "interaction" if boot.interact and th is threads[0] else "serial input"))
+    if getattr(m, "shell_dead", None):
+        extra.append("the shell died: %s%s" % (m.shell_dead, "; %d later commands not sent" % (
+            m.shell_skipped) if m.shell_skipped else ""))
+    cases, problems = judge(m.output, status, how, boot, out[0] if out else None, manifest,
+                            hang_armed if how == "timeout" else None)
     return cases, problems + extra, m.log_path, time.time() - t0
 
 
@@ -417,19 +689,27 @@ def report_boot(t, boot, cases, problems, log, secs):
             "" if not problems and all(st != "fail" for _, st in cases) else "  <- FAILED"),
             flush=True)
         return
-    # A harness test: the judge must have called it a failure, for the right reason.
+    # A harness test: the judge must have called it a failure, for the right
+    # reason (expect), and the exact one (expect_problems).
     failing = [name for name, st in cases if st == "fail"]
     if boot.expect == "fail":
         ok = bool(failing or problems) and not any(p.startswith(("panic", "timeout")) for p in problems)
         ok = ok and all(n in failing for n in boot.cases_failing)
     elif boot.expect == "panic":
-        ok = any(p.startswith("panic") for p in problems)
+        # panic() stops the other CPUs: none may print or run on after it.
+        ok = any(p.startswith("panic") for p in problems) and not any(
+            p.startswith(("after the panic", "not every CPU halted")) for p in problems)
+    elif boot.expect == "halt":
+        ok = not problems
     else:
         ok = any(p.startswith("timeout") for p in problems)
+    unmatched = [rx for rx in boot.expect_problems
+                 if not any(re.search(rx, p) for p in problems)]
     missing = [p for p in problems if p.startswith("log lacks")]
-    ok = ok and not missing
-    t.add(ok, "%s: the harness did not report the expected %s (problems: %s; failing: %s; log: %s)"
-          % (boot.name, boot.expect, problems, failing, log))
+    ok = ok and not missing and not unmatched
+    t.add(ok, "%s: the harness did not report the expected %s%s (problems: %s; failing: %s; log: %s)"
+          % (boot.name, boot.expect, " (no problem matched %s)" % ", ".join(
+              "/%s/" % rx for rx in unmatched) if unmatched else "", problems, failing, log))
     print("harness %-26s %s  (%.0f s)" % (boot.name, "ok" if ok else "NOT DETECTED", secs),
           flush=True)
 
@@ -511,7 +791,7 @@ def run_torture(a, logdir):
 
     follower = threading.Thread(target=follow, daemon=True)
     follower.start()
-    result = run_boot(boot, a.iso, logdir)
+    result = run_boot(boot, a.iso, logdir, load_manifest(a.build))
     done.set()
     follower.join()
     t = Tally()
@@ -532,7 +812,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0, help="torture: PRNG seed (0: from the clock)")
     ap.add_argument("--iso", default="build/baton.iso")
     ap.add_argument("--build", default="build")
-    ap.add_argument("-k", dest="only", help="run only boots whose name contains this")
+    ap.add_argument("-k", dest="only",
+                    help="run only boots whose name contains this (or one of a,b,c)")
     ap.add_argument("-j", dest="jobs", type=int, default=int(os.environ.get("JOBS", os.cpu_count() or 2)))
     a = ap.parse_args()
     logdir = os.path.join(a.build, "test-logs")
@@ -540,6 +821,10 @@ def main():
     if a.what == "torture":
         run_torture(a, logdir)
     t = Tally()
+    manifest = load_manifest(a.build)
+    if manifest is None and a.what != "host":
+        t.add(False, "%s/ktest-manifest.json is missing or unreadable (make builds it): the "
+                     "KTAP boots cannot be checked against the kernel's suite table" % a.build)
     if a.what in ("all", "host"):
         run_host(t, a.build)
     boots = []
@@ -550,14 +835,15 @@ def main():
     if a.what == "matrix":
         boots += matrix_boots()
     if a.only:
-        boots = [b for b in boots if a.only in b.name]
+        boots = [b for b in boots if any(k in b.name for k in a.only.split(","))]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futures = [(b, ex.submit(run_boot, b, a.iso, logdir)) for b in boots if not b.alone]
+        futures = [(b, ex.submit(run_boot, b, a.iso, logdir, manifest)) for b in boots
+                   if not b.alone]
         for b, f in futures:
             report_boot(t, b, *f.result())
     for b in boots:
         if b.alone:
-            report_boot(t, b, *run_boot(b, a.iso, logdir))
+            report_boot(t, b, *run_boot(b, a.iso, logdir, manifest))
     print("%d passed, %d failed" % (t.passed, t.failed))
     sys.exit(1 if t.failed else 0)
 

@@ -16,31 +16,72 @@ import subprocess
 import sys
 import time
 
+import qemu
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 PROMPT = "baton> "
 
 
 class Shell:
-    """Send a line, wait for the next prompt, return what was printed."""
+    """Send a line, wait for the next prompt, return what was printed.
+
+    A shell that does not answer (QEMU exited, no prompt in time, serial
+    input refused) is dead: the machine keeps why (m.shell_dead), every
+    later run() returns None at once and is counted (m.shell_skipped), and
+    the runner fails the boot with the reason and stops QEMU."""
 
     def __init__(self, m):
         self.m = m
+        if not hasattr(m, "shell_dead"):
+            m.shell_dead, m.shell_skipped = None, 0
+
+    @property
+    def dead(self):
+        return self.m.shell_dead
+
+    def _died(self, why):
+        if not self.m.shell_dead:
+            self.m.shell_dead = why
+
+    def _no_answer(self, what, timeout):
+        status = self.m.exited()
+        if status is not None:
+            self._died("QEMU exited (status %s) during %s" % (status, what))
+        elif self.m.deadline is not None and time.time() >= self.m.deadline:
+            self._died("the boot's deadline passed during %s" % what)
+        else:
+            self._died("no prompt within %d s after %s" % (timeout, what))
 
     def ready(self, timeout=120):
-        return self.m.expect(re.escape(PROMPT), timeout) is not None
+        if self.dead:
+            return False
+        if self.m.expect(re.escape(PROMPT), timeout) is None:
+            self._no_answer("the boot", timeout)
+            return False
+        return True
 
     def run(self, line, timeout=120, echo=True):
+        if self.dead:
+            self.m.shell_skipped += 1
+            return None
         mark = self.m.mark()
-        self.m.send(line + "\r")
+        try:
+            self.m.send(line + "\r")
+        except qemu.QemuError as e:
+            self._died("sending %r: %s" % (line[:60], e))
+            return None
         head = re.escape(line[:60]) + r".*?\n" if echo else r""
         got = self.m.expect_from(mark, head + r"(.*?)" + re.escape(PROMPT), timeout, re.S)
-        return got.group(1) if got else None
+        if got is None:
+            self._no_answer(repr(line[:60]), timeout)
+            return None
+        return got.group(1)
 
     def poweroff(self):
         try:
             self.m.send("poweroff\r")
-        except OSError:
+        except qemu.QemuError:
             pass
 
 
@@ -102,6 +143,8 @@ def interact_session(m, boot):
         if cmd == "WAIT_TORTURE_CYCLE":
             # The torture fails a run that did nothing: let it finish a cycle.
             for _ in range(120):
+                if sh.dead:
+                    break
                 out = sh.run("torture status") or ""
                 if re.search(r"running for \d+ s: [1-9]\d* cycles", out):
                     break
@@ -150,6 +193,24 @@ def interact_fuzz(m, boot, size=1 << 20, seed=20091001):
     sh.poweroff()
     return [("fuzz.help answers after a megabyte of random bytes", ok, repr(tail)),
             ("fuzz.cpus still works", ok2, repr(tail))]
+
+
+def interact_dies(m, boot, suite, timeout):
+    """Harness test: `test SUITE` kills the shell (the suite exits QEMU, or
+    hangs the machine); the session after it must not be tried command by
+    command, each waiting its own timeout."""
+    sh = Shell(m)
+    if not sh.ready():
+        return [("dies.prompt", False, "no prompt")]
+    out = sh.run("test " + suite, timeout=timeout)
+    results = [("dies.test %s answers" % suite, out is not None, repr(out))]
+    for case, cmd, want in SESSION:
+        out = sh.run(cmd)
+        if case:
+            results.append(("dies." + case, out is not None and re.search(want, out) is not None,
+                            repr(out)))
+    sh.poweroff()
+    return results
 
 
 def free_port():

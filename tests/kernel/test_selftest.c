@@ -2,14 +2,17 @@
  *
  * These suites run only when named (KTEST_SUITE_EXPLICIT): the harness's
  * own tests (tests/run_tests.py, HARNESS_BOOTS and the report-* boots)
- * boot them to prove that a failing case, a panic, a hang, a page fault
- * and a stack overflow are each caught and reported. */
+ * boot them to prove that a failing case, a panic, a hang, a page fault,
+ * a stack overflow, a kernel that exits mid-run, an unexpected WARNING,
+ * SKIP or error report are each caught and reported. */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/spinlock.h"
+#include "drivers/qemu_exit.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
+#include "kernel/printk.h"
 #include "kernel/tools/ktest.h"
 #include "lib/list.h"
 
@@ -38,6 +41,51 @@ static void hangs_on_purpose(struct ktest *t)
 }
 
 KTEST_SUITE_EXPLICIT(selftest_hang, KTEST_CASE(hangs_on_purpose));
+
+/* QEMU exits with the success status in the middle of the suite: the
+ * harness must name the case that never finished and the one never run. */
+static void exits_mid_run(struct ktest *t)
+{
+	qemu_exit(QEMU_EXIT_SUCCESS);
+}
+
+static void never_reached(struct ktest *t)
+{
+	KT_EXPECT_TRUE(t, false); /* not reached */
+}
+
+KTEST_SUITE_EXPLICIT(selftest_exit, KTEST_CASE(passes_on_purpose), KTEST_CASE(exits_mid_run),
+		     KTEST_CASE(never_reached));
+
+/* A WARN nobody declared (ktest_expect_warnings): the case fails, and the
+ * harness fails the boot on the WARNING line itself. */
+static void warns_unexpectedly(struct ktest *t)
+{
+	WARN(true, "an undeclared warning from the selftest_warn suite");
+}
+
+KTEST_SUITE_EXPLICIT(selftest_warn, KTEST_CASE(warns_unexpectedly));
+
+/* A SKIP with a reason no boot's configuration explains: the kernel counts
+ * it as no failure, the harness must. */
+static void skips_unexpectedly(struct ktest *t)
+{
+	ktest_skip(t, "skipped on purpose by the selftest_skip suite");
+}
+
+KTEST_SUITE_EXPLICIT(selftest_skip, KTEST_CASE(skips_unexpectedly));
+
+/* An error report in the agreed form ("[cpuN] BUG: subsystem: message"),
+ * which the case itself does not notice, beside one declared as expected:
+ * the harness must fail the boot on the first and quote it, and let the
+ * second pass. */
+static void reports_an_error(struct ktest *t)
+{
+	pr_err("BUG (expected by a test): selftest: a report a test declared\n");
+	pr_err("BUG: selftest: an error report from the selftest_bug suite\n");
+}
+
+KTEST_SUITE_EXPLICIT(selftest_bug, KTEST_CASE(reports_an_error));
 
 /* Not static, and not inlined: the report must name them. */
 __noinline int crash_null_deref(int *volatile *pp);
