@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tests/run_tests.py - baton's test runner (`make test`).
 
-Runs, in order: the host unit tests of lib/ (built with ASan and UBSan)
-and the source checks (tests/check_*.py), the kernel test boots (KTAP from `test=all` under several -smp, -m and
+Runs, in order: the host unit tests of lib/ (built with ASan and UBSan),
+the source checks (tests/check_*.py) and the judge's own unit tests
+(tests/test_ktap.py), the kernel test boots (KTAP from `test=all` under several -smp, -m and
 machine types), and the harness's own tests, which boot deliberately
 failing, panicking and hanging kernels and check that the judge below
 calls each of them a failure for the right reason.
@@ -504,7 +505,6 @@ def judge(log, status, how, boot, interactions=None, manifest=None, limit=None):
         if me and others:
             problems.append("after the panic, CPUs %s still printed" % ", ".join(sorted(others)))
     problems += kernel_reports(log)
-    problems += ["the kernel: %s" % x.strip() for x in UNKNOWN_SUITE_LINE.findall(log)]
     if timed_out:
         problems.append("timeout after %s%s" % (
             limit or "%d s" % boot.timeout,
@@ -523,6 +523,7 @@ def judge(log, status, how, boot, interactions=None, manifest=None, limit=None):
         return cases, problems
     if boot.expect == "halt":
         return [], problems
+    problems += ["the kernel: %s" % x.strip() for x in UNKNOWN_SUITE_LINE.findall(log)]
     rep = ktap.parse(log)
     cases = [("%s.%s" % (s.name, c.name), c.status) for s, c in rep.cases()]
     problems += rep.problems
@@ -735,8 +736,9 @@ def run_host(t, build):
     # Checks of the sources themselves: the workqueue is the only
     # deferred-work mechanism (the code and the table in docs/workqueue.md
     # agree); README.md and docs/guide.md list the shell's commands; the C
-    # sources keep the house style (.clang-format).
-    for name in ("check_deferred", "check_shell_commands", "check_format"):
+    # sources keep the house style (.clang-format); and the unit tests of
+    # this judge and of tests/ktap.py on made-up logs (tests/test_ktap.py).
+    for name in ("check_deferred", "check_shell_commands", "check_format", "test_ktap"):
         run_check(t, name)
 
 

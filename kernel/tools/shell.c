@@ -369,22 +369,60 @@ static int cmd_wq(int argc, char **argv)
 	return 0;
 }
 
-/* demo: N items that sleep or spin on a CPU; watch workers come and go. */
+/* demo: N items that sleep or spin on a CPU; watch workers come and go.
+ * demo hold N [CPU]: N items that block at a gate until "demo release";
+ * "demo wait" returns once every item has finished or is blocked at the
+ * gate. With them a script (the labs' checks) reaches "an item is blocked
+ * while others run" or "items are pending when the CPU goes offline" by
+ * construction, not by racing a sleep against the host's speed. */
 struct demo_item {
 	struct work_struct work;
 	unsigned int ms;
 	bool spin;
+	bool hold;
+	unsigned int gate; /* hold: blocks while demo_gate is still this */
 };
+
+/* No lock: atomics, and demo_gate read and written once; waiters sleep on
+ * demo_waitq and re-check. */
+static atomic_t demo_outstanding; /* queued and not finished */
+static atomic_t demo_held;	  /* blocked at the gate now */
+static unsigned int demo_gate;	  /* "demo release" moves it on: the held items go */
+static DECLARE_WAIT_QUEUE_HEAD(demo_waitq);
 
 static void demo_fn(struct work_struct *w)
 {
 	struct demo_item *it = container_of(w, struct demo_item, work);
 
-	if (it->spin)
+	if (it->hold) {
+		atomic_inc(&demo_held);
+		wake_up_all(&demo_waitq);
+		wait_event(demo_waitq, READ_ONCE(demo_gate) != it->gate);
+		atomic_dec(&demo_held);
+	} else if (it->spin) {
 		mdelay(it->ms);
-	else
+	} else {
 		msleep(it->ms);
+	}
 	kfree(it);
+	atomic_dec(&demo_outstanding);
+	wake_up_all(&demo_waitq);
+}
+
+/* demo wait: until every item has finished or is blocked at the gate. */
+#define DEMO_WAIT_NS (60 * NSEC_PER_SEC)
+static int cmd_demo_wait(void)
+{
+	if (!wait_event_timeout(demo_waitq,
+				atomic_read(&demo_outstanding) == atomic_read(&demo_held),
+				DEMO_WAIT_NS)) {
+		out("shell: demo wait: %d items neither finished nor held after %llu s\n",
+		    atomic_read(&demo_outstanding) - atomic_read(&demo_held),
+		    (unsigned long long)(DEMO_WAIT_NS / NSEC_PER_SEC));
+		return -ETIMEDOUT;
+	}
+	out("demo: %d items held at the gate, the others finished\n", atomic_read(&demo_held));
+	return 0;
 }
 
 /* demo ordered: the same items on an ordered workqueue and on a bound one
@@ -460,19 +498,35 @@ static int cmd_demo_ordered(unsigned int n)
 static int cmd_demo(int argc, char **argv)
 {
 	unsigned int n, cpu = 0, ms = 100;
-	bool spin;
+	bool spin = false, hold = false;
 
 	if (!strcmp(argv[1], "ordered")) {
 		if (argc != 3 || arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n))
 			return -EINVAL;
 		return cmd_demo_ordered(n);
 	}
+	if (argc == 2 && !strcmp(argv[1], "wait"))
+		return cmd_demo_wait();
+	if (argc == 2 && !strcmp(argv[1], "release")) {
+		WRITE_ONCE(demo_gate, demo_gate + 1);
+		wake_up_all(&demo_waitq);
+		out("demo: released %d held items\n", atomic_read(&demo_held));
+		return 0;
+	}
 	if (!strcmp(argv[1], "sleep"))
 		spin = false;
 	else if (!strcmp(argv[1], "spin"))
 		spin = true;
+	else if (!strcmp(argv[1], "hold") && argc <= 4)
+		hold = true;
 	else {
-		out("shell: demo what? 'sleep', 'spin' or 'ordered', not '%s'\n", argv[1]);
+		out("shell: demo what? 'sleep', 'spin', 'hold', 'release', 'wait' or 'ordered', "
+		    "not '%s'\n",
+		    argv[1]);
+		return -EINVAL;
+	}
+	if (argc == 2) {
+		out("shell: usage: demo sleep|spin|hold COUNT [CPU] [MS]\n");
 		return -EINVAL;
 	}
 	if (arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n) ||
@@ -489,11 +543,18 @@ static int cmd_demo(int argc, char **argv)
 		INIT_WORK(&it->work, demo_fn);
 		it->ms = ms;
 		it->spin = spin;
+		it->hold = hold;
+		it->gate = READ_ONCE(demo_gate);
+		atomic_inc(&demo_outstanding);
 		queue_work_on(cpu, system_wq, &it->work);
 	}
-	out("queued %u items that %s %u ms on cpu%u%s; try 'wq' and 'ps'\n", n,
-	    spin ? "spin" : "sleep", ms, cpu,
-	    cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
+	if (hold)
+		out("queued %u items that block until 'demo release' on cpu%u%s\n", n, cpu,
+		    cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
+	else
+		out("queued %u items that %s %u ms on cpu%u%s; try 'wq' and 'ps'\n", n,
+		    spin ? "spin" : "sleep", ms, cpu,
+		    cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
 	return 0;
 }
 
@@ -688,10 +749,11 @@ static const struct shell_cmd commands[] = {
 	{ "ps", "ps", "threads: CPU, state, class, affinity, run time, switches, work item", 0, 0,
 	  cmd_ps },
 	{ "wq", "wq", "worker pools and workqueues, with counters", 0, 0, cmd_wq },
-	{ "demo", "demo sleep|spin COUNT [CPU] [MS] | demo ordered COUNT",
-	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0); or compare "
+	{ "demo", "demo sleep|spin|hold COUNT [CPU] [MS] | demo release|wait | demo ordered COUNT",
+	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0), or block "
+	  "until 'demo release'; 'demo wait' waits until each has finished or blocks; or compare "
 	  "an ordered workqueue with max_active 1",
-	  2, 4, cmd_demo },
+	  1, 4, cmd_demo },
 	{ "trace", "trace start [EVENTS]|stop|dump|status",
 	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2,
 	  cmd_trace },

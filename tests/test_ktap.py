@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""tests/test_ktap.py - unit tests of the harness's judge, on made-up logs.
+
+tests/ktap.py (the KTAP parser) and the parts of tests/run_tests.py that
+decide a boot's fate without booting anything: the kernel-report lines
+(WARNING, BUG, their "expected by a test" forms), the check against the
+kernel's suite table (missing suite or case, short plan, a case that died
+mid-run, SKIPs and when they are allowed) and the exit status. Each case
+prints "ok N - name" or "not ok N - name" with "    # ..." lines saying
+why; run by `make test` as a host check (run_tests.py run_check).
+"""
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+import run_tests  # noqa: E402
+
+MANIFEST = {"suites": [
+    {"name": "alpha", "explicit": False, "cases": ["a1", "a2", "a3"]},
+    {"name": "beta", "explicit": False, "cases": ["b1", "b2"]},
+    {"name": "gamma", "explicit": True, "cases": ["g1"]},
+]}
+
+
+def suite(name, cases, plan=None, indent="    "):
+    """KTAP for one suite; cases: [(name, "ok"|"not ok"|"skip REASON")]."""
+    out = [indent + "KTAP version 1", indent + "# Subtest: " + name,
+           indent + "1..%d" % (len(cases) if plan is None else plan)]
+    failed = False
+    for i, (c, st) in enumerate(cases, 1):
+        if st.startswith("skip"):
+            out.append(indent + "ok %d %s # SKIP %s" % (i, c, st[5:]))
+        else:
+            out.append(indent + "%s %d %s" % (st, i, c))
+            failed |= st == "not ok"
+    return out, failed
+
+
+def run(suites, plan=None, end=True, prefix="[    0.001000][cpu0] smp: 1 CPUs possible, "
+        "1 present, 1 online"):
+    """A whole log: boot noise, KTAP for suites [(name, cases[, plan])], the summary."""
+    lines = ["GRUB loading...", prefix, "KTAP version 1", "1..%d" % (
+        len(suites) if plan is None else plan)]
+    for n, s in enumerate(suites, 1):
+        body, failed = suite(*s)
+        lines += body
+        if end or n < len(suites):
+            lines.append("%s %d %s" % ("not ok" if failed else "ok", n, s[0]))
+    if end:
+        lines.append("# baton-tests: 0 passed, 0 failed, 0 skipped")
+    return "\r\n".join(lines) + "\r\n"
+
+
+ALL_OK = [("alpha", [("a1", "ok"), ("a2", "ok"), ("a3", "ok")]),
+          ("beta", [("b1", "ok"), ("b2", "ok")])]
+
+
+def judge(log, status=33, how="exit", tests="all", smp=1, **kw):
+    boot = run_tests.Boot("unit", tests, smp=smp, **kw)
+    return run_tests.judge(log, status, how, boot, manifest=MANIFEST)
+
+
+def has(problems, text):
+    assert any(text in p for p in problems), "no problem contains %r: %r" % (text, problems)
+
+
+# --- tests/ktap.py --------------------------------------------------------
+
+def test_parse_counts_and_skip_reason():
+    rep = ktap.parse(run(ALL_OK[:1] + [("beta", [("b1", "skip needs two CPUs"), ("b2", "not ok")])]))
+    assert rep.problems == [], rep.problems
+    assert rep.counts() == {"pass": 3, "fail": 1, "skip": 1}, rep.counts()
+    c = rep.suites[1].cases[0]
+    assert (c.status, c.reason) == ("skip", "needs two CPUs"), (c.status, c.reason)
+
+
+def test_parse_no_ktap():
+    rep = ktap.parse("GRUB\r\nbaton> poweroff\r\n")
+    assert not rep.found
+    has(rep.problems, "no KTAP output")
+
+
+def test_parse_short_top_level_plan():
+    has(ktap.parse(run(ALL_OK, plan=3)).problems, "plan 1..3 but only 2 results")
+
+
+def test_parse_short_suite():
+    rep = ktap.parse(run([("alpha", [("a1", "ok")], 3)]))
+    has(rep.problems, "suite alpha: plan 1..3 but 1 cases")
+
+
+def test_parse_case_out_of_order():
+    log = run(ALL_OK).replace("ok 2 a2", "ok 3 a2")
+    has(ktap.parse(log).problems, "suite alpha: case 3 out of order")
+
+
+def test_parse_result_disagrees():
+    log = run(ALL_OK).replace("\nok 1 alpha", "\nnot ok 1 alpha")
+    has(ktap.parse(log).problems, "suite alpha: result disagrees with its cases")
+
+
+def test_parse_diagnostics_belong_to_the_next_result():
+    log = run(ALL_OK).replace("    not ok", "").replace(
+        "    ok 2 a2", "    # FAIL x.c:1: expected 1 == 2\r\n    not ok 2 a2")
+    rep = ktap.parse(log)
+    c = rep.suites[0].cases[1]
+    assert c.status == "fail" and c.diagnostics == ["FAIL x.c:1: expected 1 == 2"], vars(c)
+
+
+# --- the judge (tests/run_tests.py) ---------------------------------------
+
+def test_judge_clean_run_passes():
+    cases, problems = judge(run(ALL_OK))
+    assert problems == [] and len(cases) == 5, problems
+
+
+def test_judge_missing_suite():
+    has(judge(run(ALL_OK[:1]))[1], "suite beta is missing from the report")
+
+
+def test_judge_missing_case():
+    log = run([("alpha", [("a1", "ok"), ("a3", "ok")], 3)] + ALL_OK[1:]).replace("ok 2 a3", "ok 2 a3")
+    problems = judge(log)[1]
+    has(problems, "suite alpha: cases missing from the report: a2")
+
+
+def test_judge_short_plan_against_the_table():
+    log = run([("alpha", [("a1", "ok"), ("a2", "ok")])] + ALL_OK[1:])
+    problems = judge(log)[1]
+    has(problems, "suite alpha: plan 1..2, but the kernel's table has 3 cases")
+    has(problems, "cases missing from the report: a3")
+
+
+def test_judge_case_not_in_table():
+    log = run([("alpha", [("a1", "ok"), ("a2", "ok"), ("a3", "ok"), ("a4", "ok")])] + ALL_OK[1:])
+    has(judge(log)[1], "suite alpha: case a4 is not in the kernel's table")
+
+
+def test_judge_explicit_suite_only_when_named():
+    log = run(ALL_OK + [("gamma", [("g1", "ok")])])
+    has(judge(log)[1], "suite gamma ran, but test=all does not select it")
+    assert judge(run([("gamma", [("g1", "ok")])]), tests="gamma")[1] == []
+
+
+def test_judge_unknown_suite():
+    log = run([]).replace("KTAP", "[    0.1][cpu0] ktest: no test suite named 'nope'\r\nKTAP", 1)
+    problems = judge(log, status=35, tests="nope")[1]
+    has(problems, "test=nope: the kernel has no suite 'nope'")
+    has(problems, "the kernel: [    0.1][cpu0] ktest: no test suite named 'nope'")
+
+
+def test_judge_case_dies_mid_run():
+    log = run([ALL_OK[0], ("beta", [("b1", "ok")], 2)], end=False)
+    problems = judge(log, status=None, how="timeout")[1]
+    has(problems, "beta.b2 did not finish: the boot ended during it (a timeout)")
+    log = run([("alpha", [("a1", "ok")], 3)], end=False)
+    problems = judge(log, status=33)[1]
+    has(problems, "alpha.a2 did not finish: the boot ended during it (QEMU exited with status 33)")
+    has(problems, "never ran: alpha.a3, beta (all 2 cases)")
+
+
+def test_judge_exit_zero_without_results():
+    problems = judge("GRUB\r\nbaton> poweroff\r\n", status=0)[1]
+    has(problems, "no KTAP output")
+    has(problems, "QEMU exit status 0, expected 33")
+
+
+def test_judge_wrong_exit_status():
+    has(judge(run(ALL_OK), status=35)[1], "QEMU exit status 35, expected 33")
+
+
+def test_judge_skip_explained_by_the_configuration():
+    one = [("alpha", [("a1", "skip needs at least 2 CPUs"), ("a2", "skip needs two CPUs"),
+                      ("a3", "skip needs more online CPUs")]), ALL_OK[1]]
+    assert judge(run(one), smp=1)[1] == []
+    log = run(one, prefix="[0][cpu0] smp: 2 CPUs possible, 2 present, 2 online")
+    problems = judge(log, smp=2)[1]
+    for c, why in (("a1", "needs at least 2 CPUs"), ("a2", "needs two CPUs"),
+                   ("a3", "needs more online CPUs")):
+        has(problems, "alpha.%s: unexpected SKIP (%s) at -smp 2" % (c, why))
+
+
+def test_judge_skip_for_every_cpu_online():
+    why = "every possible CPU is online (boot with maxcpus above -smp)"
+    log = run([("alpha", [("a1", "skip " + why), ("a2", "ok"), ("a3", "ok")]), ALL_OK[1]])
+    assert judge(log)[1] == []
+    log = log.replace("1 CPUs possible", "8 CPUs possible")
+    has(judge(log, smp="1,maxcpus=8")[1], "alpha.a1: unexpected SKIP (%s)" % why)
+
+
+def test_judge_unknown_skip_reason():
+    log = run([("alpha", [("a1", "skip not today"), ("a2", "ok"), ("a3", "ok")]), ALL_OK[1]])
+    has(judge(log)[1], "alpha.a1: unexpected SKIP (not today) at -smp 1")
+
+
+def test_judge_error_reports_fail_and_are_quoted():
+    line = "[    1.5][cpu3] BUG: kmalloc: double free of 0xffff8000"
+    problems = judge(run(ALL_OK).replace("KTAP", line + "\r\nKTAP", 1))[1]
+    assert problems == ["the kernel reported an error: " + line], problems
+    line = "[    1.5][cpu1] WARNING: x.c:3 (called from f+0x4/0x10) on cpu1: oops"
+    problems = judge(run(ALL_OK).replace("KTAP", line + "\r\nKTAP", 1))[1]
+    assert problems == ["the kernel printed a WARNING: " + line], problems
+
+
+def test_judge_expected_reports_pass():
+    log = run(ALL_OK).replace("KTAP", "[1][cpu0] BUG (expected by a test): kmalloc: double free\r\n"
+                              "[1][cpu0] WARNING (expected by a test): x.c:1 on cpu0: w\r\nKTAP", 1)
+    assert judge(log)[1] == []
+
+
+def test_judge_reports_in_interactive_boots():
+    boot = run_tests.Boot("unit", "", interact=lambda m, b: [])
+    log = "baton> demo\r\n[2][cpu1] BUG: workqueue: pool cpu1 stalled\r\nbaton> poweroff\r\n"
+    problems = run_tests.judge(log, 0, "exit", boot, [("x", True, "")], MANIFEST)[1]
+    assert problems == ["the kernel reported an error: [2][cpu1] BUG: workqueue: pool cpu1 "
+                        "stalled"], problems
+
+
+def test_judge_interactive_timeout():
+    boot = run_tests.Boot("unit", "", interact=lambda m, b: [], timeout=7)
+    problems = run_tests.judge("baton> ", None, "timeout", boot, None, MANIFEST)[1]
+    has(problems, "timeout after 7 s (the session did not power off)")
+    has(problems, "interaction: did not finish before the boot's deadline")
+
+
+def test_judge_panic_other_cpus_printing():
+    log = run([("alpha", [("a1", "ok")], 3)], end=False) + \
+        "[2][cpu1] Kernel panic - not syncing: x\r\n[2][cpu2] still here\r\n"
+    problems = judge(log, status=37)[1]
+    has(problems, "panic: Kernel panic - not syncing: x")
+    has(problems, "after the panic, CPUs 2 still printed")
+    has(problems, "alpha.a2 did not finish: the boot ended during it (a panic)")
+
+
+def test_manifest_reads_the_built_kernel():
+    """build/ktest-manifest.json, when built, holds test=all's suites."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    m = run_tests.load_manifest(path)
+    if m is None:
+        return
+    names = {s["name"]: s for s in m["suites"]}
+    assert names["selftest_fail"]["cases"] == ["passes_on_purpose", "fails_on_purpose"]
+    assert names["selftest_fail"]["explicit"] and not names["kmalloc"]["explicit"]
+
+
+def main():
+    tests = [(k, v) for k, v in globals().items() if k.startswith("test_") and callable(v)]
+    failed = 0
+    for i, (name, fn) in enumerate(tests, 1):
+        try:
+            fn()
+            print("ok %d - %s" % (i, name))
+        except Exception:   # an assertion, or a bug in the code under test
+            failed += 1
+            print("not ok %d - %s" % (i, name))
+            for line in traceback.format_exc().strip().splitlines()[-4:]:
+                print("    # " + line)
+    print("1..%d" % len(tests))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
