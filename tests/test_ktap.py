@@ -234,6 +234,32 @@ def test_judge_panic_other_cpus_printing():
     has(problems, "alpha.a2 did not finish: the boot ended during it (a panic)")
 
 
+def test_send_fails_when_the_guest_reads_nothing():
+    """qemu.Machine.send() against a process that never reads its input:
+    a clear error after the stall time, not a write blocked for ever."""
+    import subprocess
+    import time
+    import qemu
+    m = qemu.Machine("none.iso", name="unit")
+    m.proc = subprocess.Popen(["sleep", "30"], stdin=subprocess.PIPE)
+    try:
+
+        try:
+            m.send(b"x" * (1 << 20), stall=1)
+            raise AssertionError("send() returned")
+        except qemu.QemuError as e:
+            assert "serial input stalled: the guest took none of it for 1 s" in str(e), e
+        m.deadline = time.time() - 1        # and the boot's deadline ends it too
+        try:
+            m.send(b"y")
+            raise AssertionError("send() returned after the deadline")
+        except qemu.QemuError as e:
+            assert "the boot's time ran out" in str(e), e
+    finally:
+        m.proc.kill()
+        m.proc.wait()
+
+
 def test_manifest_reads_the_built_kernel():
     """build/ktest-manifest.json, when built, holds test=all's suites."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build")
