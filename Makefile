@@ -115,7 +115,8 @@ test: deps iso
 	$(Q)$(MAKE) --no-print-directory host-tests-build
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) all
 
-# Every -smp from 1 to 64 on pc and q35, plus topologies (not in `make test`).
+# Every -smp from 1 to 64 on pc and q35, plus topologies, and every suite at -smp 16, 32
+# and 64 on both (not in `make test`; README.md says how long it takes).
 test-matrix: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) matrix
 
