@@ -23,6 +23,11 @@ void kthread_fail_next(unsigned int n)
 	WRITE_ONCE(fail_next, n);
 }
 
+void kthread_fail_own(unsigned int n)
+{
+	current->fail_own = n;
+}
+
 static void free_thread(struct thread *t)
 {
 	kstack_free(t->stack);
@@ -90,6 +95,12 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 
 	might_sleep();
 	kthread_reap();
+	struct thread *self = current;
+
+	if (self && self->fail_own) {
+		self->fail_own--;
+		return NULL;
+	}
 	if (f && __atomic_compare_exchange_n(&fail_next, &f, f - 1, false, __ATOMIC_SEQ_CST,
 					     __ATOMIC_SEQ_CST))
 		return NULL;

@@ -22,8 +22,11 @@
  * creates a thread next (a benchmark between its runs).
  *
  * Fault injection: kthread_fail_next(n) makes the next n creations fail
- * with NULL, so callers' recovery paths (the workqueue's rescuers) can be
- * tested for real.
+ * with NULL, whoever makes them, so callers' recovery paths (the
+ * workqueue's rescuers) can be tested for real; kthread_fail_own(n) only
+ * the next n that the calling thread itself makes (a test that needs one
+ * given creation to fail: others' creations, a pool's manager making a
+ * worker meanwhile, would take a shared count).
  */
 #ifndef KERNEL_KTHREAD_H
 #define KERNEL_KTHREAD_H
@@ -47,6 +50,7 @@ void *kthread_data(struct thread *t);
 __noreturn void thread_exit(int code);
 void put_thread(struct thread *t);
 void kthread_fail_next(unsigned int n);
+void kthread_fail_own(unsigned int n);
 
 /* Every thread, for ps-style listings: call fn on each under threads_lock
  * (fn must not sleep). */

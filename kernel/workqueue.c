@@ -601,11 +601,15 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	list_add(&worker->hentry, busy_bucket(pool, w));
 	bool intensive = pwq && (pwq->wq->flags & WQ_CPU_INTENSIVE);
 
-	if (intensive) {
+	if (intensive)
 		worker_set_flags(worker, WORKER_CPU_INTENSIVE);
-		if (need_more_worker(pool))
-			wake_up_worker(pool);
-	}
+	/* Out of nr_running now (CPU-intensive) or always (an unbound pool's
+	 * worker, or one the trustee runs): nothing will wake another worker
+	 * when this one blocks, so wake one now if work is waiting. Without
+	 * it two items queued at once, the second woken onto the worker that
+	 * the first had woken already, run one after the other. */
+	if ((intensive || (worker->flags & WORKER_UNBOUND)) && need_more_worker(pool))
+		wake_up_worker(pool);
 	w->last_pool = pool;
 	w->pwq = NULL;
 	/* From here on it may be queued again (it will wait for us). */

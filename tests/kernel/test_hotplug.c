@@ -465,9 +465,9 @@ static void cancelled_offline_leaves_no_trace(struct ktest *t)
 	cpuhp_remove_step(&refusing_step);
 	KT_EXPECT_TRUE(t, cpu_online(cpu));
 	KT_EXPECT_TRUE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
-	kthread_fail_next(1);
+	kthread_fail_own(1); /* the stopper: this thread makes it */
 	KT_EXPECT_EQ(t, cpu_down(cpu), -ENOMEM);
-	kthread_fail_next(0);
+	kthread_fail_own(0);
 	KT_EXPECT_TRUE(t, cpu_online(cpu));
 	KT_EXPECT_TRUE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
 	KT_EXPECT_EQ(t, workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL), 0);
@@ -791,10 +791,10 @@ static void a_worker_that_cannot_be_made_fails_the_online(struct ktest *t)
 	KT_ASSERT_TRUE(t, wait_until(cpu_pools_empty(cpu))); /* the trustee is done */
 	for (unsigned int i = 0; i < ARRAY_SIZE(fails); i++) {
 		cpuhp_get_stats(&st0);
-		kthread_fail_next(fails[i]);
+		kthread_fail_own(fails[i]); /* the online step and the rollback run here */
 		int err = cpu_up(cpu);
 
-		kthread_fail_next(0);
+		kthread_fail_own(0);
 		KT_EXPECT_EQ(t, err, -ENOMEM);
 		cpuhp_get_stats(&st1);
 		KT_EXPECT_EQ(t, st1.nr_up_failed - st0.nr_up_failed, 1);

@@ -633,8 +633,9 @@ static void threads_are_reaped(struct ktest *t)
 	while (ours_listed() != before && ktest_wait_poll(&deadline))
 		kthread_stop(kthread_run(returns_arg, NULL, "reaper"));
 	KT_EXPECT_EQ(t, ours_listed(), before);
-	kthread_fail_next(1);
+	kthread_fail_own(1); /* not kthread_fail_next(): a pool's manager may create meanwhile */
 	KT_EXPECT_TRUE(t, kthread_create(returns_arg, NULL, "fails") == NULL);
+	KT_EXPECT_EQ(t, current->fail_own, 0);
 }
 
 /* One timer armed and disarmed from every CPU at once while its callback

@@ -1062,9 +1062,61 @@ static void dump_lists_pools_and_workqueues(struct ktest *t)
 	kfree(buf);
 }
 
+/* An unbound pool counts no worker in nr_running, so nothing wakes a
+ * second worker when the first blocks: each item that starts must wake one
+ * if more are waiting. Each item of a pair waits until both started; run
+ * one after the other, the first would wait out the bound (30 s). The
+ * first round, on a fresh pool (its own attributes), leaves it with idle
+ * workers; in the second both queueings wake the same one, the first on
+ * the idle list, and only the item's own wake-up brings a second. */
+struct pair_item {
+	struct work_struct work;
+	bool saw_both;
+};
+static atomic_t pair_started;
+
+static void unbound_pair_fn(struct work_struct *w)
+{
+	struct pair_item *it = container_of(w, struct pair_item, work);
+	u64 deadline = 0;
+
+	atomic_inc(&pair_started);
+	while (atomic_read(&pair_started) < 2 && ktest_wait_poll(&deadline))
+		;
+	it->saw_both = atomic_read(&pair_started) == 2;
+}
+
+static void unbound_items_that_block_run_side_by_side(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("test_unbound_pair", WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	static struct pair_item pair[2];
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	KT_ASSERT_NOT_NULL(t, attrs);
+	attrs->nice = 7; /* no other pool has it: a new one, with one worker */
+	KT_EXPECT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
+	for (int round = 0; round < 2; round++) {
+		atomic_set(&pair_started, 0);
+		for (int i = 0; i < 2; i++) {
+			INIT_WORK(&pair[i].work, unbound_pair_fn);
+			pair[i].saw_both = false;
+		}
+		for (int i = 0; i < 2; i++)
+			queue_work(wq, &pair[i].work);
+		for (int i = 0; i < 2; i++) {
+			flush_work(&pair[i].work);
+			KT_EXPECT_TRUE(t, pair[i].saw_both);
+		}
+	}
+	free_workqueue_attrs(attrs);
+	destroy_workqueue(wq);
+}
+
 KTEST_SUITE(workqueue_api, KTEST_CASE(ordered_keeps_strict_order_from_all_cpus),
 	    KTEST_CASE(set_max_active_takes_effect),
 	    KTEST_CASE(unbound_attrs_place_and_prioritise_workers),
+	    KTEST_CASE(unbound_items_that_block_run_side_by_side),
 	    KTEST_CASE(mod_delayed_work_moves_the_deadline),
 	    KTEST_CASE(cancel_delayed_stops_a_self_requeueing_item),
 	    KTEST_CASE(flush_races_with_queueing), KTEST_CASE(twenty_concurrent_flushers),
