@@ -508,9 +508,12 @@ static int cmd_demo(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "wait"))
 		return cmd_demo_wait();
 	if (argc == 2 && !strcmp(argv[1], "release")) {
+		/* Counted before the gate opens: once it has, they leave. */
+		int held = atomic_read(&demo_held);
+
 		WRITE_ONCE(demo_gate, demo_gate + 1);
 		wake_up_all(&demo_waitq);
-		out("demo: released %d held items\n", atomic_read(&demo_held));
+		out("demo: released %d held items\n", held);
 		return 0;
 	}
 	if (!strcmp(argv[1], "sleep"))
