@@ -139,7 +139,9 @@ struct worker_pool {
 	struct work_struct idle_cull_work;
 	struct timer_list mayday_timer; /* armed while the manager struggles */
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued; /* L */
-	u64 watch_executed, watch_since; /* the statistics work only */
+	/* The statistics work only: the executed count at its last look, and
+	 * since when it has seen pending work without progress (0: not). */
+	u64 watch_executed, watch_since;
 };
 
 struct worker {
@@ -2398,6 +2400,13 @@ static void stats_check_pool(struct worker_pool *pool, void *arg)
 	pool_stats(pool, &st);
 	if (!st.nr_pending || st.nr_executed != pool->watch_executed) {
 		pool->watch_executed = st.nr_executed;
+		pool->watch_since = 0; /* progress, or nothing to do */
+		return;
+	}
+	/* Pending work and no progress since the last look. Counted from this
+	 * look, not the last: when this work is late (its CPU busy, the pool
+	 * mutex held), the last look may be long ago, before the work came. */
+	if (!pool->watch_since) {
 		pool->watch_since = now;
 		return;
 	}
