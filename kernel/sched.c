@@ -897,14 +897,15 @@ void sched_thread_stack_init(struct thread *t)
 	t->ctx_seal[1] = (u64)thread_start;
 }
 
-static void init_this_cpu(void)
+/* Every run queue is usable from the start, for every CPU number, started
+ * or not: a CPU the host may plug in later is asked for its figures (the
+ * shell's `cpus`) long before it runs. */
+static void init_runqueues(void)
 {
-	unsigned int cpu = smp_processor_id();
-	struct rq *rq = cpu_rq(cpu);
-	struct thread *idle = &idle_threads[cpu];
-	unsigned long flags = local_irq_save();
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		struct thread *idle = &idle_threads[cpu];
 
-	if (!rq->idle) {
 		spin_lock_init(&rq->lock, "rq->lock");
 		INIT_LIST_HEAD(&rq->fifo);
 		INIT_LIST_HEAD(&rq->fair);
@@ -914,9 +915,18 @@ static void init_this_cpu(void)
 		idle->name[4] = '/';
 		scnprintf(idle->name + 5, sizeof(idle->name) - 5, "%u", cpu);
 		idle->policy = SCHED_CLASS_IDLE; /* runs on the CPU's boot stack */
-		idle->stack =
-			this_cpu_ptr()->boot_stack ? this_cpu_ptr()->boot_stack : (u8 *)boot_stack;
 	}
+}
+
+/* On the CPU itself, each time it starts: the idle thread becomes current. */
+static void init_this_cpu(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct rq *rq = cpu_rq(cpu);
+	struct thread *idle = &idle_threads[cpu];
+	unsigned long flags = local_irq_save();
+
+	idle->stack = this_cpu_ptr()->boot_stack ? this_cpu_ptr()->boot_stack : (u8 *)boot_stack;
 	idle->state = THREAD_RUNNING;
 	idle->cpu = cpu;
 	idle->on_rq = true;
@@ -931,6 +941,7 @@ static void init_this_cpu(void)
 
 void sched_init(void)
 {
+	init_runqueues();
 	init_this_cpu();
 	WRITE_ONCE(sched_ready, true);
 }
@@ -962,7 +973,8 @@ void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st)
 	unsigned long flags = spin_lock_irqsave(&rq->lock);
 
 	st->nr_switches = rq->nr_switches;
-	st->nr_running = rq->nr_queued + (rq->curr != rq->idle);
+	/* A CPU that never started has no current thread and no idle time. */
+	st->nr_running = rq->nr_queued + (rq->curr && rq->curr != rq->idle);
 	st->idle_ns = rq->idle_ns + (rq->curr == rq->idle ? ktime_get_ns() - rq->idle_since : 0);
 	spin_unlock_irqrestore(&rq->lock, flags);
 }

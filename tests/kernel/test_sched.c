@@ -2,6 +2,7 @@
  * cross-CPU wake-ups, timers and the sleep/wake hooks. */
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
 #include "kernel/printk.h"
@@ -949,6 +950,35 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 	set_cpus_allowed(current, &old);
 }
 
+/* Every CPU number has a run queue to ask, started or not: from each online
+ * CPU in turn (cpu0 too), the figures of every CPU number. A CPU that never
+ * started (one the host may plug in later: -smp N,maxcpus=M, or a number
+ * past the last possible one) runs nothing and has no idle time. Once,
+ * such a queue's lock was never initialised: taken on cpu0, its zeroed
+ * holder field read as "held by cpu0", a recursion panic in `cpus`. */
+static void every_cpu_number_has_a_run_queue(struct ktest *t)
+{
+	struct cpumask old;
+	unsigned int on;
+
+	cpumask_copy(&old, &current->cpus_allowed);
+	for_each_online_cpu(on) {
+		KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(on)), 0);
+		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+			struct rq_stats st;
+
+			sched_get_rq_stats(cpu, &st);
+			if (cpu_online(cpu) || cpumask_test_cpu(cpu, &cpu_live_mask) ||
+			    percpu_areas[cpu])
+				continue; /* started once: its figures are its own */
+			KT_EXPECT_EQ(t, st.nr_running, 0);
+			KT_EXPECT_EQ(t, st.nr_switches, 0);
+			KT_EXPECT_EQ(t, st.idle_ns, 0);
+		}
+	}
+	set_cpus_allowed(current, &old);
+}
+
 KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(equal_nice_shares_equally),
 	    KTEST_CASE(nice_weights_the_shares), KTEST_CASE(fifo_preempts_fair),
 	    KTEST_CASE(affinity_is_never_violated), KTEST_CASE(cross_cpu_wakeups_are_never_lost),
@@ -959,4 +989,5 @@ KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(equal_nice_shares_
 	    KTEST_CASE(new_threads_do_not_starve_old_ones),
 	    KTEST_CASE(affinity_change_moves_a_running_thread),
 	    KTEST_CASE(fifo_priorities_order_fifo_threads),
-	    KTEST_CASE(fair_wakeup_preempts_the_waker));
+	    KTEST_CASE(fair_wakeup_preempts_the_waker),
+	    KTEST_CASE(every_cpu_number_has_a_run_queue));
