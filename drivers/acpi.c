@@ -43,13 +43,16 @@ struct acpi_gas {    /* Generic Address Structure, 5.2.3.2 */
 #define FADT_PM1A_CNT		64
 #define FADT_PM1B_CNT		68
 #define FADT_PM_TMR_BLK		76
+#define FADT_GPE0_BLK		80
 #define FADT_PM_TMR_LEN		91
+#define FADT_GPE0_BLK_LEN	92
 #define FADT_IAPC_BOOT_ARCH	109
 #define FADT_FLAGS		112
 #define FADT_RESET_REG		116
 #define FADT_RESET_VALUE	128
 #define FADT_X_DSDT		140
 #define FADT_X_PM_TMR_BLK	208
+#define FADT_X_GPE0_BLK		220
 #define FADT_V1_LENGTH		116 /* the ACPI 1.0 FADT; every later one is longer */
 #define FADT_REV_BOOT_ARCH	2   /* first revision with IAPC_BOOT_ARCH */
 #define FADT_BOOT_ARCH_8042	(1u << 1)
@@ -244,16 +247,25 @@ int acpi_parse_s5(const u8 *aml, size_t len, u8 *slp_typa, u8 *slp_typb)
 /* Switch the chipset from legacy (SMM) to ACPI mode if the firmware left it
  * in legacy mode: write ACPI_ENABLE to SMI_CMD and wait for SCI_EN (4.8.2.5).
  * QEMU's ICH9 (q35) ignores PM1 sleep requests until then. */
-static void acpi_enable_mode(const struct acpi_sdt_header *fadt, u16 pm1a)
+static bool acpi_enable_mode(const struct acpi_sdt_header *fadt, u16 pm1a)
 {
 	u32 smi_cmd = fadt_u32(fadt, FADT_SMI_CMD);
 	u8 enable = fadt->length > FADT_ACPI_ENABLE ? *((const u8 *)fadt + FADT_ACPI_ENABLE) : 0;
 
 	if ((inw(pm1a) & PM1_SCI_EN) || !smi_cmd || smi_cmd > 0xFFFF || !enable)
-		return;
+		return inw(pm1a) & PM1_SCI_EN;
 	outb((u16)smi_cmd, enable);
 	for (int i = 0; i < ACPI_ENABLE_POLLS && !(inw(pm1a) & PM1_SCI_EN); i++)
 		cpu_relax();
+	return inw(pm1a) & PM1_SCI_EN;
+}
+
+bool acpi_enable(void)
+{
+	const struct acpi_sdt_header *fadt = acpi_get_table("FACP", 0);
+	u32 pm1a = fadt ? fadt_u32(fadt, FADT_PM1A_CNT) : 0;
+
+	return pm1a && pm1a <= 0xFFFF && acpi_enable_mode(fadt, (u16)pm1a);
 }
 
 void acpi_poweroff(void)
@@ -370,6 +382,36 @@ static u32 fadt_pm_timer_port(const struct acpi_sdt_header *f)
 	return port;
 }
 
+/* The GPE0 block's port and length: X_GPE0_BLK when the FADT has one in I/O
+ * space, else GPE0_BLK; 0 if there is none (or it is not in I/O space). */
+static void fadt_gpe0(const struct acpi_sdt_header *f, struct acpi_fadt_info *info)
+{
+	u32 port = fadt_u32(f, FADT_GPE0_BLK);
+	u8 len = ((const u8 *)f)[FADT_GPE0_BLK_LEN];
+
+	if (f->length >= FADT_X_GPE0_BLK + sizeof(struct acpi_gas)) {
+		struct acpi_gas x;
+
+		memcpy(&x, (const u8 *)f + FADT_X_GPE0_BLK, sizeof(x));
+		if (x.address && (x.space_id != ACPI_SPACE_IO || x.address > 0xFFFF)) {
+			pr_warn("FADT: GPE0 block at %lx in address space %u, not an I/O port; "
+				"not used\n",
+				(unsigned long)x.address, x.space_id);
+			port = len = 0;
+		} else if (x.address) {
+			port = (u32)x.address;
+		}
+	}
+	if (port > 0xFFFF || len % 2) {
+		pr_warn("FADT: GPE0 block %x of length %u (must be even, below 0x10000); not "
+			"used\n",
+			port, len);
+		port = len = 0;
+	}
+	info->gpe0_port = port && len ? (u16)port : 0;
+	info->gpe0_len = info->gpe0_port ? len : 0;
+}
+
 int acpi_parse_fadt(const struct acpi_sdt_header *fadt, struct acpi_fadt_info *info)
 {
 	if (!fadt)
@@ -385,6 +427,7 @@ int acpi_parse_fadt(const struct acpi_sdt_header *fadt, struct acpi_fadt_info *i
 	}
 	info->sci_irq = table_u16(fadt, FADT_SCI_INT);
 	info->pm_timer_port = fadt_pm_timer_port(fadt);
+	fadt_gpe0(fadt, info);
 	/* Revision 1 tables have reserved bytes here, and a PC of that era
 	 * always had an 8042 (Linux assumes the same). */
 	if (fadt->revision >= FADT_REV_BOOT_ARCH) {

@@ -12,6 +12,9 @@
  *   acpi_poweroff()            enter S5 using the FADT and the DSDT's \_S5;
  *                              returns only if that is impossible
  *   acpi_reset()               the FADT reset register; returns on failure
+ *   acpi_enable()              switch the chipset to ACPI mode (SCI_EN) if
+ *                              the firmware left it in legacy mode; true if
+ *                              SCI_EN is set
  *   acpi_parse_madt(t, info)   CPUs, I/O APICs, ISA overrides, LAPIC NMIs
  *   acpi_parse_hpet(t, &phys)  where the HPET registers are
  *   acpi_parse_fadt(t, info)   SCI, PM timer port, legacy-device flags
@@ -46,6 +49,7 @@ bool acpi_checksum_ok(const void *p, size_t len);
 int acpi_table_check(const struct acpi_sdt_header *h, size_t avail, const char **why);
 void acpi_poweroff(void);
 void acpi_reset(void);
+bool acpi_enable(void);
 /* Scan AML for the \_S5 package; 0 and the two sleep types, or -ENOENT.
  * Exposed for tests. */
 int acpi_parse_s5(const u8 *aml, size_t len, u8 *slp_typa, u8 *slp_typb);
@@ -143,6 +147,8 @@ struct acpi_fadt_info {
 	u32 pm_timer_port;  /* I/O port of the ACPI PM timer; 0 if none */
 	u16 iapc_boot_arch; /* IA-PC boot architecture flags; 0 before rev 2 */
 	bool has_8042;	    /* a PS/2 controller; assumed before FADT rev 2 */
+	u16 gpe0_port;	    /* I/O port of the GPE0 block (status, then enable); 0 if none */
+	u8 gpe0_len;	    /* its length in bytes: half status, half enable */
 };
 
 /* 0; -ENOENT if fadt is NULL; -EINVAL (reported, *info untouched) if it is

@@ -267,17 +267,12 @@ cancel:
 	return err;
 }
 
-int cpu_down(unsigned int cpu)
+/* cpu_down() with the hotplug lock held: the checks, the work, the counts. */
+static int cpu_down_locked(unsigned int cpu, u64 t0)
 {
-	u64 t0 = ktime_get_ns();
-	int err = check_cpu_number(cpu);
+	int err;
 
-	might_sleep();
-	if (!err && !cpu_online(cpu))
-		err = -EALREADY; /* a quick refusal, not counted; checked again below */
-	if (err)
-		return err;
-	mutex_lock(&cpu_hotplug_lock);
+	assert(mutex_owned(&cpu_hotplug_lock));
 	if (!cpu_online(cpu))
 		err = -EALREADY;
 	else if (num_online_cpus() == 1)
@@ -295,6 +290,24 @@ int cpu_down(unsigned int cpu)
 		 * later: how long the CPU took to leave is the other figure. */
 		stats.last_down_dead_ns = died_at_ns[cpu] - t0;
 	}
+	return err;
+}
+
+int cpu_down(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+	int err = check_cpu_number(cpu);
+
+	might_sleep();
+	if (!err && !cpu_online(cpu))
+		err = -EALREADY; /* a quick refusal, not counted; checked again below */
+	if (err)
+		return err;
+	mutex_lock(&cpu_hotplug_lock);
+	/* Checked again: the host may have taken it away meanwhile. */
+	err = check_cpu_number(cpu);
+	if (!err)
+		err = cpu_down_locked(cpu, t0);
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
 }
@@ -328,6 +341,21 @@ static int _cpu_up(unsigned int cpu)
 	return 0;
 }
 
+/* cpu_up() with the hotplug lock held. */
+static int cpu_up_locked(unsigned int cpu, u64 t0)
+{
+	assert(mutex_owned(&cpu_hotplug_lock));
+	int err = cpu_online(cpu) ? -EALREADY : _cpu_up(cpu);
+
+	if (err) {
+		stats.nr_up_failed++;
+	} else {
+		stats.nr_up++;
+		stats.last_up_ns = ktime_get_ns() - t0;
+	}
+	return err;
+}
+
 int cpu_up(unsigned int cpu)
 {
 	u64 t0 = ktime_get_ns();
@@ -339,13 +367,52 @@ int cpu_up(unsigned int cpu)
 	if (err)
 		return err;
 	mutex_lock(&cpu_hotplug_lock);
-	err = cpu_online(cpu) ? -EALREADY : _cpu_up(cpu);
-	if (err) {
-		stats.nr_up_failed++;
-	} else {
-		stats.nr_up++;
-		stats.last_up_ns = ktime_get_ns() - t0;
-	}
+	/* Checked again: the host may have taken it away meanwhile. */
+	err = check_cpu_number(cpu);
+	if (!err)
+		err = cpu_up_locked(cpu, t0);
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+/* ---- the host's CPUs: physical hot-add and hot-remove ------------------- */
+
+int cpu_hot_add(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	might_sleep();
+	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
+		return -EINVAL;
+	mutex_lock(&cpu_hotplug_lock);
+	cpumask_set_cpu(cpu, &cpu_present_mask);
+	err = cpu_up_locked(cpu, t0);
+	mutex_unlock(&cpu_hotplug_lock);
+	return err == -EALREADY ? 0 : err;
+}
+
+int cpu_hot_remove(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	might_sleep();
+	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
+		return -EINVAL;
+	mutex_lock(&cpu_hotplug_lock);
+	if (cpu == 0)
+		err = -EPERM; /* asked before anything else: it never goes */
+	else if (!cpumask_test_cpu(cpu, &cpu_present_mask))
+		err = -ENODEV;
+	else if (cpu_online(cpu))
+		err = cpu_down_locked(cpu, t0);
+	else
+		err = 0; /* offline already: nothing runs there */
+	/* Not present from here on, still under the lock: no cpu_up() can
+	 * start it again between its offline and the host's eject. */
+	if (!err)
+		cpumask_clear_cpu(cpu, &cpu_present_mask);
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
 }

@@ -82,6 +82,22 @@ int cpu_up(unsigned int cpu);
 #define remove_cpu(cpu) cpu_down(cpu)
 #define add_cpu(cpu)	cpu_up(cpu)
 
+/*
+ * The host's side of it (drivers/acpi_cpuhp.c, when the hypervisor plugs a
+ * virtual CPU in or asks for one back). Both sleep and take the hotplug
+ * lock; cpu_present_mask changes only here after boot, under that lock.
+ *   cpu_hot_add(cpu)     mark a possible CPU present and cpu_up() it; 0
+ *                        also if it was online already; -EINVAL (not a
+ *                        possible CPU), or cpu_up()'s error (it then stays
+ *                        present and offline)
+ *   cpu_hot_remove(cpu)  cpu_down() it if online, then mark it not present
+ *                        (the host may then eject it); -EPERM for the boot
+ *                        CPU (checked first), -ENODEV if not present,
+ *                        -EINVAL, or cpu_down()'s error (nothing changed)
+ */
+int cpu_hot_add(unsigned int cpu);
+int cpu_hot_remove(unsigned int cpu);
+
 /* Register a step (kept in the caller's memory) after those of its phase;
  * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
  * registered here do not run for CPUs already online. */

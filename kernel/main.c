@@ -8,6 +8,7 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
 #include "drivers/acpi.h"
+#include "drivers/acpi_cpuhp.h"
 #include "drivers/uart16550.h"
 #include "kernel/bootinfo.h"
 #include "kernel/hotplug.h"
@@ -32,6 +33,7 @@ void kmain(u64 mb2_info_phys);
 /* The first thread: everything that may sleep. */
 static int kernel_init(void *unused)
 {
+	acpi_cpuhp_init(); // the host's CPU hot-plug: events through a work item
 	if (ktest_requested())
 		ktest_run_selected(); // KTAP on the serial port, then exit
 	if (bench_requested())

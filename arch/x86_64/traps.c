@@ -68,6 +68,22 @@ int irq_register_vector(unsigned int vector, vector_handler_t handler)
 	return 0;
 }
 
+/* Level-triggered vectors: acknowledged after their handler (set once,
+ * before the source is unmasked). */
+static bool level_vectors[256];
+
+int irq_register_level_vector(unsigned int vector, vector_handler_t handler)
+{
+	if (vector < FIRST_EXTERNAL_VECTOR || vector > 255)
+		return -EINVAL;
+	WRITE_ONCE(level_vectors[vector], true);
+	int err = irq_register_vector(vector, handler);
+
+	if (err)
+		WRITE_ONCE(level_vectors[vector], false);
+	return err;
+}
+
 void show_regs(const struct pt_regs *r)
 {
 	char sym[128];
@@ -172,10 +188,17 @@ void x86_interrupt(struct pt_regs *regs)
 	if (v < NR_EXCEPTIONS)
 		die(regs);
 	this_cpu_ptr()->irqs++;
-	/* Edge-triggered sources only: acknowledge first, so that a handler
-	 * that switches threads leaves the APIC ready for the next one. The
-	 * APIC's spurious vector and the masked 8259s' take no EOI. */
-	if (v != SPURIOUS_APIC_VECTOR && (v < PIC_SPURIOUS_BASE || v >= PIC_SPURIOUS_BASE + 16))
+	/* Edge-triggered sources: acknowledge first, so that a handler that
+	 * switches threads leaves the APIC ready for the next one. A level-
+	 * triggered one is acknowledged after its handler has quietened the
+	 * source: the EOI re-arms the I/O APIC pin, which would otherwise
+	 * deliver the still-asserted line again at once. The APIC's spurious
+	 * vector and the masked 8259s' take no EOI. */
+	bool eoi =
+		v != SPURIOUS_APIC_VECTOR && (v < PIC_SPURIOUS_BASE || v >= PIC_SPURIOUS_BASE + 16);
+	bool level = READ_ONCE(level_vectors[v]);
+
+	if (eoi && !level)
 		lapic_eoi();
 	vector_handler_t h = __atomic_load_n(&vector_handlers[v], __ATOMIC_ACQUIRE);
 
@@ -183,6 +206,8 @@ void x86_interrupt(struct pt_regs *regs)
 		h(regs);
 	else
 		WARN_ONCE(1, "unexpected interrupt on vector %u", v);
+	if (eoi && level)
+		lapic_eoi();
 	/* Back to code that had interrupts on: a good moment to preempt it. */
 	if ((regs->rflags & X86_RFLAGS_IF) && need_resched())
 		preempt_schedule_irq();

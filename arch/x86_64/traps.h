@@ -21,6 +21,9 @@ typedef void (*vector_handler_t)(struct pt_regs *regs);
 void x86_interrupt(struct pt_regs *regs);
 /* Route vector (>= 32) to handler; returns 0 or -EBUSY if taken. */
 int irq_register_vector(unsigned int vector, vector_handler_t handler);
+/* The same for a level-triggered source: the EOI follows the handler, which
+ * must quieten the source (the ACPI SCI). Handlers do not switch threads. */
+int irq_register_level_vector(unsigned int vector, vector_handler_t handler);
 void show_regs(const struct pt_regs *regs);
 
 #endif

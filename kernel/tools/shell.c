@@ -5,6 +5,7 @@
  */
 #include "kernel/tools/shell.h"
 #include "arch/x86_64/atomic.h"
+#include "drivers/acpi_cpuhp.h"
 #include "drivers/uart16550.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
@@ -274,6 +275,7 @@ static int cmd_cpus(int argc, char **argv)
 {
 	unsigned int cpu;
 	struct cpuhp_stats st;
+	struct acpi_cpuhp_stats hs;
 
 	for_each_possible_cpu(cpu) {
 		const char *state = cpu_going_down(cpu) ? "going down" :
@@ -292,6 +294,14 @@ static int cmd_cpus(int argc, char **argv)
 	out("hotplug: %lu down, %lu up, %lu refused or failed; last down %lu us, last up %lu us\n",
 	    st.nr_down, st.nr_up, st.nr_down_failed + st.nr_up_failed, st.last_down_ns / 1000,
 	    st.last_up_ns / 1000);
+	acpi_cpuhp_get_stats(&hs);
+	if (hs.active)
+		out("host: %u slots, %u with a vCPU; events by %s; %lu inserted, %lu removed, %lu "
+		    "removals refused, %lu inserts failed\n",
+		    hs.nr_slots, hs.nr_present, hs.sci ? "SCI" : "polling", hs.inserted, hs.removed,
+		    hs.refused, hs.failed);
+	else
+		out("host: CPU hot-plug by the host not driven (see the boot log)\n");
 	return 0;
 }
 
