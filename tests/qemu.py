@@ -112,6 +112,7 @@ class QMP:
                 if time.time() > deadline:
                     raise QemuError("QMP socket %s did not open" % path)
                 time.sleep(0.05)
+        self.timeout = timeout
         self.sock.settimeout(timeout)
         self.buf = b""
         self.events = []
@@ -145,6 +146,25 @@ class QMP:
             if "error" in reply:
                 raise QemuError("QMP %s: %s" % (command, reply["error"].get("desc")))
             return reply.get("return")
+
+    def wait_event(self, match, deadline):
+        """The first event, kept or new, for which match(event) holds;
+        removed from self.events. None if none came by deadline (time.time())."""
+        while True:
+            for e in self.events:
+                if match(e):
+                    self.events.remove(e)
+                    return e
+            left = deadline - time.time()
+            if left <= 0:
+                return None
+            self.sock.settimeout(min(left, 1.0))
+            try:
+                self.events.append(self._read())
+            except socket.timeout:
+                pass
+            finally:
+                self.sock.settimeout(self.timeout)
 
     def close(self):
         self.sock.close()

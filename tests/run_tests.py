@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402
 import qemu  # noqa: E402
 import shell_tests  # noqa: E402
+import vcpu_hotplug_tests  # noqa: E402
 
 BOOT_TIMEOUT = 300      # seconds; generous: TCG on a loaded 2-core machine
 PANIC_TEXT = "Kernel panic - not syncing"
@@ -232,6 +233,13 @@ KERNEL_BOOTS = [
          log_check=shell_tests.check_trace_log),
     # The labs' checks (docs/labs.md).
     Boot("labs-smp4", "", smp=4, interact=shell_tests.interact_labs),
+    # The hypervisor's vCPU hot-plug through QMP (tests/vcpu_hotplug_tests.py).
+    Boot("vcpu-hotplug-q35", "", smp="2,maxcpus=8", mem="256M", machine="q35",
+         interact=vcpu_hotplug_tests.interact_q35),
+    Boot("vcpu-hotplug-pc", "", smp="2,maxcpus=4", mem="256M", machine="pc",
+         interact=vcpu_hotplug_tests.interact_pc),
+    Boot("vcpu-hotplug-poll", "", smp="2,maxcpus=4", mem="256M", machine="q35",
+         extra_cmdline="acpi_cpuhp=poll", interact=vcpu_hotplug_tests.interact_poll),
     Boot("lab5-hotplug-callback", "lab_hotplug_callback", smp=4),
     # COM1 input end to end: the host types a pattern, the interrupt fills
     # the ring, a workqueue worker hands the bytes to the test's consumer.
