@@ -704,18 +704,35 @@ static int cmd_trace(int argc, char **argv)
 	return -EINVAL;
 }
 
-/* torture start [SECONDS] [INTERVAL_MS] | stop | status */
+/* torture start [SECONDS] [INTERVAL_MS] [own|both|host] | stop | status
+ * (the other torture_* command-line values apply: seed, variants, inject) */
 static int cmd_torture(int argc, char **argv)
 {
+	static const char *const modes[] = { "own", "both", "host" };
 	char buf[2048];
 
 	if (!strcmp(argv[1], "start")) {
-		struct torture_params p = { .duration_s = 60 };
+		struct torture_params p;
 
+		torture_params_from_cmdline(&p);
+		p.cycles = 0;
+		p.duration_s = 60;
+		p.interval_ms = 0;
+		p.hotplug = TORTURE_HOTPLUG_OWN;
 		if ((argc > 2 && arg_uint("seconds", argv[2], 30 * 24 * 3600, &p.duration_s)) ||
 		    (argc > 3 && arg_uint("interval (ms)", argv[3], 60000, &p.interval_ms)))
 			return -EINVAL;
-		if (num_online_cpus() < 2) {
+		if (argc > 4) {
+			for (p.hotplug = 0; p.hotplug < ARRAY_SIZE(modes); p.hotplug++)
+				if (!strcmp(argv[4], modes[p.hotplug]))
+					break;
+			if (p.hotplug == ARRAY_SIZE(modes)) {
+				out("shell: torture mode is own, both or host, not '%s'\n",
+				    argv[4]);
+				return -EINVAL;
+			}
+		}
+		if (num_online_cpus() < 2 && p.hotplug == TORTURE_HOTPLUG_OWN) {
 			out("torture: needs at least 2 online CPUs\n");
 			return -EINVAL;
 		}
@@ -725,13 +742,14 @@ static int cmd_torture(int argc, char **argv)
 			out("torture: %s (%s)\n",
 			    err == -EBUSY ? "already running" : "cannot start", errno_name(err));
 		else
-			out("torture: running for %u s (interval %u ms); 'torture status' to "
-			    "watch\n",
-			    p.duration_s, p.interval_ms);
+			out("torture: running for %u s (interval %u ms, hotplug by %s); 'torture "
+			    "status' to watch\n",
+			    p.duration_s, p.interval_ms, modes[p.hotplug]);
 		return err;
 	}
 	if (argc > 2) {
-		out("shell: usage: torture start [SECONDS] [INTERVAL_MS] | stop | status\n");
+		out("shell: usage: torture start [SECONDS] [INTERVAL_MS] [own|both|host] | stop | "
+		    "status\n");
 		return -EINVAL;
 	}
 	if (!strcmp(argv[1], "stop")) {
@@ -778,9 +796,10 @@ static const struct shell_cmd commands[] = {
 	{ "trace", "trace start [EVENTS]|stop|dump|status",
 	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2,
 	  cmd_trace },
-	{ "torture", "torture start [SECONDS] [INTERVAL_MS]|stop|status",
-	  "the CPU-hotplug torture: CPUs go offline and online under workqueue load", 1, 3,
-	  cmd_torture },
+	{ "torture", "torture start [SECONDS] [INTERVAL_MS] [own|both|host]|stop|status",
+	  "the CPU-hotplug torture: CPUs go offline and online under workqueue load (by the "
+	  "torture, by both it and the host, or by the host alone; 0 s: until stopped)",
+	  1, 4, cmd_torture },
 	{ "test", "test SUITE[,SUITE...]|all", "run kernel test suites (KTAP)", 1, 1, cmd_test },
 	{ "bench", "bench [NAME[,NAME...]|all [RUNS]]",
 	  "measure the hot paths; compare cmwq with the models it replaced (no argument: list)", 0,

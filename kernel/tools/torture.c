@@ -48,6 +48,8 @@
 #define VIOLATIONS_PRINTED 32  /* then only counted */
 #define VIOLATIONS_ABORT   200 /* the run ends early: it has failed */
 #define DRAIN_ROUNDS	   5
+#define IDLE_PAUSE_MS	   10  /* the onoff thread, after a round without a hotplug call */
+#define HOST_PAUSE_MS	   100 /* torture_hotplug=host: between its rounds */
 #define MAX_ITEMS	   128
 #define NR_ORDERED	   8
 #define UL(x)		   ((unsigned long)(x))
@@ -77,6 +79,11 @@ PARAM_BOOL(torture_fail_steps, torture_fail_steps,
 static bool torture_attrs;
 PARAM_BOOL(torture_attrs, torture_attrs,
 	   "CPU-hotplug torture: change the unbound workqueue's attributes meanwhile");
+static const char *const hotplug_names[] = { "own", "both", "host", NULL };
+static unsigned int torture_hotplug;
+PARAM_ENUM(torture_hotplug, torture_hotplug, hotplug_names,
+	   "CPU-hotplug torture: who takes CPUs down and up: own (only the torture), both "
+	   "(the torture and another caller, e.g. the host), host (only another caller)");
 
 /* ---- the workqueues and their items ------------------------------------- */
 
@@ -214,6 +221,10 @@ struct hp_counts {
 	u64 probes;	     /* deliberate failing calls made */
 	/* The variants: calls that failed as injected, the CPU as it was. */
 	u64 cancelled_offlines, failed_onlines;
+	/* The host modes: our calls that another caller's overtook; the
+	 * successful cpu_down / cpu_up calls of others (set at the end). */
+	u64 overtaken;
+	u64 others_offline, others_online;
 };
 
 /* Everything one run uses. torture_start() zeroes it and sets it up
@@ -603,25 +614,76 @@ static unsigned long to_us(u64 ns)
 
 enum hotplug_dir { TAKE_DOWN, BRING_UP };
 
+static bool host_mode(void)
+{
+	return run.params.hotplug != TORTURE_HOTPLUG_OWN;
+}
+
+static void count_overtaken(void)
+{
+	unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+	run.hp.overtaken++;
+	spin_unlock_irqrestore(&stats_lock, flags);
+}
+
+static u64 hp_calls(const struct cpuhp_stats *st)
+{
+	return st->nr_down + st->nr_up + st->nr_down_failed + st->nr_up_failed;
+}
+
+/* The host modes, after our call and the checks of the CPU's state that
+ * followed it: did another caller's cpu_down or cpu_up run meanwhile (since
+ * *before, read before our call)? Each takes the hotplug lock for all its
+ * changes and is counted before it lets go, so if cpuhp_get_stats() (which
+ * waits for that lock) counts only our call, nobody else changed a CPU's
+ * state between our call and now: a wrong state is then ours. */
+static bool others_moved(const struct cpuhp_stats *before)
+{
+	struct cpuhp_stats now;
+
+	cpuhp_get_stats(&now);
+	return hp_calls(&now) - hp_calls(before) > 1;
+}
+
+/* A check of the state our call left failed: a violation, unless (host
+ * modes) another caller may have changed it since. */
+static bool state_excused(const struct cpuhp_stats *before)
+{
+	if (!host_mode() || !others_moved(before))
+		return false;
+	count_overtaken();
+	return true;
+}
+
 /* cpu_down or cpu_up, timed and checked; may_fail: the error a fault
- * injected for this call may bring (0: none). The onoff thread. */
+ * injected for this call may bring (0: none). The onoff thread. In the
+ * host modes another caller may get there first: the CPU gone (-ENODEV),
+ * already in the asked state (-EALREADY), the last one online (-EBUSY). */
 static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 {
 	struct torture_slot *s = &run.slots[ONOFF_SLOT];
 	bool up = dir == BRING_UP;
 	const char *op = up ? "cpu_up" : "cpu_down";
+	struct cpuhp_stats before = { 0 };
 
+	if (host_mode())
+		cpuhp_get_stats(&before);
 	slot_begin(s, op, NULL, (int)cpu);
 	u64 t0 = ktime_get_ns();
 	int err = up ? cpu_up(cpu) : cpu_down(cpu);
 	u64 dt = ktime_get_ns() - t0;
 
 	slot_end(s);
+	if (err && host_mode() && (err == -ENODEV || err == -EALREADY || err == -EBUSY)) {
+		count_overtaken();
+		return err;
+	}
 	if (err && err == may_fail) {
 		/* Rolled back: the CPU is exactly as it was. */
 		bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
 
-		if (online == up || act == up || cpu_going_down(cpu))
+		if ((online == up || act == up || cpu_going_down(cpu)) && !state_excused(&before))
 			violation("after %s(%u) failed as injected (%s): online %d, active %d, "
 				  "going down %d",
 				  op, cpu, errno_name(err), online, act, cpu_going_down(cpu));
@@ -652,7 +714,7 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 		cpumask_set_cpu(cpu, &run.taken_down);
 	bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
 
-	if (online != up || act != up || cpu_going_down(cpu))
+	if ((online != up || act != up || cpu_going_down(cpu)) && !state_excused(&before))
 		violation("after %s(%u) returned 0: online %d, active %d, going down %d", op, cpu,
 			  online, act, cpu_going_down(cpu));
 	/* Online again, each pool has a worker to run what is queued there
@@ -661,7 +723,7 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 		struct wq_pool_stats ps;
 
 		workqueue_pool_stats(cpu, (enum wq_cpu_pool)p, &ps);
-		if (!ps.nr_workers)
+		if (!ps.nr_workers && !state_excused(&before))
 			violation("cpu%u is online again, and its %s pool has no worker", cpu,
 				  p == WQ_POOL_HIGHPRI ? "high-priority" : "normal");
 	}
@@ -735,11 +797,15 @@ static void probe_one(const char *call, unsigned int cpu, int err, int want, int
 			  errno_name(want));
 }
 
+/* In the host modes only the calls no other caller can make succeed: on
+ * CPU 0 (never taken down: -EPERM, or -EBUSY if it is the last one
+ * online) and on impossible numbers. */
 static void probe(struct prng *r)
 {
 	unsigned int cpu, online_cand = NR_CPUS, offline_cand = NR_CPUS;
+	bool host = host_mode();
 
-	for (unsigned int i = 0; i < run.nr_cand; i++) {
+	for (unsigned int i = 0; i < run.nr_cand && !host; i++) {
 		if (cpu_online(run.cand[i]))
 			online_cand = run.cand[i];
 		else
@@ -750,7 +816,7 @@ static void probe(struct prng *r)
 		/* The boot CPU stays; when it is the last one online either
 		 * reason is right. */
 		probe_one("cpu_down", 0, cpu_down(0), -EPERM,
-			  num_online_cpus() == 1 ? -EBUSY : -EPERM);
+			  num_online_cpus() == 1 || host ? -EBUSY : -EPERM);
 		break;
 	case 1:
 		if (online_cand < NR_CPUS)
@@ -766,7 +832,7 @@ static void probe(struct prng *r)
 		probe_one("cpu_down", NR_CPUS + 1, cpu_down(NR_CPUS + 1), -EINVAL, -EINVAL);
 		probe_one("cpu_up", NR_CPUS + 1, cpu_up(NR_CPUS + 1), -EINVAL, -EINVAL);
 		for_each_possible_cpu(cpu) {
-			if (!cpumask_test_cpu(cpu, &cpu_present_mask)) {
+			if (!host && !cpumask_test_cpu(cpu, &cpu_present_mask)) {
 				probe_one("cpu_up", cpu, cpu_up(cpu), -ENODEV, -ENODEV);
 				break;
 			}
@@ -794,7 +860,9 @@ static void doom(struct prng *r, unsigned int cpu, enum doom_time when)
 		else
 			item_queue(it, cpu);
 	}
-	if (before) /* only this thread takes CPUs down: cpu stays online until we do */
+	/* Only this thread takes CPUs down: cpu stays online until we do (not
+	 * so in the host modes: add_timer_on() wants an online CPU). */
+	if (before && !host_mode())
 		timer_arm(&run.timers[ONOFF_TIMER], random_delay_ns(r, 100), cpu);
 }
 
@@ -809,11 +877,43 @@ static bool onoff_should_end(void)
 	       ktime_get_ns() - run.start_ns >= (u64)run.params.duration_s * NSEC_PER_SEC;
 }
 
-static void onoff_pause(void)
+/* idle: the round made no hotplug call (there was none to make). */
+static void onoff_pause(bool idle)
 {
-	if (run.params.interval_ms)
+	unsigned int ms = run.params.interval_ms;
+
+	if (idle && ms < IDLE_PAUSE_MS)
+		ms = IDLE_PAUSE_MS;
+	if (ms)
 		wait_event_timeout(onoff_wait, READ_ONCE(run.stop_requested),
-				   (u64)run.params.interval_ms * NSEC_PER_MSEC);
+				   (u64)ms * NSEC_PER_MSEC);
+}
+
+/* The CPU for the next hotplug call: a candidate; in the host modes any
+ * present CPU but 0 (the host adds and removes them), NR_CPUS if none. */
+static unsigned int pick_cpu(struct prng *r)
+{
+	struct cpumask m;
+
+	if (!host_mode())
+		return run.cand[prng_below(r, run.nr_cand)];
+	cpumask_copy(&m, &cpu_present_mask);
+	cpumask_clear_cpu(0, &m);
+	unsigned int n = cpumask_weight(&m);
+
+	return n ? cpumask_nth(prng_below(r, n), &m) : NR_CPUS;
+}
+
+/* When the harness's fault is due: after 10 cycles; in the host modes,
+ * after 20 hotplug calls by anyone. */
+static bool inject_due(void)
+{
+	struct cpuhp_stats now;
+
+	if (!host_mode())
+		return cycles_completed() >= 10;
+	cpuhp_get_stats(&now);
+	return now.nr_down + now.nr_up - run.hp_before.nr_down - run.hp_before.nr_up >= 20;
 }
 
 static void end_run(void);
@@ -841,7 +941,7 @@ static int onoff_thread(void *arg)
 	bool injected = false;
 
 	while (!onoff_should_end()) {
-		if (run.params.inject && !injected && cycles_completed() >= 10) {
+		if (run.params.inject && !injected && inject_due()) {
 			inject_fault();
 			injected = true;
 		}
@@ -849,9 +949,17 @@ static int onoff_thread(void *arg)
 		timer_check_late(&run.timers[ONOFF_TIMER]);
 		if (prng_below(r, 16) == 0)
 			probe(r);
-		unsigned int cpu = run.cand[prng_below(r, run.nr_cand)];
+		if (run.params.hotplug == TORTURE_HOTPLUG_HOST) {
+			wait_event_timeout(onoff_wait, READ_ONCE(run.stop_requested),
+					   (u64)max(run.params.interval_ms, HOST_PAUSE_MS) *
+						   NSEC_PER_MSEC);
+			continue;
+		}
+		unsigned int cpu = pick_cpu(r);
 
-		if (cpu_online(cpu)) {
+		if (cpu >= NR_CPUS) {
+			onoff_pause(true);
+		} else if (cpu_online(cpu)) {
 			doom(r, cpu, BEFORE_DOWN);
 			if (!hotplug_call(r, cpu, TAKE_DOWN)) {
 				doom(r, cpu, AFTER_DOWN);
@@ -862,8 +970,11 @@ static int onoff_thread(void *arg)
 		} else if (cpumask_test_cpu(cpu, &run.taken_down)) {
 			if (!hotplug_call(r, cpu, BRING_UP))
 				count_cycle(UP_LATER);
+		} else {
+			onoff_pause(true); /* host modes: offline, not by us */
+			continue;
 		}
-		onoff_pause();
+		onoff_pause(false);
 	}
 	end_run();
 	return 0;
@@ -1328,7 +1439,8 @@ static void final_checks(void)
 		smp_show_backtraces();
 		msleep(200);
 	}
-	/* cpuhp_get_stats() counted exactly our successful calls. */
+	/* cpuhp_get_stats() counted exactly our successful calls; in the host
+	 * modes, ours and those of others. */
 	struct cpuhp_stats now;
 
 	cpuhp_get_stats(&now);
@@ -1336,10 +1448,18 @@ static void final_checks(void)
 	u64 downs = now.nr_down - run.hp_before.nr_down, ups = now.nr_up - run.hp_before.nr_up;
 
 	read_hp_counts(&hp);
-	if (downs != hp.offline || ups != hp.online)
+	if (host_mode() ? downs < hp.offline || ups < hp.online :
+			  downs != hp.offline || ups != hp.online)
 		violation("cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu "
 			  "and %lu",
 			  UL(downs), UL(ups), UL(hp.offline), UL(hp.online));
+	if (host_mode()) {
+		unsigned long flags = spin_lock_irqsave(&stats_lock);
+
+		run.hp.others_offline = downs >= hp.offline ? downs - hp.offline : 0;
+		run.hp.others_online = ups >= hp.online ? ups - hp.online : 0;
+		spin_unlock_irqrestore(&stats_lock, flags);
+	}
 	/* Every hotplug operation ends by releasing the kernel stacks freed
 	 * while its CPU was in transit: none may still be held. */
 	unsigned int held = kstack_nr_held(NULL);
@@ -1366,11 +1486,17 @@ static void end_run(void)
 	struct torture_slot *s = &run.slots[ONOFF_SLOT];
 	bool stuck = false;
 
-	/* Leave the CPUs as we found them (the stress goes on meanwhile). */
-	for (unsigned int i = 0; i < run.nr_cand; i++)
+	/* Leave the CPUs as we found them (the stress goes on meanwhile); in
+	 * the host modes, bring back those we took down that are still there. */
+	for (unsigned int i = 0; i < run.nr_cand && !host_mode(); i++)
 		if (cpumask_test_cpu(run.cand[i], &run.initially_online) &&
 		    !cpu_online(run.cand[i]))
 			timed_hotplug(run.cand[i], BRING_UP, 0);
+	unsigned int cpu;
+
+	for_each_cpu(cpu, &run.taken_down)
+		if (host_mode() && cpumask_test_cpu(cpu, &cpu_present_mask) && !cpu_online(cpu))
+			timed_hotplug(cpu, BRING_UP, 0);
 	WRITE_ONCE(run.stopping, true);
 	smp_mb();
 	for (unsigned int i = 0; i < NR_STRESS; i++) {
@@ -1409,17 +1535,19 @@ static void end_run(void)
 	mutex_unlock(&torture_mutex);
 	u64 cycles = cycles_completed();
 	struct work_totals works;
+	struct hp_counts hp;
 
 	sum_items(&works);
-	if (!cycles)
+	read_hp_counts(&hp);
+	if (!cycles && !host_mode())
 		violation("no offline/online cycle was completed");
+	else if (host_mode() && !hp.offline && !hp.online && !hp.others_offline &&
+		 !hp.others_online)
+		violation("no CPU went offline or online during the run");
 	else if (run.params.cycles && cycles < run.params.cycles && !READ_ONCE(run.stop_requested))
 		violation("only %lu of %u cycles were done", UL(cycles), run.params.cycles);
 	if (!works.executed)
 		violation("no work item ran");
-	struct hp_counts hp;
-
-	read_hp_counts(&hp);
 	if (run.params.fail_steps && !hp.cancelled_offlines && !hp.failed_onlines)
 		violation("torture_fail_steps: no call failed at its step");
 	if (run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
@@ -1473,6 +1601,9 @@ static void report_verdict(enum run_end how)
 	res->probes = hp.probes;
 	res->cancelled_offlines = hp.cancelled_offlines;
 	res->failed_onlines = hp.failed_onlines;
+	res->overtaken = hp.overtaken;
+	res->others_offline = hp.others_offline;
+	res->others_online = hp.others_online;
 	res->attrs_changes = (u64)atomic_long_read(&run.nr_attrs);
 	res->seed = run.params.seed;
 	res->elapsed_ns = ktime_get_ns() - run.start_ns;
@@ -1520,6 +1651,11 @@ static void report_verdict(enum run_end how)
 			  run.params.fail_steps ? " fail_steps" : "",
 			  run.params.attrs ? " attrs" : "", UL(res->cancelled_offlines),
 			  UL(res->failed_onlines), UL(res->attrs_changes));
+	if (host_mode())
+		pr_notice("torture_hotplug=%s: others took CPUs offline %lu times and online %lu "
+			  "times; %lu of our calls found the CPU moved by them\n",
+			  hotplug_names[run.params.hotplug], UL(res->others_offline),
+			  UL(res->others_online), UL(res->overtaken));
 	pr_notice("violations: %lu\n", res->violations);
 	for (unsigned int i = 0; i < res->nr_reports; i++)
 		pr_notice("  %u: %s\n", i + 1, res->reports[i]);
@@ -1632,7 +1768,8 @@ void torture_params_from_cmdline(struct torture_params *p)
 				      .inject = torture_inject,
 				      .fail_workers = torture_fail_workers,
 				      .fail_steps = torture_fail_steps,
-				      .attrs = torture_attrs };
+				      .attrs = torture_attrs,
+				      .hotplug = torture_hotplug };
 }
 
 int torture_start(const struct torture_params *p)
@@ -1643,18 +1780,20 @@ int torture_start(const struct torture_params *p)
 	int err = -ENOMEM;
 
 	might_sleep();
-	if (p->inject > TORTURE_INJECT_HANG)
+	if (p->inject > TORTURE_INJECT_HANG || p->hotplug > TORTURE_HOTPLUG_HOST ||
+	    (p->hotplug == TORTURE_HOTPLUG_HOST && p->cycles))
 		return -EINVAL;
 	mutex_lock(&torture_mutex);
 	if (active) {
 		mutex_unlock(&torture_mutex);
 		return -EBUSY;
 	}
-	/* Count the candidates first: the last run's result stays if none. */
+	/* Count the candidates first: the last run's result stays if none
+	 * (the host modes need none: the host adds CPUs). */
 	cpumask_copy(&online, &cpu_online_mask);
 	for_each_present_cpu(cpu)
 		nr_cand += cpu != 0 && cpumask_test_cpu(cpu, &online);
-	if (!nr_cand) {
+	if (!nr_cand && p->hotplug == TORTURE_HOTPLUG_OWN) {
 		mutex_unlock(&torture_mutex);
 		return -ENODEV;
 	}
@@ -1689,9 +1828,11 @@ int torture_start(const struct torture_params *p)
 	run.start_ns = ktime_get_ns();
 	active = true;
 	mutex_unlock(&torture_mutex);
-	pr_notice("starting: %u CPUs to take down, %u%s cycles, %u s, interval %u ms, seed %lu\n",
+	pr_notice("starting: %u CPUs to take down, %u%s cycles, %u s, interval %u ms, seed %lu, "
+		  "torture_hotplug=%s\n",
 		  run.nr_cand, run.params.cycles, run.params.cycles ? "" : " (time-bound)",
-		  run.params.duration_s, run.params.interval_ms, UL(run.params.seed));
+		  run.params.duration_s, run.params.interval_ms, UL(run.params.seed),
+		  hotplug_names[run.params.hotplug]);
 	wake_up_thread(run.watch_thread);
 	for (unsigned int i = 0; i < NR_STRESS; i++)
 		wake_up_thread(run.stress[i].thread);

@@ -6,8 +6,9 @@
  *
  *   torture_start(p)     start a run (one at a time); 0, -EBUSY (a run is
  *                        active, or an earlier one is stuck), -EINVAL (bad
- *                        parameters), -ENODEV (no CPU can go offline:
- *                        fewer than 2 present), -ENOMEM
+ *                        parameters; torture_hotplug=host with cycles),
+ *                        -ENODEV (no CPU can go offline: fewer than 2
+ *                        present, torture_hotplug=own only), -ENOMEM
  *   torture_stop()       end the run early and wait until it is over
  *   torture_running()    is a run in progress (not yet finished)?
  *   torture_wait(ns)     wait up to ns (UINT64_MAX: forever) for the run to
@@ -20,8 +21,11 @@
  *                        (torture_cycles=, torture_duration_s=,
  *                        torture_interval_ms=, torture_seed=,
  *                        torture_fail_workers=, torture_fail_steps=,
- *                        torture_attrs= (the variants, below), and
- *                        torture_inject=none|lost|hang for the harness)
+ *                        torture_attrs= (the variants, below),
+ *                        torture_hotplug=own|both|host (the host modes,
+ *                        below), and torture_inject=none|lost|hang for the
+ *                        harness; the shell's `torture start` takes them
+ *                        too, but for cycles, duration, interval, mode)
  *
  * Threads (all test load, listed in docs/workqueue.md):
  *   torture/onoff   picks a random online CPU other than 0 and takes it
@@ -80,7 +84,40 @@
  * median, max in microseconds), the work done, the violations, and
  * exactly one line "torture: PASS" or "torture: FAIL (N violations)".
  *
- * The torture assumes it is the only caller of cpu_down/cpu_up meanwhile.
+ * Who takes CPUs down and up (torture_hotplug=, the shell's `torture start
+ * ... MODE`):
+ *   own   the torture alone: it assumes it is the only caller of
+ *         cpu_down/cpu_up meanwhile (everything above, exactly).
+ *   both  the torture's onoff loop, and another caller meanwhile: the host,
+ *         whose QMP device_add/device_del make the ACPI CPU-hotplug driver
+ *         call cpu_up/cpu_down and eject CPUs (tests/torture_qmp.py,
+ *         `make torture-qmp`). The default there: the two race.
+ *   host  another caller alone; the onoff thread makes no cpu_down/cpu_up
+ *         but its probes, and the run is time-bound or stopped (cycles
+ *         must be 0).
+ * The host modes ("both", "host") accept what another caller legitimately
+ * causes, and keep every other invariant above:
+ *   - the onoff loop picks any present CPU but 0 (CPUs come and go), takes
+ *     it down if online, brings it back if it took it down itself, and
+ *     arms no timer on a CPU it is about to take down (it may go first);
+ *   - its cpu_down/cpu_up may fail with -ENODEV (the CPU was ejected),
+ *     -EALREADY (someone else got there first) or -EBUSY: counted as
+ *     "overtaken", not violations; any other error still is one;
+ *   - the checks of the state a call left (online, active, not going down,
+ *     each pool with a worker) hold unless cpuhp_get_stats() shows another
+ *     caller's call in between (each counts before it drops the hotplug
+ *     lock, so when only ours is counted, a wrong state is ours);
+ *   - probes are only those no other caller can make succeed: cpu_down(0)
+ *     (-EPERM or -EBUSY), cpu_up(0) (-EALREADY), impossible numbers;
+ *   - cpuhp_get_stats() counts at least our calls; the rest are reported
+ *     as the others' (the verdict's "torture_hotplug=" line);
+ *   - no own cycles are required, but some CPU must have gone offline or
+ *     online during the run (by anyone); torture_inject fires after 20
+ *     hotplug calls by anyone;
+ *   - at the end it brings back the CPUs it took down that are still
+ *     present; the end checks expect the other caller to have stopped by
+ *     then (tests/torture_qmp.py waits for its operations, then sends
+ *     `torture stop`).
  */
 #ifndef KERNEL_TOOLS_TORTURE_H
 #define KERNEL_TOOLS_TORTURE_H
@@ -96,11 +133,16 @@ struct torture_params {
 	unsigned int inject;	  /* TORTURE_INJECT_*: a deliberate fault, so that
 				   * the harness can check the torture fails */
 	/* Variants (each off by default; any mix): */
-	bool fail_workers; /* around hotplug calls, thread creation fails now and then */
-	bool fail_steps;   /* a hotplug step fails now and then: cancelled offlines,
-			    * failed onlines */
-	bool attrs;	   /* stress threads change the unbound workqueue's attributes */
+	bool fail_workers;    /* around hotplug calls, thread creation fails now and then */
+	bool fail_steps;      /* a hotplug step fails now and then: cancelled offlines,
+			       * failed onlines */
+	bool attrs;	      /* stress threads change the unbound workqueue's attributes */
+	unsigned int hotplug; /* TORTURE_HOTPLUG_*: who takes CPUs down and up */
 };
+
+#define TORTURE_HOTPLUG_OWN  0 /* the torture alone (the default) */
+#define TORTURE_HOTPLUG_BOTH 1 /* the torture and another caller (the host) */
+#define TORTURE_HOTPLUG_HOST 2 /* another caller alone */
 
 #define TORTURE_INJECT_NONE 0
 #define TORTURE_INJECT_LOST 1 /* count a queueing that never happened */
@@ -122,6 +164,9 @@ struct torture_result {
 	/* the variants: cpu_down / cpu_up calls that failed as injected (the
 	 * CPU left as it was), attribute changes made */
 	u64 cancelled_offlines, failed_onlines, attrs_changes;
+	/* the host modes: our calls another caller overtook (accepted errors,
+	 * excused state checks); successful cpu_down / cpu_up calls of others */
+	u64 overtaken, others_offline, others_online;
 	/* cpu_down / cpu_up latency in ns: median exact up to HIST_SAMPLES
 	 * (4096) calls, then from a histogram (lib/histogram.h) */
 	struct value_summary offline, online;
