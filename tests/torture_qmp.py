@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+"""tests/torture_qmp.py - vCPU hot-plug from the host, under the kernel's torture.
+
+`make torture-qmp DURATION=3600 SMP=2 MAXCPUS=6 SEED=0 TORTURE_HOTPLUG=both`
+
+Boots baton (q35 by default) with -smp SMP,maxcpus=MAXCPUS and a QMP socket,
+starts the CPU-hotplug torture (kernel/tools/torture.h) from the serial
+shell in a host mode (`torture start 0 0 MODE`: its workqueue and timer
+load and its invariant checks, until stopped; MODE "both" keeps its own
+cpu_down/cpu_up loop racing with the host, "host" leaves the hotplug to the
+host alone), then for DURATION seconds adds and removes vCPUs at random
+through QMP, seeded by SEED (0: a random seed, printed; the kernel's
+torture gets the same seed through torture_seed=):
+
+  device_add  driver (the slot's type), id, the slot's socket/core/thread
+              ids (query-hotpluggable-cpus)  -> done at ACPI_DEVICE_OST
+              {device: id, source 1 (insert), status 0}: the kernel brought
+              the CPU online (a non-zero status: it could not)
+  device_del  id (or the QOM path of a CPU present at boot) -> done at
+              DEVICE_DELETED: the kernel took it down and ejected it (an
+              ACPI_DEVICE_OST with source 3 (eject) and a non-zero status
+              is a refusal: a failure for any CPU but the boot CPU)
+
+Up to three operations are in flight at once; every one must complete
+within --op-timeout seconds (no sleeping: the script waits on QMP events,
+each with its deadline). Now and then, with nothing else in flight, it
+asks to remove the boot CPU: that must be refused (QEMU 7.2 refuses it
+itself, "Boot CPU is unpluggable"; a QEMU that passed it on must see the
+kernel refuse it with ACPI_DEVICE_OST) and cpu0 must still be there (QMP
+query-cpus-fast, and online in the shell's `cpus`).
+
+At the end it issues no more operations, waits for those in flight, sends
+`torture stop` and reads the torture's one verdict line. It prints the
+cycles (device_add + device_del pairs), the latency of device_del ->
+DEVICE_DELETED and of device_add -> online (ACPI_DEVICE_OST) in ms
+(min/median/max), and one last line "torture-qmp: PASS" or
+"torture-qmp: FAIL (reason)". It fails on: a torture verdict other than
+PASS, a "[cpuN] BUG:" or WARNING line or a panic in the serial log, an
+event missing at its deadline, a refused removal of a non-boot CPU, a
+failed online, an unexpected event (a CPU deleted that nobody asked to
+remove), QEMU exiting, a boot-CPU probe not refused. The serial log is
+BUILD/test-logs/torture-qmp.log; QEMU is killed at a hard deadline
+(DURATION + --margin seconds).
+
+run_tests.py runs a short one in `make test` (interact(), a Boot of
+KERNEL_BOOTS). Python 3 standard library only.
+"""
+import argparse
+import os
+import random
+import re
+import socket
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu  # noqa: E402
+import shell_tests  # noqa: E402
+
+OP_TIMEOUT = 60         # s: an operation's event (TCG on a loaded 2-core host)
+MARGIN = 600            # s beyond DURATION: boot, the last operations, torture stop
+MAX_INFLIGHT = 3
+PROBE_ONE_IN = 25       # operations, on average, between boot-CPU probes
+STOP_TIMEOUT = 300      # s for `torture stop` (the torture's end checks and drain)
+PROGRESS_EVERY = 60     # s
+# The torture's verdict line: as run_tests.TORTURE_VERDICT.
+VERDICT = re.compile(r"\]\[cpu\d+\] torture: (PASS|FAIL\b[^\r\n]*)\r?$", re.M)
+# What fails any boot (as run_tests.kernel_reports and PANIC_TEXT).
+BAD_LINE = re.compile(r"^.*(\[cpu\d+\] (WARNING|BUG): |Kernel panic - not syncing).*$", re.M)
+OST_INSERT, OST_EJECT = 1, 3                    # ACPI _OST source events
+OST_PENDING = {OST_INSERT: 0x80, OST_EJECT: 0x84}   # "in progress": not the answer yet
+
+
+class Failure(Exception):
+    pass
+
+
+def slot_order(entry):
+    """query-hotpluggable-cpus in APIC id order (QEMU's own slot numbering,
+    the "slot" of ACPI_DEVICE_OST): socket, die, cluster, core, thread."""
+    p = entry["props"]
+    return tuple(p.get(k, 0) for k in ("socket-id", "die-id", "cluster-id", "core-id",
+                                         "thread-id"))
+
+
+def summary(values):
+    if not values:
+        return "none"
+    v = sorted(values)
+    return "min %.0f median %.0f max %.0f (%d)" % (v[0], v[len(v) // 2], v[-1], len(v))
+
+
+class HostTorture:
+    """One run's host side, on a started machine whose shell is up."""
+
+    def __init__(self, m, seed, duration, mode="both", op_timeout=OP_TIMEOUT, out=print):
+        self.m, self.seed, self.duration, self.mode = m, seed, duration, mode
+        self.rng = random.Random(seed)
+        self.op_timeout = op_timeout
+        self.out = out
+        self.sh = shell_tests.Shell(m)
+        self.pending = {}           # slot index -> operation
+        self.lat_add, self.lat_del = [], []
+        self.adds = self.dels = self.probes = 0
+        self.ignored = 0            # events that answer nothing (status 0 reports)
+        self.problems = []          # found on the way, not fatal at once
+        self.scanned = 0            # serial output checked for BUG/WARNING lines
+        self.next_scan = 0
+        self.serial = 0             # ids made
+        self.burst = 1
+
+    # ---- QMP --------------------------------------------------------------
+
+    def next_event(self, until):
+        """The next QMP event, or None at until."""
+        q = self.m.qmp
+        if q.events:
+            return q.events.pop(0)
+        left = until - time.time()
+        if left <= 0:
+            return None
+        q.sock.settimeout(left)
+        try:
+            msg = q._read()
+        except socket.timeout:
+            return None
+        except OSError as e:
+            raise Failure("QMP connection: %s" % e)
+        except qemu.QemuError as e:
+            raise Failure(str(e))
+        finally:
+            q.sock.settimeout(10)
+        if "event" not in msg:
+            raise Failure("QMP sent %r with no command outstanding" % msg)
+        return msg
+
+    def qmp(self, command, **args):
+        try:
+            return self.m.qmp.execute(command, **args)
+        except (OSError, socket.timeout) as e:
+            raise Failure("QMP %s: %s" % (command, e))
+
+    # ---- the slots --------------------------------------------------------
+
+    def setup(self):
+        slots = sorted(self.qmp("query-hotpluggable-cpus"), key=slot_order)
+        boot = [c for c in self.qmp("query-cpus-fast") if c["cpu-index"] == 0]
+        if not boot:
+            raise Failure("query-cpus-fast lists no cpu-index 0")
+        self.boot_path = boot[0]["qom-path"]
+        self.slots = []
+        for i, e in enumerate(slots):
+            path = e.get("qom-path")
+            self.slots.append({"index": i, "props": e["props"], "type": e["type"],
+                               "present": path is not None, "handle": path, "path": path})
+        boots = [s for s in self.slots if s["path"] == self.boot_path]
+        if len(boots) != 1:
+            raise Failure("cannot tell the boot CPU's slot (%s) among %r" % (
+                self.boot_path, [s["path"] for s in self.slots]))
+        self.boot = boots[0]["index"]
+        if len(self.slots) < 2:
+            raise Failure("no slot to hot-plug: boot with maxcpus above -smp")
+
+    def name(self, s):
+        p = s["props"]
+        return "slot %d (core %s)" % (s["index"], p.get("core-id", "?"))
+
+    # ---- operations -------------------------------------------------------
+
+    def begin(self, s, kind, what):
+        now = time.time()
+        self.pending[s["index"]] = {"kind": kind, "t0": now, "deadline": now + self.op_timeout,
+                                    "what": what}
+
+    def add(self, s):
+        self.serial += 1
+        dev_id = "tq%d-%d" % (s["index"], self.serial)
+        args = dict(s["props"], driver=s["type"], id=dev_id)
+        self.begin(s, "add", "device_add of %s as %s" % (self.name(s), dev_id))
+        try:
+            self.m.qmp.execute("device_add", **args)
+        except qemu.QemuError as e:
+            raise Failure("device_add of %s: %s" % (self.name(s), e))
+        s["handle"], s["path"] = dev_id, "/machine/peripheral/" + dev_id
+
+    def remove(self, s):
+        self.begin(s, "del", "device_del of %s (%s)" % (self.name(s), s["handle"]))
+        try:
+            self.m.qmp.execute("device_del", id=s["handle"])
+        except qemu.QemuError as e:
+            raise Failure("device_del of %s (%s) refused by QEMU: %s" % (
+                self.name(s), s["handle"], e))
+
+    def probe(self):
+        """Ask to remove the boot CPU: it must be refused, and cpu0 stay."""
+        s = self.slots[self.boot]
+        self.probes += 1
+        self.begin(s, "probe", "device_del of the boot CPU (%s)" % self.boot_path)
+        try:
+            self.m.qmp.execute("device_del", id=self.boot_path)
+        except qemu.QemuError:
+            del self.pending[self.boot]     # refused by QEMU itself
+            self.check_boot_cpu()
+            return
+        # Passed on to the guest: its refusal (ACPI_DEVICE_OST) completes it.
+
+    def check_boot_cpu(self):
+        if not any(c["cpu-index"] == 0 for c in self.qmp("query-cpus-fast")):
+            raise Failure("after a removal request of the boot CPU, QEMU no longer lists it")
+        out = self.sh.run("cpus", timeout=self.op_timeout)
+        if out is None:
+            raise Failure("the shell did not answer 'cpus' after a boot-CPU probe: %s" %
+                          self.sh.dead)
+        if not re.search(r"cpu0 +apic \d+ +online", out):
+            raise Failure("after a boot-CPU probe, 'cpus' does not show cpu0 online: %r" %
+                          out[-300:])
+
+    def issue(self):
+        """Start operations while fewer than the burst are in flight."""
+        if not self.pending:
+            if self.rng.randrange(PROBE_ONE_IN) == 0:
+                self.probe()
+                return
+            self.burst = self.rng.choice((1, 1, 1, 2, 3))
+        while len(self.pending) < min(self.burst, MAX_INFLIGHT):
+            free = [s for s in self.slots if s["index"] != self.boot and
+                    s["index"] not in self.pending]
+            if not free:
+                return
+            s = self.rng.choice(free)
+            self.remove(s) if s["present"] else self.add(s)
+
+    # ---- events -----------------------------------------------------------
+
+    def done(self, s, op):
+        del self.pending[s["index"]]
+        return (time.time() - op["t0"]) * 1000
+
+    def on_deleted(self, data):
+        path, dev = data.get("path"), data.get("device")
+        if path == self.boot_path:
+            raise Failure("the boot CPU was removed (DEVICE_DELETED %r)" % data)
+        for s in self.slots:
+            if (path and path == s["path"]) or (dev and dev == s["handle"]):
+                op = self.pending.get(s["index"])
+                if not op or op["kind"] != "del":
+                    raise Failure("DEVICE_DELETED %r: %s was not being removed%s" % (
+                        data, self.name(s), " (%s in flight)" % op["what"] if op else ""))
+                self.lat_del.append(self.done(s, op))
+                self.dels += 1
+                s["present"], s["handle"], s["path"] = False, None, None
+                return
+        raise Failure("DEVICE_DELETED %r: no such CPU asked to go" % data)
+
+    def on_ost(self, info):
+        source, status = info.get("source"), info.get("status")
+        try:
+            s = self.slots[int(info.get("slot"))]
+        except (TypeError, ValueError, IndexError):
+            raise Failure("ACPI_DEVICE_OST for an unknown slot: %r" % info)
+        op = self.pending.get(s["index"])
+        if status == OST_PENDING.get(source):
+            return
+        if source == OST_INSERT:
+            if op and op["kind"] == "add" and info.get("device") == s["handle"]:
+                if status != 0:
+                    raise Failure("%s: the kernel could not bring the CPU online "
+                                  "(ACPI_DEVICE_OST status %#x)" % (op["what"], status))
+                self.lat_add.append(self.done(s, op))
+                self.adds += 1
+                s["present"] = True
+                return
+            if status != 0:
+                raise Failure("ACPI_DEVICE_OST %r: a failed insertion nobody asked for" % info)
+        elif source == OST_EJECT and status != 0:
+            if op and op["kind"] == "probe":
+                self.done(s, op)
+                self.check_boot_cpu()
+                return
+            raise Failure("the kernel refused %s (ACPI_DEVICE_OST status %#x)" % (
+                op["what"] if op else "to remove %s, unasked" % self.name(s), status))
+        self.ignored += 1           # a success report: DEVICE_DELETED / status 0 count
+
+    def on_event(self, ev):
+        name, data = ev.get("event"), ev.get("data", {})
+        if name == "DEVICE_DELETED":
+            self.on_deleted(data)
+        elif name == "ACPI_DEVICE_OST":
+            self.on_ost(data.get("info", {}))
+        elif name in ("SHUTDOWN", "RESET", "GUEST_PANICKED"):
+            raise Failure("QEMU event %s during the run: %r" % (name, data))
+
+    # ---- watching ---------------------------------------------------------
+
+    def scan_log(self):
+        """New complete lines of the serial log: a panic fails at once, a
+        BUG or WARNING line at the end (the torture's verdict comes first)."""
+        out = self.m.output
+        end = out.rfind("\n") + 1        # a line may be cut: again from its start
+        for x in BAD_LINE.finditer(out, self.scanned, end):
+            line = x.group(0).strip()
+            if "Kernel panic" in line:
+                raise Failure("panic: %s" % line)
+            if len(self.problems) < 5:
+                self.problems.append("the kernel printed: %s" % line)
+        self.scanned = max(self.scanned, end)
+
+    def check_alive(self):
+        status = self.m.exited()
+        if status is not None:
+            self.scan_log()
+            raise Failure("QEMU exited (status %s)" % status)
+        now = time.time()
+        if now >= self.next_scan:
+            self.next_scan = now + 1
+            self.scan_log()
+        for op in self.pending.values():
+            if now > op["deadline"]:
+                want = {"add": "ACPI_DEVICE_OST (insert)", "del": "DEVICE_DELETED",
+                        "probe": "a refusal (ACPI_DEVICE_OST)"}[op["kind"]]
+                raise Failure("%s: no %s within %d s" % (op["what"], want, self.op_timeout))
+
+    def step(self, until):
+        """Wait for one event (not past until or an operation's deadline)."""
+        self.check_alive()
+        deadline = min([until, time.time() + 1] + [op["deadline"] for op in self.pending.values()])
+        ev = self.next_event(deadline)
+        if ev:
+            self.on_event(ev)
+
+    # ---- the run ----------------------------------------------------------
+
+    def start_torture(self):
+        if not self.sh.ready(timeout=300):
+            raise Failure("no shell prompt: %s" % self.sh.dead)
+        self.mark = self.m.mark()
+        out = self.sh.run("torture start 0 0 %s" % self.mode)
+        if out is None or "torture: running" not in out:
+            raise Failure("torture start: %r" % (out if out is not None else self.sh.dead))
+
+    def hotplug(self):
+        t0 = time.time()
+        end, progress = t0 + self.duration, t0 + PROGRESS_EVERY
+        while time.time() < end:
+            self.issue()
+            self.step(end)
+            if time.time() >= progress:
+                progress += PROGRESS_EVERY
+                self.out("torture-qmp: %d s: %d device_add, %d device_del, %d probes" % (
+                    time.time() - t0, self.adds, self.dels, self.probes))
+        # No more operations: wait for those in flight (each has its deadline).
+        while self.pending:
+            self.step(time.time() + 1)
+
+    def stop_torture(self):
+        out = self.sh.run("torture stop", timeout=STOP_TIMEOUT)
+        if out is None:
+            raise Failure("torture stop: %s" % self.sh.dead)
+        log = self.m.output[self.mark:]
+        verdicts = VERDICT.findall(log)
+        self.kernel_lines = [x.strip() for x in re.findall(r"^.*\] torture: .*$", log, re.M)
+                             if "violation" in x or VERDICT.search(x) or "after" in x or
+                             "latency" in x or "others took" in x or "works queued" in x]
+        if len(verdicts) != 1:
+            raise Failure("the torture printed %d verdict lines, expected one" % len(verdicts))
+        if verdicts[0] != "PASS":
+            raise Failure("torture: %s" % verdicts[0].strip())
+
+    def run(self):
+        """(ok, reason); the figures are printed through out(), not the
+        verdict line (the caller's, once QEMU is off)."""
+        self.kernel_lines = []
+        try:
+            self.setup()
+            self.start_torture()
+            self.hotplug()
+            self.stop_torture()
+            self.check_alive()
+            if self.problems:
+                raise Failure(self.problems[0])
+            if not self.adds or not self.dels:
+                raise Failure("%d device_add and %d device_del completed: nothing was cycled" % (
+                    self.adds, self.dels))
+            ok, reason = True, None
+        except Failure as e:
+            ok, reason = False, str(e)
+        except (qemu.QemuError, OSError) as e:
+            ok, reason = False, "QMP: %s" % e
+        self.report()
+        return ok, reason
+
+    def report(self):
+        for line in self.kernel_lines:
+            self.out("  " + line)
+        self.out("torture-qmp: seed %d, mode %s: %d cycles (%d device_add, %d device_del "
+                 "completed), %d boot-CPU probes refused" % (
+                     self.seed, self.mode, min(self.adds, self.dels), self.adds, self.dels,
+                     self.probes))
+        self.out("torture-qmp: device_del -> DEVICE_DELETED ms: %s" % summary(self.lat_del))
+        self.out("torture-qmp: device_add -> online (ACPI_DEVICE_OST) ms: %s" %
+                 summary(self.lat_add))
+
+
+def interact(m, boot, duration, seed, mode="both"):
+    """run_tests.py's boot: a short run; powers the machine off."""
+    lines = []
+    ht = HostTorture(m, seed, duration, mode, out=lines.append)
+    ok, reason = ht.run()
+    ht.sh.poweroff()
+    for line in lines:
+        print("      " + line, flush=True)
+    return [("torture_qmp.the host adds and removes vCPUs under the torture (%s)" % mode, ok,
+             reason or "PASS")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description="vCPU hot-plug from the host, under the torture.")
+    ap.add_argument("--iso", default="build/baton.iso")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--duration", type=int, default=3600, help="seconds of host operations")
+    ap.add_argument("--smp", type=int, default=2, help="vCPUs at boot")
+    ap.add_argument("--maxcpus", type=int, default=6, help="vCPU slots")
+    ap.add_argument("--seed", type=int, default=0, help="0: a random seed (printed)")
+    ap.add_argument("--mode", choices=("both", "host"), default="both",
+                    help="the torture's own cpu_down/cpu_up loop too (both), or not (host)")
+    ap.add_argument("--mem", default="512M")
+    ap.add_argument("--machine", default="q35")
+    ap.add_argument("--op-timeout", type=int, default=OP_TIMEOUT)
+    ap.add_argument("--inject", choices=("none", "lost"), default="none",
+                    help="the torture's self-test fault: the run must then FAIL")
+    a = ap.parse_args()
+    if a.duration < 1 or a.smp < 1 or a.maxcpus <= a.smp or a.op_timeout < 1:
+        sys.exit("torture_qmp.py: need DURATION >= 1, SMP >= 1 and MAXCPUS > SMP "
+                 "(got %d, %d, %d)" % (a.duration, a.smp, a.maxcpus))
+    if not os.path.exists(a.iso):
+        sys.exit("torture_qmp.py: %s does not exist (make iso)" % a.iso)
+    seed = a.seed or random.SystemRandom().randrange(1, 1 << 31)
+    logdir = os.path.join(a.build, "test-logs")
+    os.makedirs(logdir, exist_ok=True)
+    cmdline = "panic=exit torture_seed=%d" % seed
+    if a.inject != "none":
+        cmdline += " torture_inject=" + a.inject
+    m = qemu.Machine(a.iso, name="torture-qmp", smp="%d,maxcpus=%d" % (a.smp, a.maxcpus),
+                     mem=a.mem, machine=a.machine, cmdline=cmdline, workdir=logdir, qmp=True)
+    timeout = a.duration + MARGIN
+    print("torture-qmp: %d s at -smp %d,maxcpus=%d on %s, mode %s, seed %d (repeat: SEED=%d); "
+          "serial log %s (timeout %d s)" % (a.duration, a.smp, a.maxcpus, a.machine, a.mode,
+                                            seed, seed, m.log_path, timeout), flush=True)
+    m.deadline = time.time() + timeout
+    try:
+        m.start()
+    except qemu.QemuError as e:
+        print("torture-qmp: FAIL (%s)" % e)
+        sys.exit(1)
+    ok, reason = False, "interrupted"
+    try:
+        ht = HostTorture(m, seed, a.duration, a.mode, a.op_timeout,
+                         out=lambda x: print(x, flush=True))
+        ok, reason = ht.run()
+        if ok:
+            ht.sh.poweroff()
+            status = m.wait(60)
+            if status != 0:
+                ok, reason = False, "QEMU %s after poweroff" % (
+                    "did not exit" if status is None else "exited with status %s" % status)
+    finally:
+        if m.exited() is None:
+            m.wait(0)
+    print("torture-qmp: PASS" if ok else "torture-qmp: FAIL (%s) (log: %s)" % (reason, m.log_path),
+          flush=True)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
