@@ -4,6 +4,8 @@
 #   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=)
 #   make test       host unit tests, then kernel test boots; ends "N passed, N failed"
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0)
+#   make torture-qmp  vCPU hot-plug from the host under the torture (DURATION=3600 s,
+#                   SMP=2, MAXCPUS=6, SEED=0, TORTURE_HOTPLUG=both)
 #   make bench      benchmarks under -icount, checked against targets (SMP=4, BENCH=all)
 #   make debug      QEMU waiting for GDB, and GDB attached, stopped at kmain
 #   make format     reformat the C sources with clang-format-14 (make test checks them)
@@ -50,7 +52,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kern
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all iso run test test-matrix torture bench debug format clean deps host-tests kernel-tests compile_commands.json
+.PHONY: all iso run test test-matrix torture torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso $(BUILD)/ktest-manifest.json
 
@@ -129,6 +131,18 @@ torture: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) torture \
 		--duration $(DURATION) --interval $(INTERVAL) --seed $(SEED) --smp '$(SMP)' \
 		--mem $(MEM) --machine $(MACHINE)
+
+# vCPU hot-plug from the host (tests/torture_qmp.py): QMP device_add/device_del
+# at random for DURATION seconds while the torture's load and checks run
+# (TORTURE_HOTPLUG=both: its own hotplug loop too; host: not); SEED 0 = random,
+# printed. SMP defaults to 2 here unless given (it is 4 for run and torture).
+MAXCPUS ?= 6
+TORTURE_HOTPLUG ?= both
+torture-qmp: deps iso
+	$(Q)$(PYTHON) tests/torture_qmp.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+		--duration $(DURATION) --smp $(if $(filter file,$(origin SMP)),2,$(SMP)) \
+		--maxcpus $(MAXCPUS) --seed $(SEED) --mode $(TORTURE_HOTPLUG) --mem $(MEM) \
+		--machine $(MACHINE)
 
 # Hot-path figures and the comparisons with the models cmwq replaced, under
 # QEMU's -icount (tests/bench.py): fails if a target or a claim is missed;

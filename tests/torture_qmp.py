@@ -60,6 +60,8 @@ import shell_tests  # noqa: E402
 OP_TIMEOUT = 60         # s: an operation's event (TCG on a loaded 2-core host)
 MARGIN = 600            # s beyond DURATION: boot, the last operations, torture stop
 MAX_INFLIGHT = 3
+GAP_MS = 1000           # a random pause of 0..GAP_MS between operations (load
+                        # shaping: the torture's load runs with each CPU set)
 PROBE_ONE_IN = 25       # operations, on average, between boot-CPU probes
 STOP_TIMEOUT = 300      # s for `torture stop` (the torture's end checks and drain)
 PROGRESS_EVERY = 60     # s
@@ -90,24 +92,55 @@ def summary(values):
     return "min %.0f median %.0f max %.0f (%d)" % (v[0], v[len(v) // 2], v[-1], len(v))
 
 
-class HostTorture:
-    """One run's host side, on a started machine whose shell is up."""
+class Figures:
+    """What a whole run (all its boots) counts."""
 
-    def __init__(self, m, seed, duration, mode="both", op_timeout=OP_TIMEOUT, out=print):
-        self.m, self.seed, self.duration, self.mode = m, seed, duration, mode
-        self.rng = random.Random(seed)
-        self.op_timeout = op_timeout
-        self.out = out
+    def __init__(self, seed, mode):
+        self.seed, self.mode = seed, mode
+        self.lat_add, self.lat_del = [], []
+        self.adds = self.dels = self.cold_dels = self.cycles = self.probes = self.boots = 0
+        self.kernel_lines = []
+
+    def report(self, out):
+        for line in self.kernel_lines[-12:]:
+            out("  " + line)
+        out("torture-qmp: seed %d, mode %s, %d boot(s): %d cycles (device_add + device_del of "
+            "one vCPU); %d device_add, %d device_del (%d of -smp vCPUs) completed; %d boot-CPU "
+            "probes refused" % (self.seed, self.mode, self.boots, self.cycles, self.adds,
+                                self.dels, self.cold_dels, self.probes))
+        out("torture-qmp: device_del -> DEVICE_DELETED ms: %s" % summary(self.lat_del))
+        out("torture-qmp: device_add -> online (ACPI_DEVICE_OST) ms: %s" % summary(self.lat_add))
+
+
+class HostTorture:
+    """One boot's host side: m is started; the figures go to fig.
+
+    QEMU 7.2 under TCG crashes ("double free or corruption") at a
+    device_add that follows a device_del made after an earlier device_add
+    (add 2, del 1, add 3 crashes; del 1, add 2, add 3, add 1 does not; see
+    also the acpi-cpuhp commit). So, unless readd (a QEMU without that
+    bug), a boot first removes -smp vCPUs and adds vCPUs at random, but
+    once it has added one, its first removal ends the adds: from then on it
+    only removes, and the boot ends when only the boot CPU is left (or the
+    time is up). The run is a series of boots, each a torture run of its
+    own. Nor does a boot add to a slot it removed a vCPU from: QEMU 7.2
+    crashed so too (del 1, a pause under load, add 1; seed 7)."""
+
+    def __init__(self, m, rng, fig, mode="both", op_timeout=OP_TIMEOUT, readd=False):
+        self.m, self.rng, self.fig, self.mode = m, rng, fig, mode
+        self.op_timeout, self.readd = op_timeout, readd
         self.sh = shell_tests.Shell(m)
         self.pending = {}           # slot index -> operation
-        self.lat_add, self.lat_del = [], []
-        self.adds = self.dels = self.probes = 0
-        self.ignored = 0            # events that answer nothing (status 0 reports)
         self.problems = []          # found on the way, not fatal at once
         self.scanned = 0            # serial output checked for BUG/WARNING lines
         self.next_scan = 0
         self.serial = 0             # ids made
         self.burst = 1
+        self.adds_started = False   # a device_add was made in this boot
+        self.no_more_adds = False   # and then a device_del (QEMU 7.2)
+        self.gone = set()           # QOM paths of removed vCPUs (and their /lapic)
+        self.next_issue = 0
+        self.trace = os.environ.get("TORTURE_QMP_TRACE")
 
     # ---- QMP --------------------------------------------------------------
 
@@ -152,7 +185,8 @@ class HostTorture:
         for i, e in enumerate(slots):
             path = e.get("qom-path")
             self.slots.append({"index": i, "props": e["props"], "type": e["type"],
-                               "present": path is not None, "handle": path, "path": path})
+                               "present": path is not None, "handle": path, "path": path,
+                               "added": False})
         boots = [s for s in self.slots if s["path"] == self.boot_path]
         if len(boots) != 1:
             raise Failure("cannot tell the boot CPU's slot (%s) among %r" % (
@@ -162,13 +196,14 @@ class HostTorture:
             raise Failure("no slot to hot-plug: boot with maxcpus above -smp")
 
     def name(self, s):
-        p = s["props"]
-        return "slot %d (core %s)" % (s["index"], p.get("core-id", "?"))
+        return "slot %d (core %s)" % (s["index"], s["props"].get("core-id", "?"))
 
     # ---- operations -------------------------------------------------------
 
     def begin(self, s, kind, what):
         now = time.time()
+        if self.trace:
+            print("trace %.3f %s" % (now, what), file=sys.stderr, flush=True)
         self.pending[s["index"]] = {"kind": kind, "t0": now, "deadline": now + self.op_timeout,
                                     "what": what}
 
@@ -181,9 +216,12 @@ class HostTorture:
             self.m.qmp.execute("device_add", **args)
         except qemu.QemuError as e:
             raise Failure("device_add of %s: %s" % (self.name(s), e))
-        s["handle"], s["path"] = dev_id, "/machine/peripheral/" + dev_id
+        s["handle"], s["path"], s["added"] = dev_id, "/machine/peripheral/" + dev_id, True
+        self.adds_started = True
 
     def remove(self, s):
+        if self.adds_started and not self.readd:
+            self.no_more_adds = True
         self.begin(s, "del", "device_del of %s (%s)" % (self.name(s), s["handle"]))
         try:
             self.m.qmp.execute("device_del", id=s["handle"])
@@ -194,15 +232,14 @@ class HostTorture:
     def probe(self):
         """Ask to remove the boot CPU: it must be refused, and cpu0 stay."""
         s = self.slots[self.boot]
-        self.probes += 1
+        self.fig.probes += 1
         self.begin(s, "probe", "device_del of the boot CPU (%s)" % self.boot_path)
         try:
             self.m.qmp.execute("device_del", id=self.boot_path)
         except qemu.QemuError:
             del self.pending[self.boot]     # refused by QEMU itself
             self.check_boot_cpu()
-            return
-        # Passed on to the guest: its refusal (ACPI_DEVICE_OST) completes it.
+        # Else passed on to the guest: its refusal (ACPI_DEVICE_OST) completes it.
 
     def check_boot_cpu(self):
         if not any(c["cpu-index"] == 0 for c in self.qmp("query-cpus-fast")):
@@ -215,20 +252,40 @@ class HostTorture:
             raise Failure("after a boot-CPU probe, 'cpus' does not show cpu0 online: %r" %
                           out[-300:])
 
+    def choices(self):
+        """The slots an operation may go to now."""
+        free = [s for s in self.slots if s["index"] != self.boot and
+                s["index"] not in self.pending]
+        if self.readd:
+            return free
+        kinds = {op["kind"] for op in self.pending.values()}
+        ok = []
+        for s in free:
+            if not s["present"]:
+                if not self.no_more_adds and "del" not in kinds and not s.get("emptied"):
+                    ok.append(s)
+            elif not self.adds_started or self.no_more_adds:
+                ok.append(s)
+            elif "add" not in kinds and (self.rng.randrange(8) == 0 or
+                                         all(x["present"] for x in free)):
+                ok.append(s)    # the first removal after an add: the adds end
+        return ok
+
     def issue(self):
-        """Start operations while fewer than the burst are in flight."""
+        """Start operations while fewer than the burst are in flight;
+        False when there is nothing left to do in this boot."""
         if not self.pending:
             if self.rng.randrange(PROBE_ONE_IN) == 0:
                 self.probe()
-                return
+                return True
             self.burst = self.rng.choice((1, 1, 1, 2, 3))
         while len(self.pending) < min(self.burst, MAX_INFLIGHT):
-            free = [s for s in self.slots if s["index"] != self.boot and
-                    s["index"] not in self.pending]
-            if not free:
-                return
-            s = self.rng.choice(free)
+            ok = self.choices()
+            if not ok:
+                return bool(self.pending)
+            s = self.rng.choice(ok)
             self.remove(s) if s["present"] else self.add(s)
+        return True
 
     # ---- events -----------------------------------------------------------
 
@@ -238,17 +295,26 @@ class HostTorture:
 
     def on_deleted(self, data):
         path, dev = data.get("path"), data.get("device")
-        if path == self.boot_path:
+        if path and (path == self.boot_path or path.startswith(self.boot_path + "/")):
             raise Failure("the boot CPU was removed (DEVICE_DELETED %r)" % data)
+        if path in self.gone:
+            return              # the vCPU's other object (its APIC, or itself)
         for s in self.slots:
-            if (path and path == s["path"]) or (dev and dev == s["handle"]):
+            if not s["path"]:
+                continue
+            if path in (s["path"], s["path"] + "/lapic") or (dev and dev == s["handle"]):
                 op = self.pending.get(s["index"])
                 if not op or op["kind"] != "del":
                     raise Failure("DEVICE_DELETED %r: %s was not being removed%s" % (
                         data, self.name(s), " (%s in flight)" % op["what"] if op else ""))
-                self.lat_del.append(self.done(s, op))
-                self.dels += 1
-                s["present"], s["handle"], s["path"] = False, None, None
+                self.fig.lat_del.append(self.done(s, op))
+                self.fig.dels += 1
+                if s["added"]:
+                    self.fig.cycles += 1
+                else:
+                    self.fig.cold_dels += 1
+                self.gone |= {s["path"], s["path"] + "/lapic"}
+                s.update(present=False, handle=None, path=None, added=False, emptied=True)
                 return
         raise Failure("DEVICE_DELETED %r: no such CPU asked to go" % data)
 
@@ -266,8 +332,8 @@ class HostTorture:
                 if status != 0:
                     raise Failure("%s: the kernel could not bring the CPU online "
                                   "(ACPI_DEVICE_OST status %#x)" % (op["what"], status))
-                self.lat_add.append(self.done(s, op))
-                self.adds += 1
+                self.fig.lat_add.append(self.done(s, op))
+                self.fig.adds += 1
                 s["present"] = True
                 return
             if status != 0:
@@ -279,10 +345,12 @@ class HostTorture:
                 return
             raise Failure("the kernel refused %s (ACPI_DEVICE_OST status %#x)" % (
                 op["what"] if op else "to remove %s, unasked" % self.name(s), status))
-        self.ignored += 1           # a success report: DEVICE_DELETED / status 0 count
+        # Else a success report: DEVICE_DELETED or the insertion's own event count.
 
     def on_event(self, ev):
         name, data = ev.get("event"), ev.get("data", {})
+        if self.trace:
+            print("trace %.3f %s %r" % (time.time(), name, data), file=sys.stderr, flush=True)
         if name == "DEVICE_DELETED":
             self.on_deleted(data)
         elif name == "ACPI_DEVICE_OST":
@@ -328,7 +396,7 @@ class HostTorture:
         if ev:
             self.on_event(ev)
 
-    # ---- the run ----------------------------------------------------------
+    # ---- one boot ---------------------------------------------------------
 
     def start_torture(self):
         if not self.sh.ready(timeout=300):
@@ -338,16 +406,14 @@ class HostTorture:
         if out is None or "torture: running" not in out:
             raise Failure("torture start: %r" % (out if out is not None else self.sh.dead))
 
-    def hotplug(self):
-        t0 = time.time()
-        end, progress = t0 + self.duration, t0 + PROGRESS_EVERY
+    def hotplug(self, end):
         while time.time() < end:
-            self.issue()
-            self.step(end)
-            if time.time() >= progress:
-                progress += PROGRESS_EVERY
-                self.out("torture-qmp: %d s: %d device_add, %d device_del, %d probes" % (
-                    time.time() - t0, self.adds, self.dels, self.probes))
+            if time.time() >= self.next_issue:
+                if not self.issue():
+                    break
+                self.next_issue = time.time() + self.rng.randrange(GAP_MS + 1) / 1000
+            self.step(min(end, self.next_issue) if len(self.pending) >= self.burst else
+                      min(end, self.next_issue, time.time() + 0.05))
         # No more operations: wait for those in flight (each has its deadline).
         while self.pending:
             self.step(time.time() + 1)
@@ -358,57 +424,80 @@ class HostTorture:
             raise Failure("torture stop: %s" % self.sh.dead)
         log = self.m.output[self.mark:]
         verdicts = VERDICT.findall(log)
-        self.kernel_lines = [x.strip() for x in re.findall(r"^.*\] torture: .*$", log, re.M)
-                             if "violation" in x or VERDICT.search(x) or "after" in x or
-                             "latency" in x or "others took" in x or "works queued" in x]
+        self.fig.kernel_lines = [x.strip() for x in re.findall(r"^.*\] torture: .*$", log, re.M)
+                                 if re.search(r"violation|PASS|FAIL|after \d+ s|latency|"
+                                              r"others took|works queued", x)]
         if len(verdicts) != 1:
             raise Failure("the torture printed %d verdict lines, expected one" % len(verdicts))
         if verdicts[0] != "PASS":
             raise Failure("torture: %s" % verdicts[0].strip())
 
-    def run(self):
-        """(ok, reason); the figures are printed through out(), not the
-        verdict line (the caller's, once QEMU is off)."""
-        self.kernel_lines = []
-        try:
-            self.setup()
-            self.start_torture()
-            self.hotplug()
-            self.stop_torture()
-            self.check_alive()
-            if self.problems:
-                raise Failure(self.problems[0])
-            if not self.adds or not self.dels:
-                raise Failure("%d device_add and %d device_del completed: nothing was cycled" % (
-                    self.adds, self.dels))
-            ok, reason = True, None
-        except Failure as e:
-            ok, reason = False, str(e)
-        except (qemu.QemuError, OSError) as e:
-            ok, reason = False, "QMP: %s" % e
-        self.report()
-        return ok, reason
+    def run(self, end):
+        """Boot's host side until end (time.time()) or nothing is left to do;
+        raises Failure. Powers the machine off."""
+        self.fig.boots += 1
+        self.setup()
+        self.start_torture()
+        self.hotplug(end)
+        self.stop_torture()
+        self.check_alive()
+        if self.problems:
+            raise Failure(self.problems[0])
+        self.sh.poweroff()
 
-    def report(self):
-        for line in self.kernel_lines:
-            self.out("  " + line)
-        self.out("torture-qmp: seed %d, mode %s: %d cycles (%d device_add, %d device_del "
-                 "completed), %d boot-CPU probes refused" % (
-                     self.seed, self.mode, min(self.adds, self.dels), self.adds, self.dels,
-                     self.probes))
-        self.out("torture-qmp: device_del -> DEVICE_DELETED ms: %s" % summary(self.lat_del))
-        self.out("torture-qmp: device_add -> online (ACPI_DEVICE_OST) ms: %s" %
-                 summary(self.lat_add))
+
+def run_boots(first, make_machine, seed, duration, mode, out, op_timeout=OP_TIMEOUT,
+              readd=False):
+    """Boots one after another (the first given, started; make_machine(n)
+    starts the n-th) until duration seconds of host operations have
+    passed. (ok, reason, figures); every machine is left stopped."""
+    fig = Figures(seed, mode)
+    rng = random.Random(seed)
+    end = time.time() + duration
+    m, ok, reason = first, True, None
+    try:
+        while True:
+            HostTorture(m, rng, fig, mode, op_timeout, readd).run(end)
+            status = m.wait(60)
+            if status != 0:
+                raise Failure("QEMU %s after poweroff (log %s)" % (
+                    "did not exit" if status is None else "exited with status %s" % status,
+                    m.log_path))
+            if time.time() >= end:
+                break
+            if fig.boots % 10 == 0:
+                out("torture-qmp: %d boots, %d cycles so far" % (fig.boots, fig.cycles))
+            m = make_machine(fig.boots + 1)
+        if not fig.adds or not fig.dels:
+            raise Failure("%d device_add and %d device_del completed: nothing was cycled" % (
+                fig.adds, fig.dels))
+    except Failure as e:
+        ok, reason = False, "%s (log: %s)" % (e, m.log_path)
+    except (qemu.QemuError, OSError) as e:
+        ok, reason = False, "QMP: %s (log: %s)" % (e, m.log_path)
+    finally:
+        if m.proc is not None and m.exited() is None:
+            m.wait(0)
+    fig.report(out)
+    return ok, reason, fig
 
 
 def interact(m, boot, duration, seed, mode="both"):
-    """run_tests.py's boot: a short run; powers the machine off."""
+    """run_tests.py's boot: a short run. The first boot is the harness's
+    (its log judged as any boot's); later ones are started here, named
+    BOOT-2, BOOT-3... in the same directory, with the same command line
+    and the same deadline. Every boot powers off."""
+    def make(n):
+        m2 = qemu.Machine(m.iso, name="%s-%d" % (boot.name, n), smp=m.smp, mem=m.mem,
+                          machine=m.machine, cmdline=m.cmdline, workdir=m.workdir, qmp=True)
+        m2.deadline = m.deadline
+        return m2.start()
+
     lines = []
-    ht = HostTorture(m, seed, duration, mode, out=lines.append)
-    ok, reason = ht.run()
-    ht.sh.poweroff()
+    ok, reason, fig = run_boots(m, make, seed, duration, mode, out=lines.append)
     for line in lines:
         print("      " + line, flush=True)
+    m.shell_dead = None         # the boots were powered off on purpose
     return [("torture_qmp.the host adds and removes vCPUs under the torture (%s)" % mode, ok,
              reason or "PASS")]
 
@@ -428,6 +517,9 @@ def main():
     ap.add_argument("--op-timeout", type=int, default=OP_TIMEOUT)
     ap.add_argument("--inject", choices=("none", "lost"), default="none",
                     help="the torture's self-test fault: the run must then FAIL")
+    ap.add_argument("--readd", action="store_true",
+                    help="add vCPUs again after removing added ones, in one boot (QEMU 7.2 "
+                         "under TCG crashes then: see HostTorture)")
     a = ap.parse_args()
     if a.duration < 1 or a.smp < 1 or a.maxcpus <= a.smp or a.op_timeout < 1:
         sys.exit("torture_qmp.py: need DURATION >= 1, SMP >= 1 and MAXCPUS > SMP "
@@ -440,34 +532,29 @@ def main():
     cmdline = "panic=exit torture_seed=%d" % seed
     if a.inject != "none":
         cmdline += " torture_inject=" + a.inject
-    m = qemu.Machine(a.iso, name="torture-qmp", smp="%d,maxcpus=%d" % (a.smp, a.maxcpus),
-                     mem=a.mem, machine=a.machine, cmdline=cmdline, workdir=logdir, qmp=True)
+    ap_readd = a.readd
+
+    def make(n):
+        m = qemu.Machine(a.iso, name="torture-qmp", smp="%d,maxcpus=%d" % (a.smp, a.maxcpus),
+                         mem=a.mem, machine=a.machine, cmdline=cmdline, workdir=logdir, qmp=True)
+        m.deadline = deadline
+        return m.start()
+
     timeout = a.duration + MARGIN
+    deadline = time.time() + timeout
     print("torture-qmp: %d s at -smp %d,maxcpus=%d on %s, mode %s, seed %d (repeat: SEED=%d); "
-          "serial log %s (timeout %d s)" % (a.duration, a.smp, a.maxcpus, a.machine, a.mode,
-                                            seed, seed, m.log_path, timeout), flush=True)
-    m.deadline = time.time() + timeout
+          "serial log %s/torture-qmp.log, the last boot's (hard timeout %d s)" % (
+              a.duration, a.smp, a.maxcpus, a.machine, a.mode, seed, seed, logdir, timeout),
+          flush=True)
     try:
-        m.start()
+        first = make(1)
     except qemu.QemuError as e:
         print("torture-qmp: FAIL (%s)" % e)
         sys.exit(1)
-    ok, reason = False, "interrupted"
-    try:
-        ht = HostTorture(m, seed, a.duration, a.mode, a.op_timeout,
-                         out=lambda x: print(x, flush=True))
-        ok, reason = ht.run()
-        if ok:
-            ht.sh.poweroff()
-            status = m.wait(60)
-            if status != 0:
-                ok, reason = False, "QEMU %s after poweroff" % (
-                    "did not exit" if status is None else "exited with status %s" % status)
-    finally:
-        if m.exited() is None:
-            m.wait(0)
-    print("torture-qmp: PASS" if ok else "torture-qmp: FAIL (%s) (log: %s)" % (reason, m.log_path),
-          flush=True)
+    ok, reason, _ = run_boots(first, make, seed, a.duration, a.mode,
+                              out=lambda x: print(x, flush=True), op_timeout=a.op_timeout,
+                              readd=ap_readd)
+    print("torture-qmp: PASS" if ok else "torture-qmp: FAIL (%s)" % reason, flush=True)
     sys.exit(0 if ok else 1)
 
 
