@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402
 import qemu  # noqa: E402
 import shell_tests  # noqa: E402
+import torture_qmp  # noqa: E402
 import vcpu_hotplug_tests  # noqa: E402
 
 BOOT_TIMEOUT = 300      # seconds; generous: TCG on a loaded 2-core machine
@@ -147,6 +148,7 @@ TORTURE_CYCLES = 500
 # later, so this only catches a kernel that stops altogether.
 TORTURE_TIMEOUT = 480
 TORTURE_MARGIN = 300    # make torture: beyond DURATION (boot, the end's checks)
+TORTURE_QMP_SEED = 19
 MATRIX_ALL_TIMEOUT = 3600   # test=all at -smp 64 under TCG: README.md has the figures
 
 
@@ -221,6 +223,12 @@ KERNEL_BOOTS = [
          cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
          must_contain=[r"torture: violation \d+: item \S+: \d+ executions at once",
                        r"\] torture: FAIL \(\d+ violations\)"]),
+    # vCPU hot-plug from the host under the torture (tests/torture_qmp.py,
+    # `make torture-qmp`): 75 s of QMP device_add/device_del, a fixed seed,
+    # in several boots (QEMU 7.2's unplug bugs: see HostTorture).
+    Boot("torture-qmp-smp2-max6", "", smp="2,maxcpus=6", mem="256M", machine="q35",
+         extra_cmdline="torture_seed=%d" % TORTURE_QMP_SEED, timeout=600,
+         interact=lambda m, b: torture_qmp.interact(m, b, 75, TORTURE_QMP_SEED)),
     # The shell, driven through the serial console; a megabyte of random
     # input; the GDB helpers against a live machine; the trace converter.
     Boot("shell-session-smp4", "", smp=4, interact=shell_tests.interact_session),
