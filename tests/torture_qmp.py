@@ -432,9 +432,9 @@ class HostTorture:
         if verdicts[0] != "PASS":
             raise Failure("torture: %s" % verdicts[0].strip())
 
-    def run(self, end):
+    def run(self, end, poweroff=True):
         """Boot's host side until end (time.time()) or nothing is left to do;
-        raises Failure. Powers the machine off."""
+        raises Failure. Powers the machine off (if poweroff)."""
         self.fig.boots += 1
         self.setup()
         self.start_torture()
@@ -443,22 +443,26 @@ class HostTorture:
         self.check_alive()
         if self.problems:
             raise Failure(self.problems[0])
-        self.sh.poweroff()
+        if poweroff:
+            self.sh.poweroff()
 
 
 def run_boots(first, make_machine, seed, duration, mode, out, op_timeout=OP_TIMEOUT,
-              readd=False):
+              readd=False, keep_first=False):
     """Boots one after another (the first given, started; make_machine(n)
     starts the n-th) until duration seconds of host operations have
-    passed. (ok, reason, figures); every machine is left stopped."""
+    passed. (ok, reason, figures); every machine is left stopped, but the
+    first with keep_first: it stays at its shell until the end, then the
+    caller powers it off (run_tests.py watches it)."""
     fig = Figures(seed, mode)
     rng = random.Random(seed)
     end = time.time() + duration
     m, ok, reason = first, True, None
     try:
         while True:
-            HostTorture(m, rng, fig, mode, op_timeout, readd).run(end)
-            status = m.wait(60)
+            HostTorture(m, rng, fig, mode, op_timeout, readd).run(
+                end, poweroff=not (keep_first and m is first))
+            status = 0 if keep_first and m is first else m.wait(60)
             if status != 0:
                 raise Failure("QEMU %s after poweroff (log %s)" % (
                     "did not exit" if status is None else "exited with status %s" % status,
@@ -474,10 +478,16 @@ def run_boots(first, make_machine, seed, duration, mode, out, op_timeout=OP_TIME
     except Failure as e:
         ok, reason = False, "%s (log: %s)" % (e, m.log_path)
     except (qemu.QemuError, OSError) as e:
-        ok, reason = False, "QMP: %s (log: %s)" % (e, m.log_path)
+        time.sleep(0.5)         # only to let a dying QEMU's last words reach the log
+        status = m.exited()
+        last = m.output.rstrip().rsplit("\n", 1)[-1].strip()
+        ok, reason = False, "QMP: %s%s (log: %s)" % (e, "; QEMU exited (status %s), its last "
+                                                     "line: %r" % (status, last[-120:])
+                                                     if status is not None else "", m.log_path)
     finally:
-        if m.proc is not None and m.exited() is None:
-            m.wait(0)
+        if m is not first or not keep_first:
+            if m.proc is not None and m.exited() is None:
+                m.wait(0)
     fig.report(out)
     return ok, reason, fig
 
@@ -494,10 +504,11 @@ def interact(m, boot, duration, seed, mode="both"):
         return m2.start()
 
     lines = []
-    ok, reason, fig = run_boots(m, make, seed, duration, mode, out=lines.append)
+    ok, reason, fig = run_boots(m, make, seed, duration, mode, out=lines.append,
+                                keep_first=True)
     for line in lines:
         print("      " + line, flush=True)
-    m.shell_dead = None         # the boots were powered off on purpose
+    shell_tests.Shell(m).poweroff()
     return [("torture_qmp.the host adds and removes vCPUs under the torture (%s)" % mode, ok,
              reason or "PASS")]
 
