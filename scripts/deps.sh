@@ -9,10 +9,11 @@
 # password), and otherwise prints the exact command to run and fails.
 set -u
 
-PACKAGES="qemu-system-x86 grub-pc-bin grub-common xorriso mtools gcc binutils make python3 clang-format-14"
+PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools ovmf gcc binutils make python3 clang-format-14"
 
 missing=""
 need() { # need COMMAND-OR-PATH PACKAGE
+	case " $missing " in *" $2 "*) return ;; esac
 	case "$1" in
 	/*) [ -e "$1" ] || missing="$missing $2" ;;
 	*) command -v "$1" >/dev/null 2>&1 || missing="$missing $2" ;;
@@ -21,6 +22,9 @@ need() { # need COMMAND-OR-PATH PACKAGE
 need qemu-system-x86_64 qemu-system-x86
 need grub-mkrescue grub-common
 need /usr/lib/grub/i386-pc/multiboot2.mod grub-pc-bin
+need /usr/lib/grub/x86_64-efi/multiboot2.mod grub-efi-amd64-bin	# UEFI half of the ISO
+need /usr/share/OVMF/OVMF_CODE_4M.fd ovmf	# make run FIRMWARE=uefi, the uefi-* boots
+need /usr/share/OVMF/OVMF_VARS_4M.fd ovmf
 need xorriso xorriso
 need mformat mtools
 need gcc gcc
