@@ -39,6 +39,13 @@ struct boot_info {
 	u8 rsdp[36];	       /* copy of the ACPI RSDP (v1: 20 bytes, v2+: 36) */
 	unsigned int rsdp_len; /* 0: the loader gave none */
 	u64 mbi_phys, mbi_size;
+	/* UEFI: the loader's EFI system table tag (type 11 or 12; GRUB's EFI
+	 * build gives it, its BIOS build does not). Boot services have exited. */
+	u64 efi_system_table;	 /* physical; 0: no tag (booted from BIOS) */
+	unsigned int efi_bits;	 /* 32 or 64: which tag */
+	u32 efi_revision;	 /* the table's, major << 16 | minor; 0: not read */
+	char efi_vendor[32];	 /* its FirmwareVendor, ASCII; "" if not read */
+	const char *efi_problem; /* why the table was not read, or NULL */
 };
 
 extern struct boot_info boot_info;
@@ -46,5 +53,8 @@ extern struct boot_info boot_info;
 /* Fill boot_info from the Multiboot2 structure at mbi_phys. Problems (a
  * truncated map, too many entries) are reported, never fatal. */
 void multiboot2_parse(u64 mbi_phys);
+
+/* Log which firmware booted us ("firmware: UEFI ..." or "firmware: BIOS"). */
+void boot_log_firmware(void);
 
 #endif

@@ -54,6 +54,7 @@ void kmain(u64 mb2_info_phys)
 	printk(KERN_NOTICE "baton %s (x86-64) booting; loader: %s\n", BATON_VERSION,
 	       boot_info.loader_name[0] ? boot_info.loader_name : "unknown");
 	printk(KERN_INFO "command line: %s\n", boot_info.cmdline);
+	boot_log_firmware();			     // "firmware: UEFI ..." or "firmware: BIOS"
 	params_parse(boot_info.cmdline);	     // loglevel=, test=, panic=, ...
 	pmm_early_init();			     // free memory from the memory map
 	paging_init();				     // our own page tables

@@ -15,6 +15,8 @@
 #define MB2_TAG_LOADER_NAME 2
 #define MB2_TAG_MODULE	    3
 #define MB2_TAG_MMAP	    6
+#define MB2_TAG_EFI32	    11
+#define MB2_TAG_EFI64	    12
 #define MB2_TAG_ACPI_OLD    14
 #define MB2_TAG_ACPI_NEW    15
 
@@ -31,6 +33,73 @@ struct mb2_mmap_entry {
 };
 
 struct boot_info boot_info;
+
+/* UEFI 2.x, 4.3: EFI_SYSTEM_TABLE starts with an EFI_TABLE_HEADER (u64
+ * signature, u32 revision, u32 header size, u32 CRC32, u32 reserved), then
+ * the CHAR16 *FirmwareVendor. Only the 64-bit layout is read. */
+#define EFI_SYSTEM_TABLE_SIGNATURE 0x5453595320494249ull /* "IBI SYST" */
+#define EFI_LOW_LIMIT		   0x100000000ull	 /* what the boot page tables map */
+
+struct efi_system_table_head {
+	u64 signature;
+	u32 revision;
+	u32 header_size;
+	u32 crc32;
+	u32 reserved;
+	u64 firmware_vendor;
+};
+
+/* Read the revision and vendor of the EFI system table, if it lies where
+ * the boot page tables reach; otherwise record why not. Firmware memory is
+ * only read, never trusted: a bad signature is reported, not followed. */
+static void read_efi_system_table(void)
+{
+	u64 pa = boot_info.efi_system_table;
+	const struct efi_system_table_head *st;
+
+	if (boot_info.efi_bits != 64) {
+		boot_info.efi_problem = "a 32-bit table, not read";
+		return;
+	}
+	if (pa >= EFI_LOW_LIMIT - sizeof(*st)) {
+		boot_info.efi_problem = "above 4 GiB, not read";
+		return;
+	}
+	st = phys_to_virt(pa);
+	if (st->signature != EFI_SYSTEM_TABLE_SIGNATURE) {
+		boot_info.efi_problem = "bad signature";
+		return;
+	}
+	boot_info.efi_revision = st->revision;
+	u64 v = st->firmware_vendor;
+
+	if (!v || v >= EFI_LOW_LIMIT - sizeof(boot_info.efi_vendor) * 2)
+		return;
+	const u16 *w = phys_to_virt(v);
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(boot_info.efi_vendor) && w[i]; i++)
+		boot_info.efi_vendor[i] = w[i] >= 0x20 && w[i] < 0x7f ? (char)w[i] : '?';
+	boot_info.efi_vendor[i] = 0;
+}
+
+void boot_log_firmware(void)
+{
+	u64 st = boot_info.efi_system_table;
+
+	if (!st) {
+		printk(KERN_INFO "firmware: BIOS (the loader gave no EFI system table)\n");
+		return;
+	}
+	if (boot_info.efi_problem) {
+		printk(KERN_INFO "firmware: UEFI (EFI system table at %#lx: %s)\n",
+		       (unsigned long)st, boot_info.efi_problem);
+		return;
+	}
+	printk(KERN_INFO "firmware: UEFI %u.%u%s%s (EFI system table at %#lx)\n",
+	       boot_info.efi_revision >> 16, boot_info.efi_revision & 0xffff,
+	       boot_info.efi_vendor[0] ? ", " : "", boot_info.efi_vendor, (unsigned long)st);
+}
 
 static void parse_mmap(const u8 *tag, u32 size)
 {
@@ -98,6 +167,18 @@ void multiboot2_parse(u64 mbi_phys)
 		case MB2_TAG_MMAP:
 			parse_mmap(p, tag->size);
 			break;
+		case MB2_TAG_EFI32:
+		case MB2_TAG_EFI64:
+			if (tag->size < 8 + (tag->type == MB2_TAG_EFI64 ? 8u : 4u)) {
+				pr_err("EFI system table tag of size %u is too small; ignored\n",
+				       tag->size);
+				break;
+			}
+			boot_info.efi_bits = tag->type == MB2_TAG_EFI64 ? 64 : 32;
+			boot_info.efi_system_table = tag->type == MB2_TAG_EFI64 ?
+							     *(const u64 *)(p + 8) :
+							     *(const u32 *)(p + 8);
+			break;
 		case MB2_TAG_ACPI_OLD:
 		case MB2_TAG_ACPI_NEW:
 			/* Prefer the ACPI 2.0+ RSDP when the loader gives both. */
@@ -111,4 +192,6 @@ void multiboot2_parse(u64 mbi_phys)
 		}
 		p += ALIGN_UP(tag->size, 8);
 	}
+	if (boot_info.efi_system_table)
+		read_efi_system_table();
 }
