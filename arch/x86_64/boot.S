@@ -22,6 +22,8 @@
 #define MB2_HEADER_MAGIC	0xE85250D6
 #define MB2_BOOTLOADER_MAGIC	0x36d76289
 #define MB2_ARCH_I386		0
+#define MB2_HEADER_TAG_FRAMEBUFFER 5
+#define MB2_HEADER_TAG_OPTIONAL	1
 #define MB1_BOOTLOADER_MAGIC	0x2BADB002
 
 #define COM1			0x3F8
@@ -33,6 +35,22 @@ mb2_header:
 	.long MB2_ARCH_I386
 	.long mb2_header_end - mb2_header
 	.long -(MB2_HEADER_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
+	/*
+	 * Framebuffer tag, optional, no preferred mode (0x0x0): baton copes
+	 * with any display, since it draws on none (its console is COM1). Without
+	 * it GRUB's EFI build, which has no VGA text mode to offer, says
+	 * "WARNING: no console will be available to OS". scripts/grub.cfg then
+	 * sets gfxpayload=text, so GRUB changes no video mode: under BIOS the
+	 * screen stays in VGA text mode (the messages below still show), under
+	 * UEFI it stays as the firmware left it and no framebuffer tag comes.
+	 */
+	.balign 8
+	.short MB2_HEADER_TAG_FRAMEBUFFER
+	.short MB2_HEADER_TAG_OPTIONAL
+	.long 20
+	.long 0				/* width: any */
+	.long 0				/* height: any */
+	.long 0				/* depth: any */
 	/* end tag */
 	.balign 8
 	.short 0
