@@ -1,7 +1,8 @@
 # baton - build, run and test.
 #
 #   make            build build/baton.iso
-#   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=)
+#   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=
+#                   FIRMWARE=bios; FIRMWARE=uefi boots through OVMF)
 #   make test       host unit tests, then kernel test boots; ends "N passed, N failed"
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0)
 #   make torture-qmp  vCPU hot-plug from the host under the torture (DURATION=3600 s,
@@ -29,6 +30,8 @@ MEM ?= 512M
 MACHINE ?= q35
 ACCEL ?= tcg
 CMDLINE ?=
+# bios (SeaBIOS) or uefi (OVMF, package ovmf): make run and make debug.
+FIRMWARE ?= bios
 
 ifeq ($(V),1)
 Q :=
@@ -52,7 +55,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kern
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all iso run test test-matrix torture torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
+.PHONY: FORCE all iso run test test-matrix torture torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso $(BUILD)/ktest-manifest.json
 
@@ -83,7 +86,14 @@ $(BUILD)/baton.elf: $(OBJS) linker.ld scripts/mksyms.py
 		{ echo "symbol table moved between link passes" >&2; exit 1; }
 	$(Q)mv $@.tmp $@
 
-$(BUILD)/baton.iso: $(BUILD)/baton.elf scripts/grub.cfg
+# The GRUB platforms grub-mkrescue finds (i386-pc: BIOS, x86_64-efi: UEFI);
+# the file changes, and the ISO is made again, when one is installed.
+$(BUILD)/grub-platforms: FORCE
+	$(Q)mkdir -p $(@D) && ls /usr/lib/grub 2>/dev/null | grep -x -e i386-pc -e x86_64-efi \
+		> $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+
+$(BUILD)/baton.iso: $(BUILD)/baton.elf scripts/grub.cfg $(BUILD)/grub-platforms
 	@echo "  ISO     $@"
 	$(Q)rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
 	$(Q)cp $(BUILD)/baton.elf $(BUILD)/isodir/boot/baton.elf
@@ -102,11 +112,12 @@ deps:
 
 run: deps iso
 	$(Q)$(PYTHON) tests/qemu.py run --iso $(BUILD)/baton.iso --smp '$(SMP)' --mem $(MEM) \
-		--machine $(MACHINE) --accel $(ACCEL) --cmdline '$(CMDLINE)'
+		--machine $(MACHINE) --accel $(ACCEL) --cmdline '$(CMDLINE)' --firmware '$(FIRMWARE)'
 
 debug: deps iso
 	$(Q)$(PYTHON) tests/qemu.py debug --iso $(BUILD)/baton.iso --elf $(BUILD)/baton.elf \
-		--smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) --cmdline '$(CMDLINE)'
+		--smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) --cmdline '$(CMDLINE)' \
+		--firmware '$(FIRMWARE)'
 
 include tests/host/Makefile.mk
 

@@ -3,7 +3,7 @@
 
 Used by `make run`, `make debug` and the test runner (tests/run_tests.py).
 
-  Machine(iso, smp=..., mem=..., machine=..., cmdline=..., workdir=...)
+  Machine(iso, smp=..., mem=..., machine=..., cmdline=..., workdir=..., firmware=...)
       .start()               launch QEMU headless; the serial port is QEMU's
                              stdin/stdout, logged to workdir/NAME.log
       .expect(regex, t)      wait until the serial output matches
@@ -21,6 +21,13 @@ Used by `make run`, `make debug` and the test runner (tests/run_tests.py).
 
 The kernel command line reaches GRUB on a small FAT disk holding
 cmdline.cfg (see scripts/grub.cfg), so one ISO serves every boot.
+
+firmware="bios" (the default) boots through QEMU's SeaBIOS; "uefi" through
+OVMF (Debian package ovmf): its code read-only, and a fresh copy of its
+variable store per boot (workdir/NAME.OVMF_VARS.fd), so no boot sees what
+another wrote. It works on q35 and on pc. The ISO must have been made with
+GRUB's EFI build installed (grub-efi-amd64-bin), which grub-mkrescue adds
+beside the BIOS one; a boot checks that and says so.
 
 The serial port is QEMU's stdio chardev on pipes, not a terminal: no line
 discipline and (without -nographic) no Ctrl-A multiplexer, so every byte
@@ -51,6 +58,11 @@ EXIT_PANIC = (0x12 << 1) | 1
 SEND_CHUNK = 256
 SEND_STALL = 30
 
+FIRMWARES = ("bios", "uefi")
+OVMF_DIR = "/usr/share/OVMF"
+OVMF_CODE = "OVMF_CODE_4M.fd"
+OVMF_VARS = "OVMF_VARS_4M.fd"
+
 CMDLINE_ALLOWED = re.compile(r'^[A-Za-z0-9_.,:=/+@%-]*( [A-Za-z0-9_.,:=/+@%-]*)*$')
 
 
@@ -76,10 +88,58 @@ def make_cmdline_disk(path, cmdline):
     os.unlink(cfg)
 
 
+def iso_has_uefi_boot(iso):
+    """Whether the ISO's El Torito boot catalog has an EFI entry (platform
+    0xEF): grub-mkrescue adds one when GRUB's EFI build is installed."""
+    try:
+        with open(iso, "rb") as f:
+            f.seek(17 * 2048)           # the boot record volume descriptor
+            brvd = f.read(2048)
+            if brvd[:7] != b"\x00CD001\x01" or not brvd[7:30].startswith(b"EL TORITO"):
+                return False
+            f.seek(int.from_bytes(brvd[0x47:0x4b], "little") * 2048)
+            catalog = f.read(2048)
+    except OSError:
+        return False
+    if catalog[1] == 0xEF:              # the validation entry's platform
+        return True
+    # Section headers (0x90, or 0x91 for the last) name their platform.
+    return any(catalog[i] in (0x90, 0x91) and catalog[i + 1] == 0xEF
+               for i in range(64, len(catalog) - 32, 32))
+
+
+def uefi_prepare(iso, vars_path, ovmf_dir=None, check_iso=True):
+    """Check what a UEFI boot needs and copy a fresh OVMF variable store to
+    vars_path; return the OVMF code file. QemuError, saying what to do, if
+    something is missing. ovmf_dir: OVMF_DIR unless given."""
+    ovmf_dir = ovmf_dir or OVMF_DIR
+    code, store = os.path.join(ovmf_dir, OVMF_CODE), os.path.join(ovmf_dir, OVMF_VARS)
+    missing = [f for f in (code, store) if not os.path.exists(f)]
+    if missing:
+        raise QemuError("UEFI boot: OVMF firmware missing (%s): install the Debian package "
+                        "ovmf (make deps, i.e. scripts/deps.sh, does)" % ", ".join(missing))
+    if check_iso and not iso_has_uefi_boot(iso):
+        raise QemuError("UEFI boot: %s has no UEFI boot entry (GRUB's EFI build, package "
+                        "grub-efi-amd64-bin, was missing when it was made): run make deps, "
+                        "then make iso" % iso)
+    shutil.copyfile(store, vars_path)
+    return code
+
+
 def qemu_argv(iso, smp="1", mem="512M", machine="q35", accel="tcg", cmdline_disk=None,
-              debug_exit=True, qmp_path=None, gdb=False, extra=(), kernel=None):
+              debug_exit=True, qmp_path=None, gdb=False, extra=(), kernel=None,
+              firmware="bios", ovmf_code=None, ovmf_vars=None):
+    """QEMU's command line. firmware "uefi" needs ovmf_code and ovmf_vars
+    (the per-boot copy of the variable store): see uefi_prepare()."""
+    if firmware not in FIRMWARES:
+        raise QemuError("firmware %r: use bios or uefi" % firmware)
     argv = ["qemu-system-x86_64", "-M", machine, "-accel", accel, "-smp", str(smp),
             "-m", str(mem), "-cpu", "qemu64", "-no-reboot"]
+    if firmware == "uefi":
+        if not (ovmf_code and ovmf_vars):
+            raise QemuError("firmware uefi: the OVMF code and variable store are not given")
+        argv += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=%s" % ovmf_code,
+                 "-drive", "if=pflash,format=raw,unit=1,file=%s" % ovmf_vars]
     if kernel:
         # QEMU's own (Multiboot 1) loader: only to test that baton refuses it.
         argv += ["-kernel", kernel]
@@ -172,8 +232,9 @@ class QMP:
 
 class Machine:
     def __init__(self, iso, name="baton", smp="1", mem="512M", machine="q35", accel="tcg",
-                 cmdline="", workdir=None, qmp=False, extra=(), kernel=None):
+                 cmdline="", workdir=None, qmp=False, extra=(), kernel=None, firmware="bios"):
         self.iso = iso
+        self.firmware = firmware
         self.name = name
         self.smp, self.mem, self.machine, self.accel = smp, mem, machine, accel
         self.cmdline = cmdline
@@ -213,13 +274,18 @@ class Machine:
         os.makedirs(self.workdir, exist_ok=True)
         disk = os.path.join(self.workdir, self.name + ".cmdline.img")
         make_cmdline_disk(disk, self.cmdline)
+        ovmf_code = ovmf_vars = None
+        if self.firmware == "uefi":
+            ovmf_vars = os.path.join(self.workdir, self.name + ".OVMF_VARS.fd")
+            ovmf_code = uefi_prepare(self.iso, ovmf_vars, check_iso=not self.kernel)
         qmp_path = None
         if self.use_qmp:
             # Unix socket paths are short (108 bytes): keep it in /tmp.
             self._qmp_dir = tempfile.mkdtemp(prefix="baton-qmp-")
             qmp_path = os.path.join(self._qmp_dir, "qmp.sock")
         argv = qemu_argv(self.iso, self.smp, self.mem, self.machine, self.accel, disk,
-                         qmp_path=qmp_path, extra=self.extra, kernel=self.kernel)
+                         qmp_path=qmp_path, extra=self.extra, kernel=self.kernel,
+                         firmware=self.firmware, ovmf_code=ovmf_code, ovmf_vars=ovmf_vars)
         argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
         self.argv = argv
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -311,7 +377,10 @@ class Machine:
     def wait(self, timeout, nmi_on_timeout=False):
         """QEMU's exit status, or None if it had to be killed at the timeout.
         With nmi_on_timeout (and QMP), a hung guest first gets an NMI, so
-        that its log shows what every CPU and thread was doing."""
+        that its log shows what every CPU and thread was doing.
+        None at once if QEMU never started (start() raised)."""
+        if self.proc is None:
+            return None
         try:
             status = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -346,21 +415,30 @@ def main():
     ap.add_argument("--machine", default="q35")
     ap.add_argument("--accel", default="tcg")
     ap.add_argument("--cmdline", default="")
+    ap.add_argument("--firmware", default="bios",
+                    help="bios (SeaBIOS) or uefi (OVMF)")
     a = ap.parse_args()
     work = os.path.join(os.path.dirname(os.path.abspath(a.iso)), "run")
     os.makedirs(work, exist_ok=True)
     disk = os.path.join(work, "cmdline.img")
+    fw = {"firmware": a.firmware}
     try:
+        if a.firmware not in FIRMWARES:
+            raise QemuError("FIRMWARE=%s: use bios or uefi" % a.firmware)
         make_cmdline_disk(disk, a.cmdline)
+        if a.firmware == "uefi":
+            fw["ovmf_vars"] = os.path.join(work, "OVMF_VARS.fd")
+            fw["ovmf_code"] = uefi_prepare(a.iso, fw["ovmf_vars"])
     except QemuError as e:
         sys.exit("qemu.py: %s" % e)
     if a.mode == "run":
         # -nographic: serial and QEMU monitor on this terminal; Ctrl-A X quits.
-        argv = qemu_argv(a.iso, a.smp, a.mem, a.machine, a.accel, disk, debug_exit=False)
+        argv = qemu_argv(a.iso, a.smp, a.mem, a.machine, a.accel, disk, debug_exit=False, **fw)
         argv += ["-nographic"]
         print("baton: %s\n(quit with Ctrl-A X)" % " ".join(argv), flush=True)
         os.execvp(argv[0], argv)
-    argv = qemu_argv(a.iso, a.smp, a.mem, a.machine, a.accel, disk, debug_exit=False, gdb=True)
+    argv = qemu_argv(a.iso, a.smp, a.mem, a.machine, a.accel, disk, debug_exit=False, gdb=True,
+                     **fw)
     argv += ["-display", "none", "-serial", "file:%s" % os.path.join(work, "debug-serial.log"),
              "-monitor", "none"]
     qemu = subprocess.Popen(argv)
