@@ -260,6 +260,47 @@ def test_send_fails_when_the_guest_reads_nothing():
         m.proc.wait()
 
 
+def test_uefi_boot_without_ovmf_fails_clearly():
+    """A UEFI boot on a machine without OVMF is a failure that names the
+    package, not a skip and not a crash; a bad firmware name is refused."""
+    import contextlib
+    import io
+    import tempfile
+    import qemu
+    saved = qemu.OVMF_DIR
+    with tempfile.TemporaryDirectory() as tmp:
+        qemu.OVMF_DIR = os.path.join(tmp, "no-ovmf-here")
+        try:
+            boot = run_tests.Boot("unit-uefi", "all", firmware="uefi")
+            cases, problems, _, _ = run_tests.run_boot(boot, os.path.join(tmp, "x.iso"), tmp,
+                                                       MANIFEST)
+        finally:
+            qemu.OVMF_DIR = saved
+        t, out = run_tests.Tally(), io.StringIO()
+        with contextlib.redirect_stdout(out):
+            run_tests.report_boot(t, boot, cases, problems, "log", 0)
+        assert t.failed and "FAIL  unit-uefi: UEFI boot: OVMF firmware missing" in \
+            out.getvalue(), out.getvalue()
+        has(problems, "UEFI boot: OVMF firmware missing (%s/no-ovmf-here/OVMF_CODE_4M.fd, "
+            % tmp)
+        has(problems, "install the Debian package ovmf")
+        # and an ISO made without GRUB's EFI build is named as such
+        iso = os.path.join(tmp, "bios-only.iso")
+        with open(iso, "wb") as f:
+            f.write(b"\0" * 40 * 2048)
+        if os.path.exists(os.path.join(saved, qemu.OVMF_CODE)):
+            try:
+                qemu.uefi_prepare(iso, os.path.join(tmp, "vars.fd"))
+                raise AssertionError("uefi_prepare() took an ISO without a UEFI boot entry")
+            except qemu.QemuError as e:
+                assert "has no UEFI boot entry" in str(e) and "grub-efi-amd64-bin" in str(e), e
+    try:
+        qemu.qemu_argv("x.iso", firmware="efi")
+        raise AssertionError("qemu_argv() took firmware 'efi'")
+    except qemu.QemuError as e:
+        assert "use bios or uefi" in str(e), e
+
+
 def test_manifest_reads_the_built_kernel():
     """build/ktest-manifest.json, when built, holds test=all's suites."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build")
