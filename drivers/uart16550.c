@@ -10,7 +10,9 @@
 #include "arch/x86_64/traps.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/time.h"
 #include "kernel/workqueue.h"
+#include "lib/printf.h"
 
 #define UART_RBR	      0 /* receive buffer (DLAB=0, read) */
 #define UART_THR	      0 /* transmit holding (DLAB=0, write) */
@@ -32,18 +34,75 @@
 #define UART_MCR_DTR_RTS_OUT2 0x0B /* OUT2 gates the IRQ line on PCs */
 
 #define UART_CLOCK_DIVISOR 1	  /* 115200 = 1843200 / (16 * 1) */
-#define THRE_SPIN_LIMIT	   100000 /* no UART: do not hang the boot */
+#define THRE_SPIN_LIMIT	   100000 /* polls before the clock runs */
+#define TX_POLL_US	   2
+/* The other end may stop reading for a while (QEMU's chardev blocks while
+ * the host does not read its end: a loaded host, a paused terminal). Wait
+ * that long for room, then call it stalled: drop bytes, counted, without
+ * waiting again, until the transmitter takes bytes again. */
+#define TX_STALL_NS (5 * NSEC_PER_SEC)
 
 static bool uart_present;
+/* Console output runs under the console lock, so one CPU at a time: */
+static bool tx_stalled; /* the other end stopped reading */
+static u64 tx_dropped;	/* bytes dropped since (reported when it reads again) */
+
+/* Is there room for a byte? Waits up to TX_STALL_NS (THRE_SPIN_LIMIT polls
+ * before the clock runs); not at all while stalled. Writing THR without
+ * room would overwrite what waits there: a byte lost without a trace.
+ * The polls are spaced TX_POLL_US apart: under QEMU each is a trip into
+ * its device model under its big lock, which its main loop needs in order
+ * to pass the bytes on; polled back to back, that loop can starve, and
+ * room never comes. */
+static bool tx_room(void)
+{
+	u64 start = ktime_get_ns();
+
+	for (unsigned int i = 1;; i++) {
+		if (inb(COM1_PORT + UART_LSR) & UART_LSR_THRE)
+			return true;
+		if (tx_stalled)
+			return false;
+		if (!start) {
+			if (i >= THRE_SPIN_LIMIT)
+				return false; /* no clock yet, or no UART behind the port */
+			cpu_relax();
+			continue;
+		}
+		udelay(TX_POLL_US);
+		if (ktime_get_ns() - start > TX_STALL_NS)
+			return false;
+	}
+}
+
+static void tx_byte(char c)
+{
+	if (!tx_room()) {
+		tx_stalled = true;
+		tx_dropped++;
+		return;
+	}
+	outb(COM1_PORT + UART_THR, (u8)c);
+}
 
 void uart_putc(char c)
 {
 	if (!uart_present)
 		return;
-	for (int i = 0; i < THRE_SPIN_LIMIT; i++)
-		if (inb(COM1_PORT + UART_LSR) & UART_LSR_THRE)
-			break;
-	outb(COM1_PORT + UART_THR, (u8)c);
+	if (tx_stalled && (inb(COM1_PORT + UART_LSR) & UART_LSR_THRE)) {
+		/* Read again: say what the reader missed, where it missed it. */
+		char note[96];
+		int n = scnprintf(note, sizeof(note),
+				  "\r\n[uart: %lu bytes of output dropped: the other end stopped "
+				  "reading]\r\n",
+				  (unsigned long)tx_dropped);
+
+		tx_stalled = false;
+		tx_dropped = 0;
+		for (int i = 0; i < n; i++)
+			tx_byte(note[i]);
+	}
+	tx_byte(c);
 }
 
 static void uart_console_write(const char *s, size_t len)

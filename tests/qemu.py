@@ -319,13 +319,15 @@ class Machine:
         with self._cond:
             return len(self._out)
 
-    def expect_from(self, mark, pattern, timeout, flags=0):
-        """Like expect(), but only in the output after mark."""
+    def expect_from(self, mark, pattern, timeout, flags=0, clean=None):
+        """Like expect(), but only in the output after mark; clean(text), if
+        given, is what is searched (and what the match refers to)."""
         rx = re.compile(pattern, flags)
         deadline = time.time() + self._left(timeout)
         with self._cond:
             while True:
-                m = rx.search(self._out[mark:].decode("utf-8", "replace"))
+                text = self._out[mark:].decode("utf-8", "replace")
+                m = rx.search(clean(text) if clean else text)
                 if m:
                     return m
                 left = deadline - time.time()

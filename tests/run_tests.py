@@ -435,6 +435,9 @@ HARNESS_BOOTS = [
 # by a test):", do not match.
 WARNING_LINE = re.compile(r"^.*\[cpu\d+\] WARNING: .*$", re.M)
 BUG_LINE = re.compile(r"^.*\[cpu\d+\] BUG: .*$", re.M)
+# The UART could not send for 5 s and dropped output (drivers/uart16550.c): the
+# log is incomplete, whatever it says.
+OUTPUT_LOST_LINE = re.compile(r"^.*\[uart: \d+ bytes of output dropped.*$", re.M)
 UNKNOWN_SUITE_LINE = re.compile(r"^.*ktest: no test suite named '.*$", re.M)
 REPORTS_QUOTED = 5      # of each kind; the rest are counted
 
@@ -463,7 +466,8 @@ def kernel_reports(log):
     """Problems for the WARNING and BUG lines in log, each quoted."""
     problems = []
     for rx, what in ((WARNING_LINE, "the kernel printed a WARNING"),
-                     (BUG_LINE, "the kernel reported an error")):
+                     (BUG_LINE, "the kernel reported an error"),
+                     (OUTPUT_LOST_LINE, "serial output was lost")):
         lines = [x.strip() for x in rx.findall(log)]
         problems += ["%s: %s" % (what, x) for x in lines[:REPORTS_QUOTED]]
         if len(lines) > REPORTS_QUOTED:

@@ -23,6 +23,17 @@ ROOT = os.path.join(HERE, "..")
 PROMPT = "baton> "
 
 
+# A kernel log line ("[    1.234567][cpu2] ...") that another CPU printed in
+# the middle of the shell's output: printk ends the open line first, so the
+# echo of "cpus" can read "cp\r\n[...][cpu1] ...\r\nus". Shell.run() reads
+# the shell's own output with such lines taken out.
+KERNEL_LINE = re.compile(r"(\r?\n)?\[ *\d+\.\d{6}\]\[cpu\d+\] [^\r\n]*\r?\n")
+
+
+def without_kernel_lines(text):
+    return KERNEL_LINE.sub("", text)
+
+
 class Shell:
     """Send a line, wait for the next prompt, return what was printed.
 
@@ -72,7 +83,8 @@ class Shell:
             self._died("sending %r: %s" % (line[:60], e))
             return None
         head = re.escape(line[:60]) + r".*?\n" if echo else r""
-        got = self.m.expect_from(mark, head + r"(.*?)" + re.escape(PROMPT), timeout, re.S)
+        got = self.m.expect_from(mark, head + r"(.*?)" + re.escape(PROMPT), timeout, re.S,
+                                 clean=without_kernel_lines)
         if got is None:
             self._no_answer(repr(line[:60]), timeout)
             return None

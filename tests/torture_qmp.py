@@ -68,7 +68,8 @@ PROGRESS_EVERY = 60     # s
 # The torture's verdict line: as run_tests.TORTURE_VERDICT.
 VERDICT = re.compile(r"\]\[cpu\d+\] torture: (PASS|FAIL\b[^\r\n]*)\r?$", re.M)
 # What fails any boot (as run_tests.kernel_reports and PANIC_TEXT).
-BAD_LINE = re.compile(r"^.*(\[cpu\d+\] (WARNING|BUG): |Kernel panic - not syncing).*$", re.M)
+BAD_LINE = re.compile(r"^.*(\[cpu\d+\] (WARNING|BUG): |Kernel panic - not syncing|"
+                      r"\[uart: \d+ bytes of output dropped).*$", re.M)
 OST_INSERT, OST_EJECT = 1, 3                    # ACPI _OST source events
 OST_PENDING = {OST_INSERT: 0x80, OST_EJECT: 0x84}   # "in progress": not the answer yet
 
