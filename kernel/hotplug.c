@@ -387,9 +387,10 @@ int cpu_hot_add(unsigned int cpu)
 		return -EINVAL;
 	mutex_lock(&cpu_hotplug_lock);
 	cpumask_set_cpu(cpu, &cpu_present_mask);
-	err = cpu_up_locked(cpu, t0);
+	/* Online already (the host told us twice): nothing to do, no count. */
+	err = cpu_online(cpu) ? 0 : cpu_up_locked(cpu, t0);
 	mutex_unlock(&cpu_hotplug_lock);
-	return err == -EALREADY ? 0 : err;
+	return err;
 }
 
 int cpu_hot_remove(unsigned int cpu)

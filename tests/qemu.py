@@ -319,15 +319,13 @@ class Machine:
         with self._cond:
             return len(self._out)
 
-    def expect_from(self, mark, pattern, timeout, flags=0, clean=None):
-        """Like expect(), but only in the output after mark; clean(text), if
-        given, is what is searched (and what the match refers to)."""
+    def expect_from(self, mark, pattern, timeout, flags=0):
+        """Like expect(), but only in the output after mark."""
         rx = re.compile(pattern, flags)
         deadline = time.time() + self._left(timeout)
         with self._cond:
             while True:
-                text = self._out[mark:].decode("utf-8", "replace")
-                m = rx.search(clean(text) if clean else text)
+                m = rx.search(self._out[mark:].decode("utf-8", "replace"))
                 if m:
                     return m
                 left = deadline - time.time()

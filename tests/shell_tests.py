@@ -24,14 +24,14 @@ PROMPT = "baton> "
 
 
 # A kernel log line ("[    1.234567][cpu2] ...") that another CPU printed in
-# the middle of the shell's output: printk ends the open line first, so the
-# echo of "cpus" can read "cp\r\n[...][cpu1] ...\r\nus". Shell.run() reads
-# the shell's own output with such lines taken out.
-KERNEL_LINE = re.compile(r"(\r?\n)?\[ *\d+\.\d{6}\]\[cpu\d+\] [^\r\n]*\r?\n")
+# the middle of the shell's echo: printk ends the open line first, so the
+# echo of "cpus" can read "cp\r\n[...][cpu1] ...\r\nus". Shell.run() lets
+# such a line break the echo anywhere; the output it returns keeps them.
+KERNEL_LINE_BREAK = r"(?:\r?\n\[ *\d+\.\d{6}\]\[cpu\d+\] [^\r\n]*\r?\n)?"
 
 
-def without_kernel_lines(text):
-    return KERNEL_LINE.sub("", text)
+def echo_pattern(line):
+    return KERNEL_LINE_BREAK.join(re.escape(c) for c in line)
 
 
 class Shell:
@@ -82,9 +82,8 @@ class Shell:
         except qemu.QemuError as e:
             self._died("sending %r: %s" % (line[:60], e))
             return None
-        head = re.escape(line[:60]) + r".*?\n" if echo else r""
-        got = self.m.expect_from(mark, head + r"(.*?)" + re.escape(PROMPT), timeout, re.S,
-                                 clean=without_kernel_lines)
+        head = echo_pattern(line[:60]) + r".*?\n" if echo else r""
+        got = self.m.expect_from(mark, head + r"(.*?)" + re.escape(PROMPT), timeout, re.S)
         if got is None:
             self._no_answer(repr(line[:60]), timeout)
             return None

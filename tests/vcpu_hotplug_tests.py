@@ -11,13 +11,10 @@ in docs/vcpu-hotplug.md):
   - device_del: the kernel takes the CPU down and ejects it; QEMU then
     sends DEVICE_DELETED for the vCPU's APIC child (PATH/lapic) - for the
     CPU itself it never does under TCG (the object is never freed);
-  - every vCPU thread ever made keeps a TCG context: one QEMU process
-    makes at most maxcpus vCPUs (-smp ones and every device_add), so the
-    boots give maxcpus room to spare;
-  - after a vCPU has been removed, a later device_add crashes QEMU 7.2
-    (a freed vCPU's address space is still listened to): so each boot
-    adds first and removes after; rounds that add again are boots of
-    their own (make torture-qmp).
+  - after an unplug, QEMU 7.2 corrupts its own heap at the next change of
+    its memory map (a device_add, another unplug): so each boot adds,
+    then removes one vCPU, last; a removal the kernel refuses ejects
+    nothing and may come before.
 """
 import re
 import time
@@ -146,13 +143,13 @@ def _add_all(r, cores, case):
 
 
 def _refusal(r, case):
-    """A CPU that cannot go: the kernel refuses with _OST and it keeps running;
-    asked again once it can go, it goes."""
+    """A CPU that cannot go: the kernel refuses with _OST, ejects nothing, and
+    the CPU keeps running. Returns its APIC id (= its CPU number here)."""
     mark = r.m.mark()
     r.m.send("test cpuhp_host_refusal\r")
     got = r.m.expect_from(mark, r"cpu(\d+) \(APIC id (\d+)\) refuses to go", 120)
     if not r.check(case + " (the test names its CPU)", got, "no 'refuses to go' line"):
-        return
+        return None
     cpu, apic = int(got.group(1)), int(got.group(2))
     path = r.host.remove(apic)
     status = r.host.refused(path)
@@ -161,15 +158,15 @@ def _refusal(r, case):
                          120)
     r.check(case + " (the kernel test passed)", ok, "no 'ok 1' from cpuhp_host_refusal")
     r.shell("cpus", r"cpu%d\s+apic %d\s+online " % (cpu, apic), case + " (the CPU still runs)")
-    r.host.remove(apic)
-    r.host.removed(path)
-    r.check(case + " (asked again, it goes)", r.host.slots().get(apic) is None,
-            "slot %d still has %r" % (apic, r.host.slots().get(apic)))
+    r.check(case + " (QEMU still has it)", r.host.slots().get(apic) == path,
+            "slot %d has %r" % (apic, r.host.slots().get(apic)))
+    return apic
 
 
 def interact_q35(m, boot):
-    """-smp 2,maxcpus=8 on q35: add four vCPUs, remove three of them and a
-    -smp one while work is held on them, the boot CPU, a refused removal."""
+    """-smp 2,maxcpus=8 on q35: add four vCPUs, hold work on every CPU, the
+    boot CPU refused by QEMU, a removal the kernel refuses, then that vCPU
+    removed once it may go, its work held; every held item runs once released."""
     r = Run(m, "vcpu-hotplug.")
     if not r.sh.ready():
         return [("vcpu-hotplug.shell prompt", False, "no prompt")]
@@ -183,20 +180,19 @@ def interact_q35(m, boot):
         out = r.shell("cpus", r"host: 8 slots, 6 with a vCPU", "cpus: 6 slots filled") or ""
         r.check("every present CPU online",
                 len(re.findall(r"^cpu\d+ +apic \d+ +online ", out, re.M)) == 6, out[-900:])
-        n = _hold(r, [1, 3, 4, 5], 4)
-        _remove_all(r, [1, 3, 4, 5], "four vCPUs removed while their work was held")
-        r.shell("cpus", r"cpu1 +apic 1 +not present(.|\n)*cpu5 +apic 5 +not present(.|\n)*"
-                r"host: 8 slots, 2 with a vCPU", "cpus shows them not present")
-        r.shell("demo wait", r"demo: %d items held" % n, "their items wait, run by the trustee")
-        _release(r, n, "every held item finished once released: nothing lost")
+        n = _hold(r, [1, 2, 3, 4, 5], 4)
         try:
             r.host.q.execute("device_del", id=r.host.slots()[0])
             r.check("the boot CPU cannot be removed", False, "QEMU accepted device_del")
         except qemu.QemuError as e:
             r.check("the boot CPU cannot be removed", "unpluggable" in str(e), str(e))
-        _refusal(r, "a refused removal leaves the CPU running (_OST)")
-        r.shell("cpus", r"cpu0 +apic 0 +online (.|\n)*host: 8 slots, 1 with a vCPU",
-                "the boot CPU runs on, alone")
+        cpu = _refusal(r, "a refused removal leaves the CPU running (_OST)") or 5
+        _remove_all(r, [cpu], "the same vCPU removed once it may go, its work held")
+        r.shell("cpus", r"cpu%d +apic %d +not present(.|\n)*host: 8 slots, 5 with a vCPU" % (
+            cpu, cpu), "cpus shows it not present")
+        r.shell("demo wait", r"demo: %d items held" % n, "its items wait, run by its trustee")
+        _release(r, n, "every held item finished once released: nothing lost")
+        r.shell("cpus", r"cpu0 +apic 0 +online ", "the boot CPU runs on")
     except qemu.QemuError as e:
         r.check("host", False, str(e))
     r.sh.poweroff()
@@ -205,7 +201,7 @@ def interact_q35(m, boot):
 
 def interact_pc(m, boot):
     """-smp 2,maxcpus=4 on pc (PIIX4): the block at 0xaf00; add two vCPUs,
-    remove one of them and the -smp one."""
+    remove the -smp one with work held on it."""
     r = Run(m, "vcpu-hotplug-pc.")
     if not r.sh.ready():
         return [("vcpu-hotplug-pc.shell prompt", False, "no prompt")]
@@ -214,10 +210,10 @@ def interact_pc(m, boot):
                   r"vCPU", "the PIIX4 block lists 4 slots, 2 vCPUs")
         r.log_has(r"acpi-cpuhp: events by SCI", "events come by the SCI")
         _add_all(r, [2, 3], "two vCPUs added")
-        n = _hold(r, [1, 3], 2)
-        _remove_all(r, [1, 3], "two vCPUs removed while their work was held")
-        _release(r, n, "their held items finished")
-        r.shell("cpus", r"host: 4 slots, 2 with a vCPU", "cpus: 2 slots filled")
+        n = _hold(r, [1], 3)
+        _remove_all(r, [1], "a -smp vCPU removed while its work was held")
+        _release(r, n, "its held items finished")
+        r.shell("cpus", r"host: 4 slots, 3 with a vCPU", "cpus: 3 slots filled")
     except qemu.QemuError as e:
         r.check("host", False, str(e))
     r.sh.poweroff()
