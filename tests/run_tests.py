@@ -268,6 +268,8 @@ KERNEL_BOOTS = [
     # The hypervisor's vCPU hot-plug through QMP (tests/vcpu_hotplug_tests.py).
     Boot("vcpu-hotplug-q35", "", smp="2,maxcpus=8", mem="256M", machine="q35",
          interact=vcpu_hotplug_tests.interact_q35),
+    Boot("vcpu-hotplug-q35-uefi", "", smp="2,maxcpus=8", mem="256M", machine="q35",
+         firmware="uefi", interact=vcpu_hotplug_tests.interact_q35),
     Boot("vcpu-hotplug-pc", "", smp="2,maxcpus=4", mem="256M", machine="pc",
          interact=vcpu_hotplug_tests.interact_pc),
     Boot("vcpu-hotplug-poll", "", smp="2,maxcpus=4", mem="256M", machine="q35",
