@@ -79,6 +79,7 @@ PARAM_ENUM(acpi_cpuhp, mode, mode_names,
 static DEFINE_SPINLOCK(regs_lock);	  /* the selector-command-data sequences */
 static u16 base;			  /* I: 0 until the interface is found */
 static unsigned int nr_slots;		  /* I */
+static u64 slot_apic[ACPI_MAX_CPUS];	  /* I: each slot's APIC id */
 static u16 gpe0_sts;			  /* I: GPE0 status port (0: polling) */
 static unsigned int sci_irq;		  /* I */
 static struct workqueue_struct *cpuhp_wq; /* I */
@@ -375,6 +376,7 @@ static void enumerate(void)
 		 * slots sorted by APIC id, so only slot 0 can hold id 0. */
 		if (nr_slots > 0 && id == 0)
 			break;
+		slot_apic[nr_slots] = id;
 		present += flags & FLAG_ENABLED ? 1 : 0;
 		int c = cpu_of_apic(id);
 
@@ -396,10 +398,8 @@ static void enumerate(void)
 	for_each_possible_cpu(cpu) {
 		bool found = false;
 
-		for (unsigned int s = 0; s < nr_slots && !found; s++) {
-			read_slot(s, &id, &flags);
-			found = id == cpu_apic_ids[cpu];
-		}
+		for (unsigned int s = 0; s < nr_slots && !found; s++)
+			found = slot_apic[s] == cpu_apic_ids[cpu];
 		if (!found) {
 			pr_warn("cpu%u (APIC id %u) is in the MADT but has no hotplug slot\n", cpu,
 				cpu_apic_ids[cpu]);
