@@ -218,6 +218,21 @@ def test_judge_reports_in_interactive_boots():
                         "stalled"], problems
 
 
+def test_judge_qemu_unplug_abort_only_after_power_down():
+    # QEMU 7.2's heap corruption after a vCPU unplug, caught by glibc at exit.
+    boot = run_tests.Boot("unit", "", interact=lambda m, b: [])
+    eject = "[1][cpu0] acpi-cpuhp: cpu2 offline and ejected (30460 us)\r\n"
+    down = "baton> poweroff\r\npowering off\r\n[2][cpu0] Power down.\r\n"
+    abort = "malloc(): unsorted double linked list corrupted\r\n"
+    judged = run_tests.judge(eject + down + abort, -6, "exit", boot, [("x", True, "")], MANIFEST)
+    assert judged[1] == [], judged
+    for log, why in ((down + abort, "no vCPU was ejected"),
+                     (eject + abort + down, "before the power-down"),
+                     (eject + down + "Segmentation fault\r\n", "not the heap abort")):
+        problems = run_tests.judge(log, -6, "exit", boot, [("x", True, "")], MANIFEST)[1]
+        assert problems == ["QEMU exit status -6 after poweroff, expected 0"], (why, problems)
+
+
 def test_judge_interactive_timeout():
     boot = run_tests.Boot("unit", "", interact=lambda m, b: [], timeout=7)
     problems = run_tests.judge("baton> ", None, "timeout", boot, None, MANIFEST)[1]
