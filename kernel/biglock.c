@@ -7,6 +7,7 @@
  * finish). One thread holds at most one big lock (biglock_depth). */
 #include "kernel/biglock.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 
@@ -59,6 +60,7 @@ void biglock_lock(struct biglock *b)
 	}
 	if (sched_hook_add(&biglock_hooks, b))
 		panic("biglock: thread %s has no free hook slot", t->name);
+	lock_acquire(&b->dep_map, 0, 0, b, __builtin_return_address(0));
 	acquire(b, t);
 }
 
@@ -71,6 +73,7 @@ void biglock_unlock(struct biglock *b)
 		return;
 	if (--t->biglock_depth)
 		return;
+	lock_release(b, __builtin_return_address(0));
 	__atomic_store_n(&b->owner, NULL, __ATOMIC_RELEASE);
 	sched_hook_remove(&biglock_hooks);
 }
@@ -84,6 +87,7 @@ void biglock_thread_exit(struct thread *t)
 	WARN(1, "thread %s exits holding a big lock (depth %d): released", t->name,
 	     t->biglock_depth);
 	t->biglock_depth = 0;
+	lock_release(b, __builtin_return_address(0));
 	__atomic_store_n(&b->owner, NULL, __ATOMIC_RELEASE);
 	sched_hook_remove(&biglock_hooks);
 }

@@ -20,6 +20,7 @@
 #ifndef KERNEL_BIGLOCK_H
 #define KERNEL_BIGLOCK_H
 
+#include "kernel/lockdep_types.h"
 #include "lib/types.h"
 
 struct thread;
@@ -27,11 +28,12 @@ struct thread;
 struct biglock {
 	struct thread *owner;	    /* atomic: the holder, or NULL while free */
 	unsigned long acquisitions; /* owner: times taken, retakes included */
+	struct lockdep_map dep_map; /* held from the outermost lock to its unlock, across sleeps */
 };
 
-#define BIGLOCK_INIT                                                                               \
+#define BIGLOCK_INIT(n)                                                                            \
 	{                                                                                          \
-		NULL, 0                                                                            \
+		.owner = NULL, .acquisitions = 0, .dep_map = LOCKDEP_MAP_INIT(n, NULL, LD_BIGLOCK) \
 	}
 
 void biglock_lock(struct biglock *b);

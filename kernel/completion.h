@@ -21,7 +21,13 @@ struct completion {
 	struct wait_queue_head wait;
 };
 
-void init_completion(struct completion *c);
+void __init_completion(struct completion *c, const char *name, const struct lock_class_key *key);
+/* Its wait queue's lock: one class per call site. */
+#define init_completion(c)                                                                         \
+	do {                                                                                       \
+		static const struct lock_class_key __key;                                         \
+		__init_completion((c), #c, &__key);                                                \
+	} while (0)
 static inline void reinit_completion(struct completion *c)
 {
 	WRITE_ONCE(c->done, 0);

@@ -3,6 +3,7 @@
 #include "kernel/kthread.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/biglock.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
@@ -225,6 +226,7 @@ __noreturn void thread_exit(int code)
 
 	t->exit_code = code;
 	biglock_thread_exit(t); /* before its hooks go: they would release it */
+	lockdep_thread_exit(t); /* it must hold nothing now */
 	t->nr_hooks = 0;	/* a dying thread tells no one it sleeps */
 	complete_all(&t->exited);
 	preempt_disable();

@@ -13,6 +13,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
@@ -65,6 +66,7 @@ void kmain(u64 mb2_info_phys)
 	timers_init();				     // per-CPU timer wheels (hashed by tick)
 	cpuhp_init();				     // CPU hotplug phases and their steps
 	sched_init();				     // this context becomes cpu0's idle thread
+	lockdep_init();				     // the lock validator, from here on
 	smp_init();				     // APICs, the tick, every other CPU online
 	local_irq_enable();			     // interrupts on; threads from here on
 	workqueue_init();			     // worker pools on every CPU

@@ -4,6 +4,7 @@
  * the waiter finds lock_waiter.granted set when it runs, so wake-ups can
  * be neither lost nor stolen. */
 #include "kernel/mutex.h"
+#include "kernel/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
@@ -11,13 +12,16 @@
 #include "kernel/timer.h"
 #include "lib/errno.h"
 
-void mutex_init(struct mutex *m, const char *name)
+const struct lock_class_key mutex_wait_lock_key;
+
+void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key *key)
 {
-	spin_lock_init(&m->wait_lock, name);
+	__spin_lock_init(&m->wait_lock, name, &mutex_wait_lock_key);
 	m->owner = NULL;
 	m->owner_ip = NULL;
 	INIT_LIST_HEAD(&m->waiters);
 	m->name = name;
+	lockdep_init_map(&m->dep_map, name, key, LD_MUTEX);
 }
 
 /* Block until w is granted. Called with lock held; returns with it held. */
@@ -66,10 +70,15 @@ static __noinline void mutex_lock_slow(struct mutex *m, const void *ip)
 	spin_unlock_irqrestore(&m->wait_lock, flags);
 }
 
+/* The validator checks before the wait; a recursive lock it leaves to
+ * mutex_lock_slow()'s panic. */
 void mutex_lock(struct mutex *m)
 {
+	const void *ip = __builtin_return_address(0);
+
 	might_sleep();
-	mutex_lock_slow(m, __builtin_return_address(0));
+	lock_acquire(&m->dep_map, 0, 0, m, ip);
+	mutex_lock_slow(m, ip);
 }
 
 bool mutex_trylock(struct mutex *m)
@@ -82,6 +91,8 @@ bool mutex_trylock(struct mutex *m)
 		m->owner_ip = __builtin_return_address(0);
 	}
 	spin_unlock_irqrestore(&m->wait_lock, flags);
+	if (ok)
+		lock_acquire(&m->dep_map, 0, LD_TRY, m, __builtin_return_address(0));
 	return ok;
 }
 
@@ -99,6 +110,7 @@ void mutex_unlock(struct mutex *m)
 	}
 	struct lock_waiter *w = list_first_entry_or_null(&m->waiters, struct lock_waiter, link);
 
+	lock_release(m, __builtin_return_address(0));
 	m->owner = w ? w->thread : NULL;
 	if (w) {
 		list_del(&w->link);
@@ -118,9 +130,10 @@ bool mutex_owned(const struct mutex *m)
 	return READ_ONCE(m->owner) == current;
 }
 
-void sema_init(struct semaphore *s, unsigned int count)
+void __sema_init(struct semaphore *s, unsigned int count, const char *name,
+		 const struct lock_class_key *key)
 {
-	spin_lock_init(&s->lock, "semaphore");
+	__spin_lock_init(&s->lock, name, key);
 	s->count = count;
 	INIT_LIST_HEAD(&s->waiters);
 }

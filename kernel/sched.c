@@ -6,9 +6,11 @@
  * scheduling fields of the threads on it. t->pi_lock serialises wake-ups
  * and affinity changes of t and is taken before any rq->lock. Two run-queue
  * locks are taken in CPU order (double_rq_lock), or with trylock when one
- * is already held. The run-queue lock taken in __schedule() is released by
- * the thread switched to (finish_switch()), so while a CPU holds its lock
- * the thread it switches out cannot be picked up elsewhere.
+ * is already held. The lock validator checks these orders (kernel/lockdep.h).
+ * The run-queue lock taken in __schedule() is released by the thread
+ * switched to (finish_switch()), so while a CPU holds its lock the thread
+ * it switches out cannot be picked up elsewhere; the validator is told of
+ * the hand-over (in __schedule() and finish_switch()).
  *
  * The fair class keeps runnable threads in a list sorted by vruntime (a
  * linear insert: run queues here are short). The current thread is never
@@ -20,6 +22,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
@@ -396,6 +399,8 @@ static void finish_switch(void)
 	prev->ctx_seal[0] = ((u64 *)prev->ctx_rsp)[5];
 	prev->ctx_seal[1] = ((u64 *)prev->ctx_rsp)[6];
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	/* The lock prev took is ours now, as far as the validator knows. */
+	lock_acquire(&rq->lock.dep_map, 0, LD_NOCHECK, &rq->lock, __builtin_return_address(0));
 	spin_unlock_no_resched(&rq->lock);
 	if (migrate)
 		migrate_away(prev);
@@ -502,6 +507,7 @@ static void __schedule(enum sched_mode mode)
 		next->slice_start_exec = next->stats.sum_exec_ns;
 		rq->curr = next;
 		rq->prev = prev;
+		lock_release(&rq->lock, __builtin_return_address(0)); /* next releases it */
 		this_cpu_write(curr_thread, next);
 		prev->out_cpu = rq->cpu;
 		prev->out_ns = now;
@@ -609,10 +615,10 @@ static void double_rq_lock(struct rq *a, struct rq *b)
 {
 	if (a->cpu < b->cpu) {
 		spin_lock(&a->lock);
-		spin_lock(&b->lock);
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
 	} else {
 		spin_lock(&b->lock);
-		spin_lock(&a->lock);
+		spin_lock_nested(&a->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 
@@ -936,6 +942,7 @@ static void init_this_cpu(void)
 	rq->idle_since = ktime_get_ns();
 	this_cpu_write(curr_thread, idle);
 	this_cpu_write(preempt_count, 0);
+	lockdep_reset_cpu(idle); /* a CPU coming back holds nothing */
 	local_irq_restore(flags);
 }
 
@@ -1057,7 +1064,7 @@ void sched_cpu_dying(unsigned int cpu)
 		struct rq *dst = cpu_rq(select_cpu(t));
 
 		if (dst->cpu > cpu)
-			spin_lock(&dst->lock);
+			spin_lock_nested(&dst->lock, SINGLE_DEPTH_NESTING);
 		else if (!spin_trylock(&dst->lock)) {
 			spin_unlock_no_resched(&t->pi_lock);
 			spin_unlock_no_resched(&rq->lock);

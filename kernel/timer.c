@@ -10,6 +10,7 @@
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/spinlock.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
@@ -155,7 +156,7 @@ static bool arm_timer(struct timer_list *t, u64 expires, unsigned int cpu)
 
 		spin_lock(&first->lock);
 		if (second != first)
-			spin_lock(&second->lock);
+			spin_lock_nested(&second->lock, SINGLE_DEPTH_NESTING);
 		/* cpu_online is checked under the lock that timers_migrate()
 		 * takes once a CPU is out of cpu_online_mask: a timer never
 		 * lands on a dead wheel. */
@@ -282,7 +283,7 @@ void timers_migrate(unsigned int from, unsigned int to)
 
 	/* Two bases: lock in CPU order. */
 	spin_lock(from < to ? &src->lock : &dst->lock);
-	spin_lock(from < to ? &dst->lock : &src->lock);
+	spin_lock_nested(from < to ? &dst->lock : &src->lock, SINGLE_DEPTH_NESTING);
 	for (unsigned int s = 0; s < WHEEL_SLOTS; s++)
 		while (!list_empty(&src->slots[s])) {
 			struct timer_list *t =

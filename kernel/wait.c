@@ -7,9 +7,10 @@
 #include "kernel/time.h"
 #include "kernel/timer.h"
 
-void init_waitqueue_head(struct wait_queue_head *wq)
+void __init_waitqueue_head(struct wait_queue_head *wq, const char *name,
+			   const struct lock_class_key *key)
 {
-	spin_lock_init(&wq->lock, "waitqueue");
+	__spin_lock_init(&wq->lock, name, key);
 	INIT_LIST_HEAD(&wq->head);
 }
 
@@ -159,10 +160,10 @@ void msleep(unsigned int ms)
 
 /* ---- completions -------------------------------------------------------- */
 
-void init_completion(struct completion *c)
+void __init_completion(struct completion *c, const char *name, const struct lock_class_key *key)
 {
 	c->done = 0;
-	init_waitqueue_head(&c->wait);
+	__init_waitqueue_head(&c->wait, name, key);
 }
 
 static bool take(struct completion *c)

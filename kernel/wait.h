@@ -10,8 +10,9 @@
  *   wake_up_all(wq)   wake them all
  * Wakers may be in any context (interrupt handlers and timer callbacks
  * too); waiters must be threads that may sleep (might_sleep()).
- * Lock order: a wait queue's lock comes before any thread's pi_lock and
- * any run-queue lock.
+ * A wait queue's lock comes before any thread's pi_lock and any run-queue
+ * lock; the lock validator (kernel/lockdep.h) checks it. Waiting itself is
+ * not a dependency it sees (docs/lockdep.md: only flushes are).
  */
 #ifndef KERNEL_WAIT_H
 #define KERNEL_WAIT_H
@@ -46,7 +47,14 @@ struct wait_queue_entry {
 	}
 #define DECLARE_WAIT_QUEUE_HEAD(name) struct wait_queue_head name = WAIT_QUEUE_HEAD_INIT(name)
 
-void init_waitqueue_head(struct wait_queue_head *wq);
+void __init_waitqueue_head(struct wait_queue_head *wq, const char *name,
+			   const struct lock_class_key *key);
+/* Its lock: one class per call site. */
+#define init_waitqueue_head(wq)                                                                    \
+	do {                                                                                       \
+		static const struct lock_class_key __key;                                         \
+		__init_waitqueue_head((wq), #wq, &__key);                                          \
+	} while (0)
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);

@@ -4,8 +4,9 @@
  * Field legend: I = set at creation; L = pool->lock; A = atomic;
  * W = the worker itself; M = wq->mutex; PM = wq_pool_mutex;
  * F = wq->flush_lock; MD = wq_mayday_lock.
- * Lock order: wq_pool_mutex > wq->mutex > pool->lock > wq_mayday_lock and
- * wq->flush_lock > run-queue and wait-queue locks.
+ * Lock order (checked by the lock validator, kernel/lockdep.h): wq_pool_mutex
+ * > wq->mutex > pool->lock > wq_mayday_lock and wq->flush_lock > run-queue
+ * and wait-queue locks.
  *
  * Policy lives in small predicates, as in Linux:
  *   need_more_worker       work is pending and no worker runs
@@ -41,6 +42,7 @@
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
@@ -202,6 +204,9 @@ struct workqueue_struct {
 	struct worker *rescuer;	  /* I: WQ_MEM_RECLAIM */
 	struct list_head maydays; /* MD: pwqs asking for the rescuer */
 	u64 nr_rescued;		  /* the rescuer only */
+	/* the lock validator: the workqueue as a pseudo-lock, a class of its own */
+	struct lock_class_key lockdep_key;
+	struct lockdep_map lockdep_map;
 };
 
 struct wq_barrier {
@@ -614,13 +619,29 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 		wake_up_worker(pool);
 	w->last_pool = pool;
 	w->pwq = NULL;
+	/* The validator's view of it: once PENDING is clear, w may be freed
+	 * or set up again by its owner, so run with a copy. */
+	struct lockdep_map item_map = w->lockdep_map;
+
 	/* From here on it may be queued again (it will wait for us). */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	spin_unlock_irq(&pool->lock);
 
+	/* Running it holds the item and its workqueue (not under pool->lock:
+	 * an item that queues work takes that after them). */
+	unsigned int held = lockdep_held_depth();
+	const void *at = (const char *)worker->current_func + 1; /* "taken at" the function */
+
+	if (pwq)
+		lock_acquire(&pwq->wq->lockdep_map, 0, 0, &pwq->wq->lockdep_map, at);
+	lock_acquire(&item_map, 0, 0, w, at);
 	trace_event(TR_WORK_START, current, (u64)w, (u64)worker->current_func);
 	worker->current_func(w);
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
+	lock_release(w, at);
+	if (pwq)
+		lock_release(&pwq->wq->lockdep_map, at);
+	lockdep_check_depth(held, "work function", worker->current_func);
 	WARN_ONCE(preempt_count() != 0 || irqs_disabled(),
 		  "work function %pS returned with preemption (%d) or interrupts off",
 		  worker->current_func, preempt_count());
@@ -1022,8 +1043,10 @@ static int rescuer_thread(void *arg)
 
 /* ---- queueing ----------------------------------------------------------- */
 
-void __init_work(struct work_struct *w, work_func_t fn)
+void __init_work(struct work_struct *w, work_func_t fn, const char *name,
+		 const struct lock_class_key *key)
 {
+	lockdep_init_map(&w->lockdep_map, name, key, LD_WORK);
 	w->flags = 0;
 	INIT_LIST_HEAD(&w->entry);
 	w->func = fn;
@@ -1044,9 +1067,10 @@ void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),
 
 static void delayed_work_timer_fn(struct timer_list *t);
 
-void __init_delayed_work(struct delayed_work *dw, work_func_t fn)
+void __init_delayed_work(struct delayed_work *dw, work_func_t fn, const char *name,
+			 const struct lock_class_key *key)
 {
-	__init_work(&dw->work, fn);
+	__init_work(&dw->work, fn, name, key);
 	timer_setup(&dw->timer, delayed_work_timer_fn);
 	dw->wq = NULL;
 }
@@ -1391,35 +1415,83 @@ static struct worker_pool *lock_work_pool(struct work_struct *w, struct worker *
 	}
 }
 
+/* The validator: waiting for a workqueue that runs one item at a time (it
+ * may have to run first what the caller holds) is "taking" it. True if it
+ * reported. */
+static bool flush_takes_wq(struct workqueue_struct *wq, const void *ip)
+{
+	if (!wq || READ_ONCE(wq->saved_max_active) != 1)
+		return false;
+	bool reported = lock_acquire(&wq->lockdep_map, 0, 0, &wq->lockdep_map, ip);
+
+	lock_release(&wq->lockdep_map, ip);
+	return reported;
+}
+
+/* Linux's check_flush_dependency(): an item of a WQ_MEM_RECLAIM workqueue
+ * (or a rescuer) must not wait for a workqueue without a rescuer, which
+ * under memory pressure may never get a worker. Reported by the validator
+ * (while it is on), in its form. */
+static void check_flush_dependency(struct workqueue_struct *target, work_func_t target_fn)
+{
+	struct worker *self = current_worker();
+
+	if (!target || (target->flags & WQ_MEM_RECLAIM) || !self)
+		return;
+	struct workqueue_struct *own = self->current_pwq ? self->current_pwq->wq : NULL;
+
+	if (!(self->flags & WORKER_RESCUER) && !(own && (own->flags & WQ_MEM_RECLAIM)))
+		return;
+	if (!lockdep_claim_report())
+		return;
+	lockdep_report_misuse("WQ_MEM_RECLAIM workqueue %s (item %pS) flushes !WQ_MEM_RECLAIM "
+			      "workqueue %s%s%pS: under memory pressure its rescuer may wait forever",
+			      own ? own->name : "(rescuer)", self->current_func, target->name,
+			      target_fn ? " (item " : "", target_fn);
+}
+
 bool flush_work(struct work_struct *w)
 {
 	struct wq_barrier barr;
 	struct worker *worker, *self = current_worker();
+	const void *ip = __builtin_return_address(0);
 	unsigned long flags;
 
 	might_sleep();
 	if (!work_valid(w, "flush_work"))
 		return false;
+	/* The validator: waiting for w is "taking" it, queued or not. */
+	bool reported = lock_acquire(&w->lockdep_map, 0, 0, w, ip);
+
+	lock_release(w, ip);
 	struct worker_pool *pool = lock_work_pool(w, &worker, &flags);
 
 	if (!pool)
 		return false;
+	struct pool_workqueue *tpwq = worker ? worker->current_pwq : w->pwq;
+	struct workqueue_struct *twq = tpwq ? tpwq->wq : NULL;
+
+	/* Fast paths that keep these from hanging, validator on or off; one
+	 * report each, the validator's if it made one. */
 	if (worker && worker->thread == current) {
 		spin_unlock_irqrestore(&pool->lock, flags);
-		WARN_ONCE(1, "flush_work(%pS) from inside that work item would wait forever",
-			  w->func);
+		if (!reported)
+			lockdep_report_misuse("flush_work(%pS) from inside that work item would "
+					      "wait forever",
+					      w->func);
 		return false;
 	}
-	if (!worker && self && self->current_pwq && self->current_pwq->wq == w->pwq->wq &&
-	    (w->pwq->wq->flags & __WQ_ORDERED)) {
+	if (!worker && self && self->current_pwq && self->current_pwq->wq == twq &&
+	    (twq->flags & __WQ_ORDERED)) {
 		spin_unlock_irqrestore(&pool->lock, flags);
-		WARN_ONCE(1,
-			  "flush_work(%pS) from %pS of the same ordered workqueue %s would wait "
-			  "forever",
-			  w->func, self->current_func, self->current_pwq->wq->name);
+		reported |= flush_takes_wq(twq, ip);
+		if (!reported)
+			lockdep_report_misuse("flush_work(%pS) from %pS of the same ordered "
+					      "workqueue %s would wait forever",
+					      w->func, self->current_func, twq->name);
 		return false;
 	}
-	__init_work(&barr.work, wq_barrier_func);
+	INIT_WORK(&barr.work, wq_barrier_func);
 	init_completion(&barr.done);
 	set_bit(WORK_STRUCT_PENDING, &barr.work.flags);
 	if (worker) {
@@ -1439,6 +1511,8 @@ bool flush_work(struct work_struct *w)
 	if (need_more_worker(pool))
 		wake_up_worker(pool);
 	spin_unlock_irqrestore(&pool->lock, flags);
+	flush_takes_wq(twq, ip);
+	check_flush_dependency(twq, w->func);
 	wait_for_completion(&barr.done);
 	return true;
 }
@@ -1469,12 +1543,19 @@ void flush_workqueue(struct workqueue_struct *wq)
 	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC, "flush_workqueue of a destroyed workqueue (%p)",
 		      wq))
 		return;
+	/* The validator: waiting for every item of wq is "taking" it. */
+	bool reported = lock_map_acquire(&wq->lockdep_map);
+
+	lock_map_release(&wq->lockdep_map);
+	/* The fast path that keeps it from hanging, validator on or off. */
 	if (self && self->current_pwq && self->current_pwq->wq == wq) {
-		WARN_ONCE(1,
-			  "flush_workqueue(%s) from its own item %pS would wait for itself forever",
-			  wq->name, self->current_func);
+		if (!reported)
+			lockdep_report_misuse("flush_workqueue(%s) from its own item %pS would wait "
+					      "for itself forever",
+					      wq->name, self->current_func);
 		return;
 	}
+	check_flush_dependency(wq, NULL);
 	mutex_lock(&wq->flush_mutex);
 	flags = spin_lock_irqsave(&wq->flush_lock);
 	if (wq->done_gen == wq->work_gen &&
@@ -1526,6 +1607,8 @@ void drain_workqueue(struct workqueue_struct *wq)
 	unsigned int tries = 0;
 
 	might_sleep();
+	lock_map_acquire(&wq->lockdep_map); /* for the validator: it waits for every item */
+	lock_map_release(&wq->lockdep_map);
 	mutex_lock(&wq->mutex);
 	wq->nr_drainers++;
 	mutex_unlock(&wq->mutex);
@@ -1559,6 +1642,10 @@ static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cance
 		might_sleep();
 	if (!work_valid(w, "cancel_work"))
 		return false;
+	if (wait == CANCEL_SYNC) { /* for the validator: it may wait for w */
+		lock_acquire(&w->lockdep_map, 0, 0, w, __builtin_return_address(0));
+		lock_release(w, __builtin_return_address(0));
+	}
 	/* From here on queue_work(w) fails: a self-requeue too. */
 	int ret = grab_pending(w, kind, &flags);
 
@@ -2016,6 +2103,7 @@ static void free_wq(struct workqueue_struct *wq)
 {
 	struct pool_workqueue *pwq, *n;
 
+	lockdep_unregister_key(&wq->lockdep_key);
 	list_for_each_entry_safe(pwq, n, &wq->pwqs, pwqs_node)
 		kfree(pwq);
 	wq->magic = WQ_MAGIC_DEAD;
@@ -2035,6 +2123,8 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 		max_active = 1;
 	}
 	strscpy(wq->name, name, sizeof(wq->name));
+	lockdep_register_key(&wq->lockdep_key); /* a class of its own */
+	lockdep_init_map(&wq->lockdep_map, wq->name, &wq->lockdep_key, LD_WQ);
 	wq->flags = flags;
 	wq->saved_max_active = clamp_max_active(name, max_active);
 	mutex_init(&wq->mutex, "wq->mutex");
@@ -2089,6 +2179,8 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC,
 		      "destroy_workqueue of a destroyed workqueue (%p)", wq))
 		return;
+	lock_map_acquire(&wq->lockdep_map); /* for the validator: it waits for every item */
+	lock_map_release(&wq->lockdep_map);
 	mutex_lock(&wq->mutex);
 	int busy = wq_nr_in_flight(wq, ITEMS_ONLY); /* a returned flush_work's barrier is no misuse
 						     */

@@ -131,8 +131,20 @@
  * corrupting anything: an uninitialised or freed item, a destroyed or
  * draining workqueue, a flush that would wait for itself (flush_work of
  * the running item, flush_workqueue from one of its own items, flush_work
- * of a later item of the same ordered workqueue), destroying a workqueue
- * that still has work.
+ * of a later item of the same ordered workqueue: "BUG: lockdep: ...", the
+ * validator's form, even with it off), destroying a workqueue that still
+ * has work.
+ *
+ * For the lock validator (kernel/lockdep.h) each workqueue and each work
+ * item is a pseudo-lock: running an item holds both; flush_work() and
+ * cancel_work_sync() take the item, and also its workqueue if that runs
+ * one item at a time (ordered, or max_active 1); flush_workqueue(),
+ * drain_workqueue() and destroy_workqueue() take the workqueue. So a flush
+ * under a lock the item takes, a cycle of flushes across workqueues and a
+ * flush that waits for itself are reported on the first run that makes
+ * them possible. So is an item of a WQ_MEM_RECLAIM workqueue flushing a
+ * workqueue without a rescuer (it could wait forever under memory
+ * pressure).
  *
  * THE RULE: every piece of deferred work in baton goes through this file.
  * Interrupt handlers and timer callbacks only queue work or wake a thread;
@@ -143,6 +155,7 @@
 #ifndef KERNEL_WORKQUEUE_H
 #define KERNEL_WORKQUEUE_H
 
+#include "kernel/lockdep_types.h"
 #include "kernel/timer.h"
 #include "lib/cpumask.h"
 #include "lib/list.h"
@@ -172,6 +185,7 @@ struct work_struct {
 	void (*put)(struct work_struct *w);
 	u32 magic;
 	u8 color; /* the pool's lock: flush colour */
+	struct lockdep_map lockdep_map; /* the validator's pseudo-lock: one class per INIT_WORK site */
 };
 
 struct delayed_work {
@@ -196,10 +210,20 @@ struct delayed_work {
 #define WORK_BUSY_PENDING (1u << 0)
 #define WORK_BUSY_RUNNING (1u << 1)
 
-void __init_work(struct work_struct *w, work_func_t fn);
-#define INIT_WORK(w, fn) __init_work((w), (fn))
-void __init_delayed_work(struct delayed_work *dw, work_func_t fn);
-#define INIT_DELAYED_WORK(dw, fn) __init_delayed_work((dw), (fn))
+void __init_work(struct work_struct *w, work_func_t fn, const char *name,
+		 const struct lock_class_key *key);
+#define INIT_WORK(w, fn)                                                                           \
+	do {                                                                                       \
+		static const struct lock_class_key __key;                                         \
+		__init_work((w), (fn), #w, &__key);                                                \
+	} while (0)
+void __init_delayed_work(struct delayed_work *dw, work_func_t fn, const char *name,
+			 const struct lock_class_key *key);
+#define INIT_DELAYED_WORK(dw, fn)                                                                  \
+	do {                                                                                       \
+		static const struct lock_class_key __key;                                         \
+		__init_delayed_work((dw), (fn), #dw, &__key);                                      \
+	} while (0)
 void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),
 		   void (*put)(struct work_struct *));
 #define work_pending(w)		 test_bit(WORK_STRUCT_PENDING, &(w)->flags)

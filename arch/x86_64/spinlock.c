@@ -2,15 +2,16 @@
 #include "arch/x86_64/spinlock.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
+#include "kernel/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 
-void spin_lock_init(struct spinlock *l, const char *name)
+void __spin_lock_init(struct spinlock *l, const char *name, const struct lock_class_key *key)
 {
-	*l = (struct spinlock)SPINLOCK_INIT(name);
+	*l = (struct spinlock)SPINLOCK_INIT_KEY(name, key);
 }
 
 static void spin_debug_acquire(struct spinlock *l, const void *ip)
@@ -74,10 +75,13 @@ static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
 	}
 }
 
-static void __spin_acquire(struct spinlock *l, const void *ip)
+/* The validator checks before the wait, so that a deadlock it can see is
+ * reported instead of spun into. */
+static void __spin_acquire(struct spinlock *l, unsigned int subclass, const void *ip)
 {
 	if (unlikely(READ_ONCE(l->holder_cpu) == (int)smp_processor_id()))
 		spin_report_recursion(l, ip);
+	lock_acquire(&l->dep_map, subclass, 0, l, ip);
 	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
 
 	if (unlikely(__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket))
@@ -88,7 +92,13 @@ static void __spin_acquire(struct spinlock *l, const void *ip)
 void spin_lock(struct spinlock *l)
 {
 	preempt_disable();
-	__spin_acquire(l, __builtin_return_address(0));
+	__spin_acquire(l, 0, __builtin_return_address(0));
+}
+
+void spin_lock_nested(struct spinlock *l, unsigned int subclass)
+{
+	preempt_disable();
+	__spin_acquire(l, subclass, __builtin_return_address(0));
 }
 
 bool spin_trylock(struct spinlock *l)
@@ -103,17 +113,19 @@ bool spin_trylock(struct spinlock *l)
 		return false;
 	}
 	spin_debug_acquire(l, __builtin_return_address(0));
+	lock_acquire(&l->dep_map, 0, LD_TRY, l, __builtin_return_address(0));
 	return true;
 }
 
 /* Returns false (and changes nothing) if this CPU does not hold l. */
-static bool __spin_release(struct spinlock *l)
+static bool __spin_release(struct spinlock *l, const void *ip)
 {
 	if (unlikely(READ_ONCE(l->holder_cpu) != (int)smp_processor_id())) {
 		WARN(1, "spinlock '%s' released by cpu%u, but held by cpu%d (taken at %pS)",
 		     l->name, smp_processor_id(), l->holder_cpu, l->holder_ip);
 		return false;
 	}
+	lock_release(l, ip);
 	WRITE_ONCE(l->holder_cpu, -1);
 	WRITE_ONCE(l->holder_ip, NULL);
 	/* Release: x86 stores are not reordered with earlier loads/stores. */
@@ -123,13 +135,13 @@ static bool __spin_release(struct spinlock *l)
 
 void spin_unlock(struct spinlock *l)
 {
-	if (__spin_release(l))
+	if (__spin_release(l, __builtin_return_address(0)))
 		preempt_enable();
 }
 
 void spin_unlock_no_resched(struct spinlock *l)
 {
-	if (__spin_release(l))
+	if (__spin_release(l, __builtin_return_address(0)))
 		preempt_enable_no_resched();
 }
 
@@ -137,12 +149,12 @@ void spin_lock_irq(struct spinlock *l)
 {
 	local_irq_disable();
 	preempt_disable();
-	__spin_acquire(l, __builtin_return_address(0));
+	__spin_acquire(l, 0, __builtin_return_address(0));
 }
 
 void spin_unlock_irq(struct spinlock *l)
 {
-	if (!__spin_release(l))
+	if (!__spin_release(l, __builtin_return_address(0)))
 		return;
 	local_irq_enable();
 	preempt_enable();
@@ -153,13 +165,13 @@ unsigned long spin_lock_irqsave(struct spinlock *l)
 	unsigned long flags = local_irq_save();
 
 	preempt_disable();
-	__spin_acquire(l, __builtin_return_address(0));
+	__spin_acquire(l, 0, __builtin_return_address(0));
 	return flags;
 }
 
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 {
-	if (!__spin_release(l))
+	if (!__spin_release(l, __builtin_return_address(0)))
 		return;
 	local_irq_restore(flags);
 	preempt_enable();

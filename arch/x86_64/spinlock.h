@@ -13,15 +13,23 @@
  *
  * Holding a spinlock disables preemption (kernel/preempt.h).
  *
+ * The lock validator (kernel/lockdep.h) checks the order in which they are
+ * taken: a lock declared with DEFINE_SPINLOCK is its own class; those set
+ * up by spin_lock_init() share one class per call site. spin_lock_nested()
+ * takes a second lock of a class already held, as subclass n (a fixed
+ * order, such as by CPU number, that the code keeps).
+ *
  * Interface:
  *   DEFINE_SPINLOCK(name) / spin_lock_init(lock, name)
  *   spin_lock / spin_unlock                  interrupts untouched
+ *   spin_lock_nested(lock, subclass)
  *   spin_lock_irqsave / spin_unlock_irqrestore
  *   spin_trylock, spin_is_locked, spin_lock_held (by this CPU)
  */
 #ifndef ARCH_SPINLOCK_H
 #define ARCH_SPINLOCK_H
 
+#include "kernel/lockdep_types.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
 
@@ -33,20 +41,36 @@ struct spinlock {
 	const char *name;
 	bool quiet;	   /* no "stuck" reports (the console lock) */
 	u32 stuck_reports; /* debug: waits on it reported as too long */
+	struct lockdep_map dep_map;
 };
 
-#define SPINLOCK_INIT(n)                                                                           \
+/* key: the class (NULL: a static lock, its own class) */
+#define SPINLOCK_INIT_KEY(n, k)                                                                    \
 	{                                                                                          \
-		.next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n            \
+		.next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n,           \
+		.dep_map = LOCKDEP_MAP_INIT(n, k, LD_SPIN)                                         \
 	}
-#define DEFINE_SPINLOCK(x)	 struct spinlock x = SPINLOCK_INIT(#x)
-#define DEFINE_SPINLOCK_QUIET(x) struct spinlock x = { .holder_cpu = -1, .name = #x, .quiet = true }
+#define SPINLOCK_INIT(n)   SPINLOCK_INIT_KEY(n, NULL)
+#define DEFINE_SPINLOCK(x) struct spinlock x = SPINLOCK_INIT(#x)
+/* The console's: never validated (reports print through it). */
+#define DEFINE_SPINLOCK_QUIET(x)                                                                   \
+	struct spinlock x = { .holder_cpu = -1,                                                    \
+			      .name = #x,                                                          \
+			      .quiet = true,                                                       \
+			      .dep_map = LOCKDEP_MAP_INIT(#x, NULL, LD_NOVALIDATE) }
 
 extern unsigned int spin_stuck_ms;	 /* report waits longer than this */
 extern unsigned long spin_stuck_reports; /* how many so far */
 
-void spin_lock_init(struct spinlock *l, const char *name);
+void __spin_lock_init(struct spinlock *l, const char *name, const struct lock_class_key *key);
+/* One class per call site. */
+#define spin_lock_init(l, n)                                                                       \
+	do {                                                                                       \
+		static const struct lock_class_key __key;                                         \
+		__spin_lock_init((l), (n), &__key);                                                \
+	} while (0)
 void spin_lock(struct spinlock *l);
+void spin_lock_nested(struct spinlock *l, unsigned int subclass);
 void spin_unlock(struct spinlock *l);
 /* Release without acting on a pending reschedule (the scheduler's own use). */
 void spin_unlock_no_resched(struct spinlock *l);

@@ -19,6 +19,7 @@
  * prefix, so that a KTAP parser sees them at the start of the line. */
 #include "kernel/tools/ktest.h"
 #include "drivers/qemu_exit.h"
+#include "kernel/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -150,6 +151,10 @@ unsigned int ktest_run(const char *list)
 			s->cases[i].run(&t);
 			WRITE_ONCE(warn_expected, false);
 			WRITE_ONCE(bug_expected, false);
+			/* A lock-validator report a case provoked stopped the
+			 * validator: the cases after it run with it on again. */
+			if (t.bugs_expected)
+				lockdep_rearm();
 			ktap("    # %s: %lu ms\n", t.case_name,
 			     (unsigned long)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
 			if (warn_count - warns != t.warnings_expected)

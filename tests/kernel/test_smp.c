@@ -191,8 +191,10 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 
 	smp_call_function_single(other, hold_lock_until_reported, NULL, false);
 	KT_WAIT_UNTIL(t, spin_is_locked(&test_lock));
-	spin_lock(&test_lock); /* waits until it reported, after 100 ms */
-	spin_unlock(&test_lock);
+	/* Interrupts off, as everywhere test_lock is taken: IPI handlers take
+	 * it too (the lock validator reports a plain spin_lock() here). */
+	unsigned long flags = spin_lock_irqsave(&test_lock); /* waits until it reported, after 100 ms */
+	spin_unlock_irqrestore(&test_lock, flags);
 	preempt_enable();
 	spin_stuck_ms = saved;
 	KT_EXPECT_TRUE(t, holder_saw_report);

@@ -243,7 +243,7 @@ static void completions_count_and_broadcast(struct ktest *t)
 
 /* ---- the sleep-releasing lock ---- */
 
-static struct biglock big = BIGLOCK_INIT;
+static struct biglock big = BIGLOCK_INIT("big");
 static atomic_t big_holders, big_violations, big_sleeps;
 
 static void big_enter(void)

@@ -1,0 +1,1071 @@
+/* kernel/lockdep.c - the lock-dependency validator; see lockdep.h and
+ * docs/lockdep.md.
+ *
+ * Everything is in static tables (no allocation: the allocator's own locks
+ * are validated). The graph, the class table and the chain cache are
+ * written under graph_lock, a bare test-and-set word taken with interrupts
+ * off (never a struct spinlock: those call in here); they are read without
+ * it where a stale read is harmless (a class lookup finds published
+ * entries only, a chain-cache miss only means a slower check). Each
+ * context's held-lock stack is touched by that context only, with
+ * interrupts off.
+ *
+ * Field legend: G = graph_lock; A = atomic, or written once and published;
+ * L = this CPU only, interrupts off.
+ */
+#define pr_fmt(fmt) "lockdep: " fmt
+#include "kernel/lockdep.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define MAX_CLASSES	2048
+#define CLASS_HASH_SIZE 1024
+#define MAX_DEPS	8192
+#define CHAIN_SLOTS	16384
+#define CHAIN_PROBES	16
+#define MAX_TRACES	(MAX_DEPS + 2 * MAX_CLASSES)
+#define MAX_TRACE_IPS	65536
+#define TRACE_DEPTH	10
+#define NAME_LEN	40
+
+#define USED_IN_HARDIRQ 0x1 /* taken in hard-interrupt context: "hardirq-safe" */
+#define ENABLED_HARDIRQ 0x2 /* taken with interrupts enabled: "hardirq-unsafe" */
+
+enum { LOCKDEP_OFF, LOCKDEP_TRACKING, LOCKDEP_ON };
+static int lockdep_state; /* A */
+static bool lockdep_enabled = true;
+PARAM_BOOL(lockdep, lockdep_enabled,
+	   "the lock-dependency validator: reports possible deadlocks (0: off)");
+static unsigned long nr_reports; /* A */
+
+struct lock_class {
+	const void *key;    /* A: the key, or the static lock's map */
+	u16 hash_next;	    /* A */
+	u8 subclass;	    /* A */
+	u8 kind;	    /* A: enum lockdep_kind */
+	u8 usage;	    /* A, set under G: USED_IN_HARDIRQ, ENABLED_HARDIRQ */
+	bool dead;	    /* G: its key was unregistered */
+	u32 after;	    /* G: first dependency out of it (index in deps; 0: none) */
+	u32 before;	    /* G: first dependency into it */
+	u32 first_trace;    /* A: where it was first taken */
+	u32 usage_trace[2]; /* G: where each usage bit was first seen */
+	u32 bfs_gen[2];	    /* G: last search (forward, backward) that reached it */
+	u32 bfs_dep[2];	    /* G: the dependency that search reached it by */
+	char name[NAME_LEN];
+};
+
+struct lock_dep {	/* "to was taken while from was held" */
+	u16 from, to;
+	u32 next_after;	/* G: the next dependency out of from */
+	u32 next_before;	/* G: the next dependency into to */
+	u32 trace;	/* where it was first made */
+};
+
+struct ld_trace {
+	u32 start;		    /* in trace_ips */
+	u8 len;
+	char comm[THREAD_NAME_LEN]; /* the thread (or "irq") */
+};
+
+/* Index 0 of classes, deps and traces means "none". */
+static struct lock_class classes[MAX_CLASSES];	 /* A/G */
+static unsigned int nr_classes = 1;		 /* G */
+static u16 class_hash[CLASS_HASH_SIZE];		 /* A */
+static struct lock_dep deps[MAX_DEPS];		 /* G */
+static unsigned int nr_deps = 1;		 /* G */
+static u64 chains[CHAIN_SLOTS];			 /* A, written under G: 0 = empty */
+static unsigned int nr_chains;			 /* G */
+static struct ld_trace traces[MAX_TRACES];	 /* G */
+static unsigned int nr_traces = 1;		 /* G */
+static u64 trace_ips[MAX_TRACE_IPS];		 /* G */
+static unsigned int nr_trace_ips;		 /* G */
+static u32 bfs_gen;				 /* G */
+static u16 bfs_queue[MAX_CLASSES];		 /* G */
+static unsigned int max_depth_seen;		 /* A */
+
+static u32 graph_lock_word;
+
+/* With interrupts off. Never held while printing. */
+static void graph_lock(void)
+{
+	while (__atomic_exchange_n(&graph_lock_word, 1, __ATOMIC_ACQUIRE))
+		cpu_relax();
+}
+
+static void graph_unlock(void)
+{
+	__atomic_store_n(&graph_lock_word, 0, __ATOMIC_RELEASE);
+}
+
+static bool validating(void)
+{
+	return READ_ONCE(lockdep_state) == LOCKDEP_ON;
+}
+
+/* ---- the report under way ------------------------------------------------
+ * Only one report is ever printed at a time: the CPU that moves the state
+ * from ON to TRACKING owns it, fills `rep` under the graph lock and prints
+ * it after dropping the lock. Nothing changes the graph meanwhile (only
+ * ON changes it), so the search results it points at stay valid. */
+enum report_kind {
+	REP_NONE,
+	REP_CIRCULAR,	/* the new dependency closes a cycle */
+	REP_RECURSIVE,	/* a class taken while held */
+	REP_INCONSISTENT, /* a class both hardirq-safe and hardirq-unsafe */
+	REP_IRQ_ORDER,	/* a hardirq-safe class before a hardirq-unsafe one */
+	REP_FULL,	/* a table ran out */
+};
+
+static struct {
+	enum report_kind kind;
+	u16 prev, next;	      /* the held class and the one being taken */
+	const struct held_lock *held; /* REP_RECURSIVE: the entry already held */
+	u8 new_bit;	      /* REP_INCONSISTENT: the usage just seen */
+	u16 safe, unsafe;     /* REP_IRQ_ORDER */
+	bool via_new_dep;     /* REP_IRQ_ORDER: the new prev -> next closes it */
+	bool safe_is_new;     /* REP_IRQ_ORDER, not via_new_dep: next just became safe */
+	const char *table;    /* REP_FULL */
+} rep;
+
+/* Take the right to report: false if validation is already off. */
+static bool report_begin(void)
+{
+	int on = LOCKDEP_ON;
+
+	if (!__atomic_compare_exchange_n(&lockdep_state, &on, LOCKDEP_TRACKING, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	__atomic_add_fetch(&nr_reports, 1, __ATOMIC_RELAXED);
+	memset(&rep, 0, sizeof(rep));
+	return true;
+}
+
+/* Under G. */
+static void report_full(const char *table)
+{
+	if (!report_begin())
+		return;
+	rep.kind = REP_FULL;
+	rep.table = table;
+}
+
+/* ---- traces -------------------------------------------------------------- */
+
+static const char *ctx_name(void)
+{
+	if (this_cpu_read(hardirq_depth))
+		return "irq";
+	struct thread *t = this_cpu_read(curr_thread);
+
+	return t ? t->name : "boot";
+}
+
+/* Under G: the acquisition at ip, then its callers (frame pointers). */
+static u32 save_trace(const void *ip)
+{
+	if (nr_traces >= MAX_TRACES || nr_trace_ips + TRACE_DEPTH > MAX_TRACE_IPS) {
+		report_full(nr_traces >= MAX_TRACES ? "stack traces" : "stack trace entries");
+		return 0;
+	}
+	struct ld_trace *tr = &traces[nr_traces];
+	u64 *out = &trace_ips[nr_trace_ips];
+	u64 frames[32], rbp = this_cpu_read(lockdep_rbp), lo, hi;
+	unsigned int nf = 0, n = 0, from = 0;
+
+	if (kstack_bounds(rbp, &lo, &hi)) {
+		while (nf < ARRAY_SIZE(frames) && rbp >= lo && rbp + 16 <= hi && !(rbp & 7)) {
+			u64 next = ((u64 *)rbp)[0], ret = ((u64 *)rbp)[1];
+
+			if (!ret)
+				break;
+			frames[nf++] = ret;
+			if (next <= rbp)
+				break;
+			rbp = next;
+		}
+	}
+	/* Leave out the validator's and the lock primitive's own frames: start
+	 * at the acquisition, then its callers. */
+	for (unsigned int i = 0; i < nf; i++)
+		if (frames[i] == (u64)ip)
+			from = i + 1;
+	out[n++] = (u64)ip;
+	for (unsigned int i = from; i < nf && n < TRACE_DEPTH; i++)
+		out[n++] = frames[i];
+	tr->start = nr_trace_ips;
+	tr->len = (u8)n;
+	strscpy(tr->comm, ctx_name(), sizeof(tr->comm));
+	nr_trace_ips += n;
+	return nr_traces++;
+}
+
+static void print_trace(u32 idx, const char *indent)
+{
+	char sym[128];
+
+	if (!idx) {
+		printk(KERN_ERR "%s(no trace: the table was full)\n", indent);
+		return;
+	}
+	const struct ld_trace *tr = &traces[idx];
+
+	for (unsigned int i = 0; i < tr->len; i++) {
+		u64 a = trace_ips[tr->start + i];
+
+		sprint_symbol(sym, sizeof(sym), a - 1);
+		printk(KERN_ERR "%s[<%016lx>] %s\n", indent, (unsigned long)a, sym);
+	}
+}
+
+static void print_ip(char *buf, size_t size, const void *ip)
+{
+	sprint_symbol(buf, size, (u64)ip - 1);
+}
+
+/* ---- classes ------------------------------------------------------------- */
+
+static const char *const kind_names[] = {
+	[LD_SPIN] = "spinlock",	  [LD_MUTEX] = "mutex", [LD_BIGLOCK] = "big lock",
+	[LD_WQ] = "workqueue",	  [LD_WORK] = "work",	[LD_NOVALIDATE] = "not validated",
+};
+
+/* "'name'" or "'name/1'", then "(kind)": the form every report line uses. */
+static const char *class_str(u16 idx, char *buf, size_t size)
+{
+	const struct lock_class *c = &classes[idx];
+
+	if (!idx)
+		scnprintf(buf, size, "(a lock taken before validation began)");
+	else if (c->subclass)
+		scnprintf(buf, size, "'%s/%u' (%s)", c->name, c->subclass, kind_names[c->kind]);
+	else
+		scnprintf(buf, size, "'%s' (%s)", c->name, kind_names[c->kind]);
+	return buf;
+}
+
+static unsigned int key_hash(const void *key, unsigned int subclass)
+{
+	u64 k = ((u64)key >> 3) * 0x9E3779B97F4A7C15ull + subclass;
+
+	return (unsigned int)(k >> 40) % CLASS_HASH_SIZE;
+}
+
+static u16 class_find(const void *key, unsigned int subclass)
+{
+	for (u16 i = __atomic_load_n(&class_hash[key_hash(key, subclass)], __ATOMIC_ACQUIRE); i;
+	     i = classes[i].hash_next) {
+		const struct lock_class *c = &classes[i];
+
+		if (c->key == key && c->subclass == subclass && !READ_ONCE(c->dead))
+			return i;
+	}
+	return 0;
+}
+
+extern char __data_start[], __bss_end[];
+
+/* The class of (m, subclass), registered at its first use; 0 if there is
+ * none (the table is full, or the lock has no key: both reported). */
+static u16 map_class(const struct lockdep_map *m, unsigned int subclass, const void *ip)
+{
+	u16 idx = subclass ? 0 : READ_ONCE(m->class_idx);
+
+	if (idx)
+		return idx;
+	const void *key = m->key ? (const void *)m->key : (const void *)m;
+
+	if (subclass >= LOCKDEP_SUBCLASSES) {
+		if (report_begin())
+			lockdep_report_misuse("lock '%s' taken with subclass %u: at most %u", m->name,
+					      subclass, LOCKDEP_SUBCLASSES - 1);
+		return 0;
+	}
+	if (!m->key && ((const char *)m < __data_start || (const char *)m >= __bss_end)) {
+		/* Made by copying a static initializer into memory that is not
+		 * static: its address would make a class per lock, reused. */
+		if (report_begin())
+			lockdep_report_misuse("lock '%s' at %p has no class key: not set up by an "
+					      "init function (spin_lock_init() and friends)",
+					      m->name, m);
+		return 0;
+	}
+	idx = class_find(key, subclass);
+	if (!idx) {
+		graph_lock();
+		idx = class_find(key, subclass);
+		if (!idx && nr_classes >= MAX_CLASSES) {
+			report_full("lock classes");
+		} else if (!idx) {
+			struct lock_class *c = &classes[nr_classes];
+			unsigned int h = key_hash(key, subclass);
+
+			c->key = key;
+			c->subclass = (u8)subclass;
+			c->kind = m->kind;
+			strscpy(c->name, m->name ? m->name : "?", sizeof(c->name));
+			c->first_trace = save_trace(ip);
+			c->hash_next = class_hash[h];
+			idx = (u16)nr_classes++;
+			__atomic_store_n(&class_hash[h], idx, __ATOMIC_RELEASE);
+		}
+		graph_unlock();
+		if (!idx) /* the table is full: reported */
+			return 0;
+	}
+	if (!subclass)
+		WRITE_ONCE(((struct lockdep_map *)m)->class_idx, idx);
+	return idx;
+}
+
+/* ---- the graph ----------------------------------------------------------- */
+
+static u32 find_dep(u16 from, u16 to)
+{
+	for (u32 d = classes[from].after; d; d = deps[d].next_after)
+		if (deps[d].to == to)
+			return d;
+	return 0;
+}
+
+/*
+ * Breadth-first search from `from`, forward (along "after": what was taken
+ * under it) or backward (what it was taken under), for the first class
+ * that is `target` or has one of the usage bits in `usage`. Dead classes
+ * are not crossed. Each class reached remembers the dependency it was
+ * reached by, for printing the path. Returns the class found, or 0.
+ */
+static u16 bfs(u16 from, int backward, u16 target, u8 usage)
+{
+	unsigned int head = 0, tail = 0;
+	u32 gen = ++bfs_gen;
+
+	classes[from].bfs_gen[backward] = gen;
+	classes[from].bfs_dep[backward] = 0;
+	bfs_queue[tail++] = from;
+	while (head < tail) {
+		u16 c = bfs_queue[head++];
+
+		if (c == target || (classes[c].usage & usage))
+			return c;
+		u32 d = backward ? classes[c].before : classes[c].after;
+
+		for (; d; d = backward ? deps[d].next_before : deps[d].next_after) {
+			u16 n = backward ? deps[d].from : deps[d].to;
+			struct lock_class *nc = &classes[n];
+
+			if (nc->bfs_gen[backward] == gen || nc->dead)
+				continue;
+			nc->bfs_gen[backward] = gen;
+			nc->bfs_dep[backward] = d;
+			bfs_queue[tail++] = n;
+		}
+	}
+	return 0;
+}
+
+/* Big-lock pairs make no dependency: blocking on a sleeping lock, or in a
+ * flush, lets the big lock go, so neither order can deadlock. */
+static bool exempt_pair(const struct lock_class *a, const struct lock_class *b)
+{
+	bool sleeps_a = a->kind == LD_MUTEX || a->kind == LD_WQ || a->kind == LD_WORK;
+	bool sleeps_b = b->kind == LD_MUTEX || b->kind == LD_WQ || b->kind == LD_WORK;
+
+	return (a->kind == LD_BIGLOCK && sleeps_b) || (b->kind == LD_BIGLOCK && sleeps_a);
+}
+
+/* Under G: record prev -> next, unless it closes a cycle or puts a
+ * hardirq-safe class before a hardirq-unsafe one. False if it reported. */
+static bool add_dep(u16 prev, u16 next, const void *ip)
+{
+	if (find_dep(prev, next))
+		return true;
+	if (bfs(next, 0, prev, 0)) {
+		if (report_begin()) {
+			rep.kind = REP_CIRCULAR;
+			rep.prev = prev;
+			rep.next = next;
+		}
+		return false;
+	}
+	u16 safe = bfs(prev, 1, 0, USED_IN_HARDIRQ);
+	u16 unsafe = safe ? bfs(next, 0, 0, ENABLED_HARDIRQ) : 0;
+
+	if (unsafe) {
+		if (report_begin()) {
+			rep.kind = REP_IRQ_ORDER;
+			rep.prev = prev;
+			rep.next = next;
+			rep.safe = safe;
+			rep.unsafe = unsafe;
+			rep.via_new_dep = true;
+		}
+		return false;
+	}
+	if (nr_deps >= MAX_DEPS) {
+		report_full("dependencies");
+		return false;
+	}
+	struct lock_dep *d = &deps[nr_deps];
+
+	d->from = prev;
+	d->to = next;
+	d->trace = save_trace(ip);
+	d->next_after = classes[prev].after;
+	d->next_before = classes[next].before;
+	classes[prev].after = nr_deps;
+	classes[next].before = nr_deps;
+	nr_deps++;
+	return true;
+}
+
+/* Under G: a usage bit seen for the first time on class c. False if it
+ * reported: the class is both safe and unsafe, or now orders a safe class
+ * before an unsafe one. */
+static bool mark_usage(u16 c, u8 bit, const void *ip)
+{
+	struct lock_class *cl = &classes[c];
+	u8 other = bit == USED_IN_HARDIRQ ? ENABLED_HARDIRQ : USED_IN_HARDIRQ;
+
+	if (cl->usage & bit)
+		return true;
+	if (cl->usage & other) {
+		if (report_begin()) {
+			rep.kind = REP_INCONSISTENT;
+			rep.next = c;
+			rep.new_bit = bit;
+		}
+		return false;
+	}
+	u16 found = bit == USED_IN_HARDIRQ ? bfs(c, 0, 0, ENABLED_HARDIRQ) :
+					     bfs(c, 1, 0, USED_IN_HARDIRQ);
+
+	if (found) {
+		if (report_begin()) {
+			rep.kind = REP_IRQ_ORDER;
+			rep.next = c;
+			rep.safe = bit == USED_IN_HARDIRQ ? c : found;
+			rep.unsafe = bit == USED_IN_HARDIRQ ? found : c;
+			rep.safe_is_new = bit == USED_IN_HARDIRQ;
+		}
+		return false;
+	}
+	cl->usage_trace[bit == USED_IN_HARDIRQ ? 0 : 1] = save_trace(ip);
+	__atomic_or_fetch(&cl->usage, bit, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* ---- chains: the memo of held-class sequences already validated ---------- */
+
+static u64 chain_next(u64 key, u16 class_idx, unsigned int flags)
+{
+	u64 k = (key ^ ((u64)class_idx << 1 | (flags & LD_TRY))) * 0xFF51AFD7ED558CCDull;
+
+	k ^= k >> 33;
+	return k ? k : 1;
+}
+
+static bool chain_cached(u64 key)
+{
+	unsigned int s = (unsigned int)(key % CHAIN_SLOTS);
+
+	for (unsigned int i = 0; i < CHAIN_PROBES; i++, s = (s + 1) % CHAIN_SLOTS) {
+		u64 v = __atomic_load_n(&chains[s], __ATOMIC_ACQUIRE);
+
+		if (v == key)
+			return true;
+		if (!v)
+			return false;
+	}
+	return false;
+}
+
+/* Under G. A full neighbourhood only means this chain is checked again. */
+static void chain_add(u64 key)
+{
+	unsigned int s = (unsigned int)(key % CHAIN_SLOTS);
+
+	for (unsigned int i = 0; i < CHAIN_PROBES; i++, s = (s + 1) % CHAIN_SLOTS) {
+		if (chains[s] == key)
+			return;
+		if (!chains[s]) {
+			__atomic_store_n(&chains[s], key, __ATOMIC_RELEASE);
+			nr_chains++;
+			return;
+		}
+	}
+}
+
+/* ---- contexts ------------------------------------------------------------ */
+
+/* The current context's held-lock stack, or NULL where nothing is tracked:
+ * in an NMI, once the machine panics, and before this CPU has a thread. */
+static struct lockdep_ctx *ctx_get(struct percpu *pc)
+{
+	if (pc->in_nmi || READ_ONCE(panic_cpu) >= 0 || !sched_ready)
+		return NULL;
+	if (pc->hardirq_depth)
+		return &pc->irq_lockdep;
+	struct thread *t = pc->curr_thread;
+
+	return t ? &t->lockdep : NULL;
+}
+
+static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map *m,
+			 unsigned int subclass, const void *ip, const void *rep_instance);
+
+static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
+			   unsigned int subclass, unsigned int flags, const void *instance,
+			   const void *ip, bool irqs_on, bool in_irq)
+{
+	u16 ci = map_class(m, subclass, ip);
+	bool reported = false;
+
+	if (!ci || (flags & LD_NOCHECK) || !validating())
+		goto push;
+	struct lock_class *c = &classes[ci];
+
+	/* Interrupt safety: spinlocks only (nothing else is taken in an
+	 * interrupt handler). */
+	u8 bit = c->kind != LD_SPIN ? 0 : in_irq ? USED_IN_HARDIRQ : irqs_on ? ENABLED_HARDIRQ : 0;
+
+	if (bit && !(__atomic_load_n(&c->usage, __ATOMIC_ACQUIRE) & bit)) {
+		graph_lock();
+		reported = validating() && !mark_usage(ci, bit, ip);
+		graph_unlock();
+		if (reported)
+			goto report;
+	}
+	/* The same class held already. */
+	if (!(flags & LD_TRY)) {
+		for (unsigned int i = ctx->depth; i-- > 0;) {
+			const struct held_lock *h = &ctx->held[i];
+
+			if (h->class_idx != ci)
+				continue;
+			/* The same lock again: the primitive reports it itself
+			 * (a panic: it would never return). A work item or a
+			 * workqueue, "taken" again by a flush, waits for itself. */
+			if (h->instance == instance && c->kind != LD_WQ && c->kind != LD_WORK)
+				goto push;
+			/* Siblings of one INIT_WORK site may flush each other. */
+			if (h->instance != instance && c->kind == LD_WORK)
+				continue;
+			if (report_begin()) {
+				rep.kind = REP_RECURSIVE;
+				rep.held = h;
+				rep.next = ci;
+				reported = true;
+				goto report;
+			}
+			goto push;
+		}
+	}
+	/* Every dependency this chain of held classes implies is known and
+	 * checked if the chain was seen before: the common case, lock-free. */
+	u64 key = chain_next(ctx->depth ? ctx->held[ctx->depth - 1].chain_key : 0, ci, flags);
+
+	if (chain_cached(key)) {
+		this_cpu_ptr()->lockdep_chain_hits++;
+		goto push;
+	}
+	this_cpu_ptr()->lockdep_chain_misses++;
+	graph_lock();
+	bool ok = validating();
+
+	/* A trylock waits for nothing, so it depends on nothing held. Else
+	 * the innermost lock held gets the dependency (those under it reach
+	 * the new one through it); trylocks in between get theirs too. */
+	for (unsigned int i = ctx->depth; ok && !(flags & LD_TRY) && i-- > 0;) {
+		const struct held_lock *h = &ctx->held[i];
+
+		if (!h->class_idx || h->class_idx == ci ||
+		    exempt_pair(&classes[h->class_idx], c))
+			continue;
+		ok = add_dep(h->class_idx, ci, ip);
+		if (!(h->flags & LD_TRY))
+			break;
+	}
+	if (ok && validating())
+		chain_add(key);
+	graph_unlock();
+	if (!ok && rep.kind != REP_NONE) {
+		reported = true;
+		goto report;
+	}
+	goto push;
+report:
+	print_report(ctx, m, subclass, ip, instance);
+push:
+	if (ctx->depth >= LOCKDEP_MAX_HELD) {
+		if (report_begin())
+			lockdep_report_misuse("%s holds more than %u locks; taking '%s' at %pS",
+					      ctx_name(), LOCKDEP_MAX_HELD, m->name, ip);
+		return true;
+	}
+	struct held_lock *n = &ctx->held[ctx->depth];
+
+	n->map = m;
+	n->instance = instance;
+	n->ip = ip;
+	n->class_idx = ci;
+	n->flags = (u8)(flags & LD_TRY);
+	n->chain_key = chain_next(ctx->depth ? ctx->held[ctx->depth - 1].chain_key : 0, ci, flags);
+	ctx->depth++;
+	if (ctx->depth > READ_ONCE(max_depth_seen))
+		WRITE_ONCE(max_depth_seen, ctx->depth);
+	return reported;
+}
+
+bool lock_acquire(const struct lockdep_map *m, unsigned int subclass, unsigned int flags,
+		  const void *instance, const void *ip)
+{
+	if (likely(READ_ONCE(lockdep_state) == LOCKDEP_OFF) || m->kind == LD_NOVALIDATE)
+		return false;
+	unsigned long irqf = local_irq_save();
+	struct percpu *pc = this_cpu_ptr();
+	struct lockdep_ctx *ctx = ctx_get(pc);
+	bool reported = false;
+
+	if (ctx && !pc->lockdep_recursion) {
+		pc->lockdep_recursion = true;
+		pc->lockdep_rbp = (u64)__builtin_frame_address(0); /* traces start at our caller */
+		reported = __lock_acquire(ctx, m, subclass, flags, instance, ip,
+					  irqf & X86_RFLAGS_IF, pc->hardirq_depth > 0);
+		pc->lockdep_recursion = false;
+	}
+	local_irq_restore(irqf);
+	return reported;
+}
+
+static void ctx_remove(struct lockdep_ctx *ctx, unsigned int i)
+{
+	ctx->depth--;
+	for (unsigned int j = i; j < ctx->depth; j++) {
+		ctx->held[j] = ctx->held[j + 1];
+		ctx->held[j].chain_key = chain_next(j ? ctx->held[j - 1].chain_key : 0,
+						    ctx->held[j].class_idx, ctx->held[j].flags);
+	}
+}
+
+void lock_release(const void *instance, const void *ip)
+{
+	(void)ip;
+	if (likely(READ_ONCE(lockdep_state) == LOCKDEP_OFF))
+		return;
+	unsigned long irqf = local_irq_save();
+	struct percpu *pc = this_cpu_ptr();
+	struct lockdep_ctx *ctx = ctx_get(pc);
+
+	/* Not found: taken before tracking began (or never tracked). The
+	 * primitives report real unbalanced unlocks themselves. */
+	if (ctx && !pc->lockdep_recursion) {
+		for (unsigned int i = ctx->depth; i-- > 0;) {
+			if (ctx->held[i].instance == instance) {
+				ctx_remove(ctx, i);
+				break;
+			}
+		}
+	}
+	local_irq_restore(irqf);
+}
+
+void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock_class_key *key,
+		      enum lockdep_kind kind)
+{
+	*m = (struct lockdep_map)LOCKDEP_MAP_INIT(name, key, kind);
+}
+
+void lockdep_register_key(struct lock_class_key *key)
+{
+	(void)key; /* classes are made at first use; nothing to do yet */
+}
+
+void lockdep_unregister_key(struct lock_class_key *key)
+{
+	unsigned long irqf = local_irq_save();
+
+	graph_lock();
+	for (unsigned int s = 0; s < LOCKDEP_SUBCLASSES; s++) {
+		u16 i = class_find(key, s);
+
+		if (i)
+			WRITE_ONCE(classes[i].dead, true);
+	}
+	graph_unlock();
+	local_irq_restore(irqf);
+}
+
+/* ---- contexts entering and leaving --------------------------------------- */
+
+static void report_held(const struct lockdep_ctx *ctx);
+
+/* A context that must hold at most `depth` locks holds more: report it
+ * (once, while validating) and forget the extra ones. With
+ * lockdep_recursion set. */
+static void check_leak(struct lockdep_ctx *ctx, unsigned int depth, const char *what,
+		       const char *who, const void *fn)
+{
+	if (ctx->depth <= depth)
+		return;
+	if (validating() && report_begin()) {
+		char name[NAME_LEN + 24];
+
+		class_str(ctx->held[ctx->depth - 1].class_idx, name, sizeof(name));
+		if (fn)
+			report_bug("lockdep", "%s %pS returned holding %s", what, fn, name);
+		else
+			report_bug("lockdep", "%s %s exits holding %s", what, who, name);
+		report_held(ctx);
+		dump_stack();
+		printk(KERN_ERR "validator off after this report (locks are still tracked)\n");
+	}
+	ctx->depth = depth;
+}
+
+void lockdep_hardirq_enter(void)
+{
+	this_cpu_write(hardirq_depth, this_cpu_read(hardirq_depth) + 1);
+}
+
+void lockdep_hardirq_exit(const void *handler)
+{
+	struct percpu *pc = this_cpu_ptr();
+
+	if (pc->hardirq_depth == 1 && pc->irq_lockdep.depth && !pc->lockdep_recursion) {
+		pc->lockdep_recursion = true;
+		check_leak(&pc->irq_lockdep, 0, "interrupt handler", NULL, handler);
+		pc->lockdep_recursion = false;
+	}
+	pc->hardirq_depth--;
+}
+
+void lockdep_nmi_enter(void)
+{
+	this_cpu_write(in_nmi, true);
+}
+
+void lockdep_nmi_exit(void)
+{
+	this_cpu_write(in_nmi, false);
+}
+
+bool in_hardirq(void)
+{
+	return this_cpu_read(hardirq_depth) > 0;
+}
+
+void lockdep_thread_exit(struct thread *t)
+{
+	unsigned long irqf = local_irq_save();
+	struct percpu *pc = this_cpu_ptr();
+
+	if (!pc->lockdep_recursion && t->lockdep.depth) {
+		pc->lockdep_recursion = true;
+		check_leak(&t->lockdep, 0, "thread", t->name, NULL);
+		pc->lockdep_recursion = false;
+	}
+	local_irq_restore(irqf);
+}
+
+void lockdep_reset_cpu(struct thread *idle)
+{
+	struct percpu *pc = this_cpu_ptr();
+
+	idle->lockdep.depth = 0;
+	pc->irq_lockdep.depth = 0;
+	pc->hardirq_depth = 0;
+	pc->in_nmi = false;
+	pc->lockdep_recursion = false;
+}
+
+unsigned int lockdep_held_depth(void)
+{
+	unsigned long irqf = local_irq_save();
+	struct lockdep_ctx *ctx = ctx_get(this_cpu_ptr());
+	unsigned int d = ctx ? ctx->depth : 0;
+
+	local_irq_restore(irqf);
+	return d;
+}
+
+void lockdep_check_depth(unsigned int depth, const char *what, const void *fn)
+{
+	unsigned long irqf = local_irq_save();
+	struct percpu *pc = this_cpu_ptr();
+	struct lockdep_ctx *ctx = ctx_get(pc);
+
+	if (ctx && ctx->depth > depth && !pc->lockdep_recursion) {
+		pc->lockdep_recursion = true;
+		check_leak(ctx, depth, what, NULL, fn);
+		pc->lockdep_recursion = false;
+	}
+	local_irq_restore(irqf);
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+static void report_held(const struct lockdep_ctx *ctx)
+{
+	char name[NAME_LEN + 24], where[128];
+
+	printk(KERN_ERR "%s holds %u lock%s:\n", ctx_name(), ctx->depth,
+	       ctx->depth == 1 ? "" : "s");
+	for (unsigned int i = 0; i < ctx->depth; i++) {
+		const struct held_lock *h = &ctx->held[i];
+
+		print_ip(where, sizeof(where), h->ip);
+		printk(KERN_ERR "  #%u %s taken at %s%s\n", i,
+		       h->class_idx ? class_str(h->class_idx, name, sizeof(name)) : h->map->name,
+		       where, h->flags & LD_TRY ? " (trylock)" : "");
+	}
+}
+
+/* One dependency of a chain, with where it was first made. */
+static void print_dep(u32 d)
+{
+	char a[NAME_LEN + 24], b[NAME_LEN + 24];
+	const struct ld_trace *tr = &traces[deps[d].trace];
+
+	printk(KERN_ERR "  %s -> %s, first by %s:\n", class_str(deps[d].from, a, sizeof(a)),
+	       class_str(deps[d].to, b, sizeof(b)), deps[d].trace ? tr->comm : "?");
+	print_trace(deps[d].trace, "      ");
+}
+
+/* The path a search found, from its start to `to`, in order. */
+static void print_path(u16 to, int backward)
+{
+	u32 path[64];
+	unsigned int n = 0;
+
+	for (u32 d = classes[to].bfs_dep[backward]; d && n < 64;
+	     d = classes[backward ? deps[d].to : deps[d].from].bfs_dep[backward])
+		path[n++] = d;
+	if (backward) /* found walking back: from `to` forward already */
+		for (unsigned int i = 0; i < n; i++)
+			print_dep(path[i]);
+	else
+		while (n)
+			print_dep(path[--n]);
+}
+
+static void print_first(u16 c)
+{
+	char name[NAME_LEN + 24];
+
+	printk(KERN_ERR "%s first taken by %s:\n", class_str(c, name, sizeof(name)),
+	       classes[c].first_trace ? traces[classes[c].first_trace].comm : "?");
+	print_trace(classes[c].first_trace, "      ");
+}
+
+static void print_hints(u16 c)
+{
+	if (classes[c].kind == LD_WQ)
+		printk(KERN_ERR "(a workqueue is 'held' by each item it runs and 'taken' by "
+				"flush_workqueue(), and by flush_work() on an ordered or max_active 1 "
+				"workqueue)\n");
+	else if (classes[c].kind == LD_WORK)
+		printk(KERN_ERR "(a work item is 'held' while it runs and 'taken' by flush_work() "
+				"and cancel_work_sync(): they wait for it)\n");
+}
+
+static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map *m,
+			 unsigned int subclass, const void *ip, const void *rep_instance)
+{
+	char a[NAME_LEN + 24], b[NAME_LEN + 24], c[NAME_LEN + 24], where[128];
+	const char *who = ctx_name();
+
+	(void)subclass;
+	print_ip(where, sizeof(where), ip);
+	switch (rep.kind) {
+	case REP_CIRCULAR:
+		report_bug("lockdep",
+			   "possible circular locking dependency: %s takes %s at %s while "
+			   "holding %s",
+			   who, class_str(rep.next, a, sizeof(a)), where,
+			   class_str(rep.prev, b, sizeof(b)));
+		printk(KERN_ERR "the existing chain back (each dependency where it was first "
+				"made):\n");
+		print_path(rep.prev, 0);
+		printk(KERN_ERR "  %s -> %s: the new dependency, taken at %s\n",
+		       class_str(rep.prev, b, sizeof(b)), class_str(rep.next, a, sizeof(a)), where);
+		print_hints(rep.next);
+		print_hints(rep.prev);
+		break;
+	case REP_RECURSIVE: {
+		char held_at[128];
+
+		print_ip(held_at, sizeof(held_at), rep.held->ip);
+		report_bug("lockdep",
+			   "possible recursive locking: %s takes %s at %s while holding %s "
+			   "(taken at %s)",
+			   who, class_str(rep.next, a, sizeof(a)), where,
+			   rep.held->map == m || rep.held->instance == rep_instance ?
+				   "that very one" :
+				   "another of its class",
+			   held_at);
+		if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
+			printk(KERN_ERR "flushing a work item from inside itself, a workqueue "
+					"from one of its own items, or a later item of an ordered or "
+					"max_active 1 workqueue from an earlier one, waits for "
+					"itself\n");
+		else
+			printk(KERN_ERR "two locks of one class nest without a subclass "
+					"(spin_lock_nested()) saying in which order\n");
+		print_hints(rep.next);
+		break;
+	}
+	case REP_INCONSISTENT: {
+		bool now_irq = rep.new_bit == USED_IN_HARDIRQ;
+
+		report_bug("lockdep",
+			   "inconsistent lock state %s: %s takes %s at %s %s",
+			   now_irq ? "{HARDIRQ-ON-W} -> {IN-HARDIRQ-W}" :
+				     "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}",
+			   who, class_str(rep.next, a, sizeof(a)), where,
+			   now_irq ? "in an interrupt handler" : "with interrupts enabled");
+		printk(KERN_ERR "it was taken %s before, first by %s:\n",
+		       now_irq ? "with interrupts enabled" : "in an interrupt handler",
+		       traces[classes[rep.next].usage_trace[now_irq ? 1 : 0]].comm);
+		print_trace(classes[rep.next].usage_trace[now_irq ? 1 : 0], "      ");
+		printk(KERN_ERR "an interrupt taking it on a CPU that holds it with interrupts "
+				"on spins forever\n");
+		break;
+	}
+	case REP_IRQ_ORDER:
+		report_bug("lockdep",
+			   "hardirq-safe -> hardirq-unsafe lock order: %s takes %s at %s; %s "
+			   "is taken in interrupt handlers and %s with interrupts enabled",
+			   who, class_str(rep.next, a, sizeof(a)), where,
+			   class_str(rep.safe, b, sizeof(b)), class_str(rep.unsafe, c, sizeof(c)));
+		printk(KERN_ERR "the chain from the hardirq-safe lock to the hardirq-unsafe one:\n");
+		if (rep.via_new_dep) {
+			print_path(rep.safe, 1);
+			printk(KERN_ERR "  %s -> %s: the new dependency\n",
+			       class_str(rep.prev, a, sizeof(a)), class_str(rep.next, b, sizeof(b)));
+		}
+		if (rep.via_new_dep || rep.safe_is_new)
+			print_path(rep.unsafe, 0); /* searched forward, to it */
+		else
+			print_path(rep.safe, 1); /* searched backward, to it */
+		printk(KERN_ERR "%s taken in an interrupt handler, first by %s:\n",
+		       class_str(rep.safe, a, sizeof(a)),
+		       traces[classes[rep.safe].usage_trace[0]].comm);
+		print_trace(classes[rep.safe].usage_trace[0], "      ");
+		printk(KERN_ERR "%s taken with interrupts enabled, first by %s:\n",
+		       class_str(rep.unsafe, a, sizeof(a)),
+		       traces[classes[rep.unsafe].usage_trace[1]].comm);
+		print_trace(classes[rep.unsafe].usage_trace[1], "      ");
+		printk(KERN_ERR "an interrupt taking the first while this CPU waits for the second, "
+				"held by a CPU that the interrupt stopped, deadlocks\n");
+		break;
+	case REP_FULL:
+		report_bug("lockdep", "out of %s; validator off", rep.table);
+		break;
+	case REP_NONE:
+		return;
+	}
+	if (rep.kind == REP_CIRCULAR || rep.kind == REP_RECURSIVE) {
+		print_first(rep.prev ? rep.prev : rep.next);
+		if (rep.prev && rep.prev != rep.next)
+			print_first(rep.next);
+	}
+	report_held(ctx);
+	dump_stack();
+	printk(KERN_ERR "validator off after this report (locks are still tracked)\n");
+	rep.kind = REP_NONE;
+}
+
+void lockdep_report_misuse(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	report_bug("lockdep", "%s", msg);
+	unsigned long irqf = local_irq_save();
+	struct lockdep_ctx *ctx = ctx_get(this_cpu_ptr());
+
+	if (ctx)
+		report_held(ctx);
+	local_irq_restore(irqf);
+	dump_stack();
+}
+
+/* ---- state --------------------------------------------------------------- */
+
+bool lockdep_on(void)
+{
+	return validating();
+}
+
+unsigned long lockdep_reports(void)
+{
+	return __atomic_load_n(&nr_reports, __ATOMIC_RELAXED);
+}
+
+bool lockdep_claim_report(void)
+{
+	return report_begin();
+}
+
+void lockdep_rearm(void)
+{
+	int tracking = LOCKDEP_TRACKING;
+
+	__atomic_compare_exchange_n(&lockdep_state, &tracking, LOCKDEP_ON, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_RELAXED);
+}
+
+void lockdep_get_stats(struct lockdep_stats *st)
+{
+	*st = (struct lockdep_stats){
+		.enabled = READ_ONCE(lockdep_state) != LOCKDEP_OFF,
+		.on = validating(),
+		.classes = READ_ONCE(nr_classes) - 1,
+		.max_classes = MAX_CLASSES - 1,
+		.deps = READ_ONCE(nr_deps) - 1,
+		.max_deps = MAX_DEPS - 1,
+		.chains = READ_ONCE(nr_chains),
+		.max_chains = CHAIN_SLOTS,
+		.trace_ips = READ_ONCE(nr_trace_ips),
+		.max_trace_ips = MAX_TRACE_IPS,
+		.max_depth = READ_ONCE(max_depth_seen),
+		.reports = lockdep_reports(),
+	};
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct percpu *pc = per_cpu_ptr(cpu);
+
+		if (pc) {
+			st->chain_hits += READ_ONCE(pc->lockdep_chain_hits);
+			st->chain_misses += READ_ONCE(pc->lockdep_chain_misses);
+		}
+	}
+}
+
+void lockdep_show(void)
+{
+	struct lockdep_stats st;
+
+	lockdep_get_stats(&st);
+	printk(KERN_INFO "%s: classes %u/%u deps %u/%u chains %u/%u trace entries %u/%u, "
+			 "deepest %u held; chain cache %lu hits, %lu misses; %lu report%s\n",
+	       !st.enabled ? "off (lockdep=0)" : st.on ? "on" : "off after a report", st.classes,
+	       st.max_classes, st.deps, st.max_deps, st.chains, st.max_chains, st.trace_ips,
+	       st.max_trace_ips, st.max_depth, (unsigned long)st.chain_hits,
+	       (unsigned long)st.chain_misses, st.reports, st.reports == 1 ? "" : "s");
+}
+
+void lockdep_init(void)
+{
+	if (lockdep_enabled)
+		WRITE_ONCE(lockdep_state, LOCKDEP_ON);
+}

@@ -1,0 +1,99 @@
+/* kernel/lockdep.h - the lock-dependency validator ("lockdep").
+ *
+ * Every lock belongs to a class (its init site, or the lock itself if it is
+ * declared statically; docs/lockdep.md). As the kernel runs, the validator
+ * keeps each context's held locks and a global graph of "class B was taken
+ * while class A was held", and reports, on the first run that makes one
+ * possible, each way those can deadlock: a cycle in the graph (AB-BA on two
+ * paths that never overlapped), one class taken twice, a class taken both
+ * in hard-interrupt context and elsewhere with interrupts enabled, or an
+ * interrupt-safe class taken before an interrupt-unsafe one. Workqueues and
+ * work items are pseudo-locks: running an item holds it and its workqueue,
+ * and flushing acquires them, so flushes join the same graph.
+ *
+ * A report is one "BUG: lockdep: ..." line (the harness and the tests count
+ * it like any report_bug()), followed by "lockdep:" lines: the dependency
+ * chain with where each link was first made, the held locks and the stack.
+ * After a report, validation stops (locks are still tracked) and the kernel
+ * carries on. `lockdep=0` turns the validator off for the boot.
+ *
+ * The primitives call the hooks; other code uses only the annotations:
+ *   spin_lock_nested(l, subclass)   two locks of one class, in a fixed order
+ *   lock_map_acquire(m), lock_map_release(m)   pseudo-locks (workqueue.c)
+ *
+ * Hooks (any context; they never sleep and take no struct spinlock):
+ *   lock_acquire(map, subclass, flags, instance, ip)   before taking; true if
+ *                                 it reported (the caller may then skip its
+ *                                 own check of the same misuse)
+ *   lock_release(instance, ip)    after releasing (unknown instances: ignored)
+ *   lockdep_hardirq_enter/exit()  around an interrupt handler
+ *   lockdep_nmi_enter/exit()      around an NMI: nothing is tracked inside
+ *   lockdep_thread_exit(t)        a thread must exit holding nothing
+ *   lockdep_held_depth()          locks the current context holds
+ *   lockdep_check_depth(depth, what, fn)  report (once) if more are held
+ *                                 than depth after fn returned
+ */
+#ifndef KERNEL_LOCKDEP_H
+#define KERNEL_LOCKDEP_H
+
+#include "kernel/lockdep_types.h"
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+struct thread;
+
+#define LD_TRY	   0x1 /* a trylock: no dependency on what is held, no recursion check */
+#define LD_NOCHECK 0x2 /* bookkeeping only (the scheduler's run-queue lock hand-off) */
+
+#define SINGLE_DEPTH_NESTING 1
+#define LOCKDEP_SUBCLASSES   4
+
+bool lock_acquire(const struct lockdep_map *m, unsigned int subclass, unsigned int flags,
+		  const void *instance, const void *ip);
+void lock_release(const void *instance, const void *ip);
+
+#define lock_map_acquire(m) lock_acquire((m), 0, 0, (m), __builtin_return_address(0))
+#define lock_map_release(m) lock_release((m), __builtin_return_address(0))
+
+void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock_class_key *key,
+		      enum lockdep_kind kind);
+/* A key in allocated memory (a workqueue's): its classes die with it. */
+void lockdep_register_key(struct lock_class_key *key);
+void lockdep_unregister_key(struct lock_class_key *key);
+
+void lockdep_hardirq_enter(void);
+void lockdep_hardirq_exit(const void *handler);
+void lockdep_nmi_enter(void);
+void lockdep_nmi_exit(void);
+bool in_hardirq(void);
+void lockdep_thread_exit(struct thread *t);
+void lockdep_reset_cpu(struct thread *idle); /* a CPU (re)starting: it holds nothing */
+unsigned int lockdep_held_depth(void);
+void lockdep_check_depth(unsigned int depth, const char *what, const void *fn);
+
+/* Validation is on (not off by lockdep=0 nor stopped by a report). */
+bool lockdep_on(void);
+/* Reports so far. */
+unsigned long lockdep_reports(void);
+/* A report of a misuse found outside the graph (workqueue.c's flush fast
+ * paths and the WQ_MEM_RECLAIM rule), in the validator's form. */
+void lockdep_report_misuse(const char *fmt, ...) __printf(1, 2);
+/* Validation was on, and the caller now owns the report it is about to
+ * make (lockdep_report_misuse()); validation is off after it. */
+bool lockdep_claim_report(void);
+/* Tests only: turn validation back on after a report they provoked. */
+void lockdep_rearm(void);
+
+struct lockdep_stats {
+	bool enabled, on;
+	unsigned int classes, max_classes, deps, max_deps, chains, max_chains;
+	unsigned int trace_ips, max_trace_ips, max_depth;
+	unsigned long reports;
+	u64 chain_hits, chain_misses;
+};
+void lockdep_get_stats(struct lockdep_stats *st);
+void lockdep_show(void); /* the stats, on the console */
+
+void lockdep_init(void); /* kmain, once the boot CPU's idle thread exists */
+
+#endif
