@@ -25,7 +25,7 @@ void __init_completion(struct completion *c, const char *name, const struct lock
 /* Its wait queue's lock: one class per call site. */
 #define init_completion(c)                                                                         \
 	do {                                                                                       \
-		static const struct lock_class_key __key;                                         \
+		static const struct lock_class_key __key;                                          \
 		__init_completion((c), #c, &__key);                                                \
 	} while (0)
 static inline void reinit_completion(struct completion *c)

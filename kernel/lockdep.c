@@ -61,34 +61,34 @@ struct lock_class {
 	char name[NAME_LEN];
 };
 
-struct lock_dep {	/* "to was taken while from was held" */
+struct lock_dep { /* "to was taken while from was held" */
 	u16 from, to;
-	u32 next_after;	/* G: the next dependency out of from */
-	u32 next_before;	/* G: the next dependency into to */
-	u32 trace;	/* where it was first made */
+	u32 next_after;	 /* G: the next dependency out of from */
+	u32 next_before; /* G: the next dependency into to */
+	u32 trace;	 /* where it was first made */
 };
 
 struct ld_trace {
-	u32 start;		    /* in trace_ips */
+	u32 start; /* in trace_ips */
 	u8 len;
 	char comm[THREAD_NAME_LEN]; /* the thread (or "irq") */
 };
 
 /* Index 0 of classes, deps and traces means "none". */
-static struct lock_class classes[MAX_CLASSES];	 /* A/G */
-static unsigned int nr_classes = 1;		 /* G */
-static u16 class_hash[CLASS_HASH_SIZE];		 /* A */
-static struct lock_dep deps[MAX_DEPS];		 /* G */
-static unsigned int nr_deps = 1;		 /* G */
-static u64 chains[CHAIN_SLOTS];			 /* A, written under G: 0 = empty */
-static unsigned int nr_chains;			 /* G */
-static struct ld_trace traces[MAX_TRACES];	 /* G */
-static unsigned int nr_traces = 1;		 /* G */
-static u64 trace_ips[MAX_TRACE_IPS];		 /* G */
-static unsigned int nr_trace_ips;		 /* G */
-static u32 bfs_gen;				 /* G */
-static u16 bfs_queue[MAX_CLASSES];		 /* G */
-static unsigned int max_depth_seen;		 /* A */
+static struct lock_class classes[MAX_CLASSES]; /* A/G */
+static unsigned int nr_classes = 1;	       /* G */
+static u16 class_hash[CLASS_HASH_SIZE];	       /* A */
+static struct lock_dep deps[MAX_DEPS];	       /* G */
+static unsigned int nr_deps = 1;	       /* G */
+static u64 chains[CHAIN_SLOTS];		       /* A, written under G: 0 = empty */
+static unsigned int nr_chains;		       /* G */
+static struct ld_trace traces[MAX_TRACES];     /* G */
+static unsigned int nr_traces = 1;	       /* G */
+static u64 trace_ips[MAX_TRACE_IPS];	       /* G */
+static unsigned int nr_trace_ips;	       /* G */
+static u32 bfs_gen;			       /* G */
+static u16 bfs_queue[MAX_CLASSES];	       /* G */
+static unsigned int max_depth_seen;	       /* A */
 
 static u32 graph_lock_word;
 
@@ -116,22 +116,22 @@ static bool validating(void)
  * ON changes it), so the search results it points at stay valid. */
 enum report_kind {
 	REP_NONE,
-	REP_CIRCULAR,	/* the new dependency closes a cycle */
-	REP_RECURSIVE,	/* a class taken while held */
+	REP_CIRCULAR,	  /* the new dependency closes a cycle */
+	REP_RECURSIVE,	  /* a class taken while held */
 	REP_INCONSISTENT, /* a class both hardirq-safe and hardirq-unsafe */
-	REP_IRQ_ORDER,	/* a hardirq-safe class before a hardirq-unsafe one */
-	REP_FULL,	/* a table ran out */
+	REP_IRQ_ORDER,	  /* a hardirq-safe class before a hardirq-unsafe one */
+	REP_FULL,	  /* a table ran out */
 };
 
 static struct {
 	enum report_kind kind;
-	u16 prev, next;	      /* the held class and the one being taken */
+	u16 prev, next;		      /* the held class and the one being taken */
 	const struct held_lock *held; /* REP_RECURSIVE: the entry already held */
-	u8 new_bit;	      /* REP_INCONSISTENT: the usage just seen */
-	u16 safe, unsafe;     /* REP_IRQ_ORDER */
-	bool via_new_dep;     /* REP_IRQ_ORDER: the new prev -> next closes it */
-	bool safe_is_new;     /* REP_IRQ_ORDER, not via_new_dep: next just became safe */
-	const char *table;    /* REP_FULL */
+	u8 new_bit;		      /* REP_INCONSISTENT: the usage just seen */
+	u16 safe, unsafe;	      /* REP_IRQ_ORDER */
+	bool via_new_dep;	      /* REP_IRQ_ORDER: the new prev -> next closes it */
+	bool safe_is_new;	      /* REP_IRQ_ORDER, not via_new_dep: next just became safe */
+	const char *table;	      /* REP_FULL */
 } rep;
 
 /* Take the right to report: false if validation is already off. */
@@ -232,8 +232,8 @@ static void print_ip(char *buf, size_t size, const void *ip)
 /* ---- classes ------------------------------------------------------------- */
 
 static const char *const kind_names[] = {
-	[LD_SPIN] = "spinlock",	  [LD_MUTEX] = "mutex", [LD_BIGLOCK] = "big lock",
-	[LD_WQ] = "workqueue",	  [LD_WORK] = "work",	[LD_NOVALIDATE] = "not validated",
+	[LD_SPIN] = "spinlock", [LD_MUTEX] = "mutex", [LD_BIGLOCK] = "big lock",
+	[LD_WQ] = "workqueue",	[LD_WORK] = "work",   [LD_NOVALIDATE] = "not validated",
 };
 
 /* "'name'" or "'name/1'", then "(kind)": the form every report line uses. */
@@ -283,8 +283,8 @@ static u16 map_class(const struct lockdep_map *m, unsigned int subclass, const v
 
 	if (subclass >= LOCKDEP_SUBCLASSES) {
 		if (report_begin())
-			lockdep_report_misuse("lock '%s' taken with subclass %u: at most %u", m->name,
-					      subclass, LOCKDEP_SUBCLASSES - 1);
+			lockdep_report_misuse("lock '%s' taken with subclass %u: at most %u",
+					      m->name, subclass, LOCKDEP_SUBCLASSES - 1);
 		return 0;
 	}
 	if (!m->key && ((const char *)m < __data_start || (const char *)m >= __bss_end)) {
@@ -585,8 +585,7 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 	for (unsigned int i = ctx->depth; ok && !(flags & LD_TRY) && i-- > 0;) {
 		const struct held_lock *h = &ctx->held[i];
 
-		if (!h->class_idx || h->class_idx == ci ||
-		    exempt_pair(&classes[h->class_idx], c))
+		if (!h->class_idx || h->class_idx == ci || exempt_pair(&classes[h->class_idx], c))
 			continue;
 		ok = add_dep(h->class_idx, ci, ip);
 		if (!(h->flags & LD_TRY))
@@ -867,9 +866,10 @@ static void print_first(u16 c)
 static void print_hints(u16 c)
 {
 	if (classes[c].kind == LD_WQ)
-		printk(KERN_ERR "(a workqueue is 'held' by each item it runs and 'taken' by "
-				"flush_workqueue(), and by flush_work() on an ordered or max_active 1 "
-				"workqueue)\n");
+		printk(KERN_ERR
+		       "(a workqueue is 'held' by each item it runs and 'taken' by "
+		       "flush_workqueue(), and by flush_work() on an ordered or max_active 1 "
+		       "workqueue)\n");
 	else if (classes[c].kind == LD_WORK)
 		printk(KERN_ERR "(a work item is 'held' while it runs and 'taken' by flush_work() "
 				"and cancel_work_sync(): they wait for it)\n");
@@ -911,10 +911,11 @@ static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map
 				   "another of its class",
 			   held_at);
 		if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
-			printk(KERN_ERR "flushing a work item from inside itself, a workqueue "
-					"from one of its own items, or a later item of an ordered or "
-					"max_active 1 workqueue from an earlier one, waits for "
-					"itself\n");
+			printk(KERN_ERR
+			       "flushing a work item from inside itself, a workqueue "
+			       "from one of its own items, or a later item of an ordered or "
+			       "max_active 1 workqueue from an earlier one, waits for "
+			       "itself\n");
 		else
 			printk(KERN_ERR "two locks of one class nest without a subclass "
 					"(spin_lock_nested()) saying in which order\n");
@@ -924,8 +925,7 @@ static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map
 	case REP_INCONSISTENT: {
 		bool now_irq = rep.new_bit == USED_IN_HARDIRQ;
 
-		report_bug("lockdep",
-			   "inconsistent lock state %s: %s takes %s at %s %s",
+		report_bug("lockdep", "inconsistent lock state %s: %s takes %s at %s %s",
 			   now_irq ? "{HARDIRQ-ON-W} -> {IN-HARDIRQ-W}" :
 				     "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}",
 			   who, class_str(rep.next, a, sizeof(a)), where,
@@ -944,11 +944,13 @@ static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map
 			   "is taken in interrupt handlers and %s with interrupts enabled",
 			   who, class_str(rep.next, a, sizeof(a)), where,
 			   class_str(rep.safe, b, sizeof(b)), class_str(rep.unsafe, c, sizeof(c)));
-		printk(KERN_ERR "the chain from the hardirq-safe lock to the hardirq-unsafe one:\n");
+		printk(KERN_ERR
+		       "the chain from the hardirq-safe lock to the hardirq-unsafe one:\n");
 		if (rep.via_new_dep) {
 			print_path(rep.safe, 1);
 			printk(KERN_ERR "  %s -> %s: the new dependency\n",
-			       class_str(rep.prev, a, sizeof(a)), class_str(rep.next, b, sizeof(b)));
+			       class_str(rep.prev, a, sizeof(a)),
+			       class_str(rep.next, b, sizeof(b)));
 		}
 		if (rep.via_new_dep || rep.safe_is_new)
 			print_path(rep.unsafe, 0); /* searched forward, to it */
@@ -962,8 +964,9 @@ static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map
 		       class_str(rep.unsafe, a, sizeof(a)),
 		       traces[classes[rep.unsafe].usage_trace[1]].comm);
 		print_trace(classes[rep.unsafe].usage_trace[1], "      ");
-		printk(KERN_ERR "an interrupt taking the first while this CPU waits for the second, "
-				"held by a CPU that the interrupt stopped, deadlocks\n");
+		printk(KERN_ERR
+		       "an interrupt taking the first while this CPU waits for the second, "
+		       "held by a CPU that the interrupt stopped, deadlocks\n");
 		break;
 	case REP_FULL:
 		report_bug("lockdep", "out of %s; validator off", rep.table);
@@ -1058,9 +1061,11 @@ void lockdep_show(void)
 	lockdep_get_stats(&st);
 	printk(KERN_INFO "%s: classes %u/%u deps %u/%u chains %u/%u trace entries %u/%u, "
 			 "deepest %u held; chain cache %lu hits, %lu misses; %lu report%s\n",
-	       !st.enabled ? "off (lockdep=0)" : st.on ? "on" : "off after a report", st.classes,
-	       st.max_classes, st.deps, st.max_deps, st.chains, st.max_chains, st.trace_ips,
-	       st.max_trace_ips, st.max_depth, (unsigned long)st.chain_hits,
+	       !st.enabled ? "off (lockdep=0)" :
+	       st.on	   ? "on" :
+			     "off after a report",
+	       st.classes, st.max_classes, st.deps, st.max_deps, st.chains, st.max_chains,
+	       st.trace_ips, st.max_trace_ips, st.max_depth, (unsigned long)st.chain_hits,
 	       (unsigned long)st.chain_misses, st.reports, st.reports == 1 ? "" : "s");
 }
 

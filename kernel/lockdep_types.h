@@ -15,19 +15,19 @@ struct lock_class_key {
 };
 
 enum lockdep_kind {
-	LD_SPIN,	/* a spinlock (0: what a zeroed map means) */
-	LD_MUTEX,	/* a sleeping lock with an owner */
-	LD_BIGLOCK,	/* the sleep-releasing big lock */
-	LD_WQ,		/* pseudo-lock: a workqueue (flushed, or running an item) */
-	LD_WORK,	/* pseudo-lock: a work item */
-	LD_NOVALIDATE,	/* never tracked (the console's lock, which reports need) */
+	LD_SPIN,       /* a spinlock (0: what a zeroed map means) */
+	LD_MUTEX,      /* a sleeping lock with an owner */
+	LD_BIGLOCK,    /* the sleep-releasing big lock */
+	LD_WQ,	       /* pseudo-lock: a workqueue (flushed, or running an item) */
+	LD_WORK,       /* pseudo-lock: a work item */
+	LD_NOVALIDATE, /* never tracked (the console's lock, which reports need) */
 };
 
 struct lockdep_map {
 	const struct lock_class_key *key; /* NULL: a static lock, keyed by its address */
 	const char *name;
-	u16 class_idx;			  /* A: the class of subclass 0, once looked up */
-	u8 kind;			  /* enum lockdep_kind */
+	u16 class_idx; /* A: the class of subclass 0, once looked up */
+	u8 kind;       /* enum lockdep_kind */
 };
 
 #define LOCKDEP_MAP_INIT(n, k, kd)                                                                 \
@@ -37,7 +37,7 @@ struct lockdep_map {
 
 /* One lock a context holds. */
 struct held_lock {
-	const struct lockdep_map *map; /* for its name (a work item's: a copy on the worker's stack) */
+	const struct lockdep_map *map; /* its name (a work item's: a copy on the worker's stack) */
 	const void *instance;	       /* what the release names: the lock, or the work item */
 	const void *ip;		       /* where it was taken */
 	u64 chain_key;		       /* this entry and every one below it */

@@ -60,7 +60,7 @@ void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key
 /* One class per call site. */
 #define mutex_init(m, n)                                                                           \
 	do {                                                                                       \
-		static const struct lock_class_key __key;                                         \
+		static const struct lock_class_key __key;                                          \
 		__mutex_init((m), (n), &__key);                                                    \
 	} while (0)
 void mutex_lock(struct mutex *m);
@@ -74,7 +74,7 @@ void __sema_init(struct semaphore *s, unsigned int count, const char *name,
 /* Its inner lock: one class per call site. */
 #define sema_init(s, c)                                                                            \
 	do {                                                                                       \
-		static const struct lock_class_key __key;                                         \
+		static const struct lock_class_key __key;                                          \
 		__sema_init((s), (c), #s, &__key);                                                 \
 	} while (0)
 void down(struct semaphore *s);

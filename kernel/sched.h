@@ -130,12 +130,12 @@ struct thread {
 	const struct sched_hook_ops *hook_ops[SCHED_MAX_HOOKS]; /* S */
 	void *hook_data[SCHED_MAX_HOOKS];			/* S */
 	unsigned int nr_hooks;					/* S */
-	bool hooks_slept;    /* S: sleeping() ran; running() is due */
-	bool in_hook;	     /* S: inside a hook callback (must not block) */
-	int biglock_depth;   /* S: kernel/biglock.c */
+	bool hooks_slept;	    /* S: sleeping() ran; running() is due */
+	bool in_hook;		    /* S: inside a hook callback (must not block) */
+	int biglock_depth;	    /* S: kernel/biglock.c */
 	struct lockdep_ctx lockdep; /* the thread only, interrupts off: locks it holds */
-	const void *sleeper; /* S: its schedule_timeout() timer while armed
-			      * (kernel/wait.c checks it when a wheel meets the timer) */
+	const void *sleeper;	    /* S: its schedule_timeout() timer while armed
+				     * (kernel/wait.c checks it when a wheel meets the timer) */
 
 	char name[THREAD_NAME_LEN]; /* I */
 	u32 tid;		    /* I: unique id (tracing) */

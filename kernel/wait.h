@@ -52,7 +52,7 @@ void __init_waitqueue_head(struct wait_queue_head *wq, const char *name,
 /* Its lock: one class per call site. */
 #define init_waitqueue_head(wq)                                                                    \
 	do {                                                                                       \
-		static const struct lock_class_key __key;                                         \
+		static const struct lock_class_key __key;                                          \
 		__init_waitqueue_head((wq), #wq, &__key);                                          \
 	} while (0)
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);

@@ -1444,10 +1444,14 @@ static void check_flush_dependency(struct workqueue_struct *target, work_func_t 
 		return;
 	if (!lockdep_claim_report())
 		return;
+	char item[96] = "";
+
+	if (target_fn)
+		scnprintf(item, sizeof(item), " (item %pS)", target_fn);
 	lockdep_report_misuse("WQ_MEM_RECLAIM workqueue %s (item %pS) flushes !WQ_MEM_RECLAIM "
-			      "workqueue %s%s%pS: under memory pressure its rescuer may wait forever",
+			      "workqueue %s%s: under memory pressure its rescuer may wait forever",
 			      own ? own->name : "(rescuer)", self->current_func, target->name,
-			      target_fn ? " (item " : "", target_fn);
+			      item);
 }
 
 bool flush_work(struct work_struct *w)
@@ -1550,9 +1554,10 @@ void flush_workqueue(struct workqueue_struct *wq)
 	/* The fast path that keeps it from hanging, validator on or off. */
 	if (self && self->current_pwq && self->current_pwq->wq == wq) {
 		if (!reported)
-			lockdep_report_misuse("flush_workqueue(%s) from its own item %pS would wait "
-					      "for itself forever",
-					      wq->name, self->current_func);
+			lockdep_report_misuse(
+				"flush_workqueue(%s) from its own item %pS would wait "
+				"for itself forever",
+				wq->name, self->current_func);
 		return;
 	}
 	check_flush_dependency(wq, NULL);

@@ -184,8 +184,9 @@ struct work_struct {
 	void (*get)(struct work_struct *w); /* optional references */
 	void (*put)(struct work_struct *w);
 	u32 magic;
-	u8 color; /* the pool's lock: flush colour */
-	struct lockdep_map lockdep_map; /* the validator's pseudo-lock: one class per INIT_WORK site */
+	u8 color;			/* the pool's lock: flush colour */
+	struct lockdep_map lockdep_map; /* the validator's pseudo-lock: one class per INIT_WORK site
+					 */
 };
 
 struct delayed_work {
@@ -214,14 +215,14 @@ void __init_work(struct work_struct *w, work_func_t fn, const char *name,
 		 const struct lock_class_key *key);
 #define INIT_WORK(w, fn)                                                                           \
 	do {                                                                                       \
-		static const struct lock_class_key __key;                                         \
+		static const struct lock_class_key __key;                                          \
 		__init_work((w), (fn), #w, &__key);                                                \
 	} while (0)
 void __init_delayed_work(struct delayed_work *dw, work_func_t fn, const char *name,
 			 const struct lock_class_key *key);
 #define INIT_DELAYED_WORK(dw, fn)                                                                  \
 	do {                                                                                       \
-		static const struct lock_class_key __key;                                         \
+		static const struct lock_class_key __key;                                          \
 		__init_delayed_work((dw), (fn), #dw, &__key);                                      \
 	} while (0)
 void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),

@@ -275,6 +275,9 @@ KERNEL_BOOTS = [
     Boot("vcpu-hotplug-poll", "", smp="2,maxcpus=4", mem="256M", machine="q35",
          extra_cmdline="acpi_cpuhp=poll", interact=vcpu_hotplug_tests.interact_poll),
     Boot("lab5-hotplug-callback", "lab_hotplug_callback", smp=4),
+    # The lock validator off: nothing validated, the flush fast paths still
+    # refuse and report (every other boot runs with it on, the default).
+    Boot("lockdep-off", "lockdep_off", smp=2, mem="256M", extra_cmdline="lockdep=0"),
     # COM1 input end to end: the host types a pattern, the interrupt fills
     # the ring, a workqueue worker hands the bytes to the test's consumer.
     Boot("serial-rx-smp2", "serial_rx", smp=2, mem="256M", machine="q35",
@@ -388,6 +391,11 @@ HARNESS_BOOTS = [
                           r"error report from the selftest_bug suite$"],
          log_check=lambda log: ["the declared report was taken for an error"] if any(
              "declared" in x for x in BUG_LINE.findall(log)) else []),
+    # A lock-validator report nobody declared fails the boot.
+    Boot("harness-detects-lockdep-report", "lockdep_undeclared", expect="fail", smp=2,
+         mem="256M",
+         expect_problems=[r"the kernel reported an error: .*\[cpu\d+\] BUG: lockdep: possible "
+                          r"circular locking dependency: init takes 'undeclared_a' \(spinlock\)"]),
     # An interactive boot whose shell dies: QEMU exits under it, or it stops
     # answering. Either fails the boot at once, without trying the rest.
     Boot("harness-detects-dead-shell-exit", "", smp=2, mem="256M", expect="fail",

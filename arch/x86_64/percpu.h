@@ -55,12 +55,12 @@ struct percpu {
 	u64 ipis_resched; /* L: reschedule IPIs handled */
 
 	/* The lock validator (kernel/lockdep.c). */
-	int hardirq_depth;	     /* L: inside an interrupt handler */
-	bool in_nmi;		     /* L: inside the NMI handler: nothing tracked */
-	bool lockdep_recursion;	     /* L: inside the validator */
-	u64 lockdep_rbp;	     /* L: the frame of lock_acquire() under way */
-	u64 lockdep_chain_hits;	     /* L: acquisitions validated by the chain cache */
-	u64 lockdep_chain_misses;    /* L: ... and by the graph */
+	int hardirq_depth;		/* L: inside an interrupt handler */
+	bool in_nmi;			/* L: inside the NMI handler: nothing tracked */
+	bool lockdep_recursion;		/* L: inside the validator */
+	u64 lockdep_rbp;		/* L: the frame of lock_acquire() under way */
+	u64 lockdep_chain_hits;		/* L: acquisitions validated by the chain cache */
+	u64 lockdep_chain_misses;	/* L: ... and by the graph */
 	struct lockdep_ctx irq_lockdep; /* L: the locks held in interrupt context */
 };
 

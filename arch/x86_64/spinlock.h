@@ -66,7 +66,7 @@ void __spin_lock_init(struct spinlock *l, const char *name, const struct lock_cl
 /* One class per call site. */
 #define spin_lock_init(l, n)                                                                       \
 	do {                                                                                       \
-		static const struct lock_class_key __key;                                         \
+		static const struct lock_class_key __key;                                          \
 		__spin_lock_init((l), (n), &__key);                                                \
 	} while (0)
 void spin_lock(struct spinlock *l);

@@ -9,6 +9,7 @@
 #include "drivers/uart16550.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -356,6 +357,24 @@ static int cmd_ps(int argc, char **argv)
 	out("%-18s %4s %-7s %-7s %-10s %8s %7s %7s %s\n", "NAME", "CPU", "STATE", "CLASS", "CPUS",
 	    "RUN(ms)", "VCSW", "IVCSW", "WORK");
 	for_each_thread(ps_one, NULL);
+	return 0;
+}
+
+static int cmd_lockdep(int argc, char **argv)
+{
+	struct lockdep_stats st;
+
+	lockdep_get_stats(&st);
+	out("validator   %s\n", !st.enabled ? "off (lockdep=0)" :
+				st.on	    ? "on" :
+					      "off after a report (locks still tracked)");
+	out("reports     %lu\n", st.reports);
+	out("classes     %u of %u\n", st.classes, st.max_classes);
+	out("dependencies %u of %u\n", st.deps, st.max_deps);
+	out("chains      %u of %u cached; %lu hits, %lu misses\n", st.chains, st.max_chains,
+	    (unsigned long)st.chain_hits, (unsigned long)st.chain_misses);
+	out("traces      %u of %u entries\n", st.trace_ips, st.max_trace_ips);
+	out("deepest     %u locks held at once\n", st.max_depth);
 	return 0;
 }
 
@@ -788,6 +807,9 @@ static const struct shell_cmd commands[] = {
 	{ "ps", "ps", "threads: CPU, state, class, affinity, run time, switches, work item", 0, 0,
 	  cmd_ps },
 	{ "wq", "wq", "worker pools and workqueues, with counters", 0, 0, cmd_wq },
+	{ "lockdep", "lockdep",
+	  "the lock validator: on or off, reports, and how full its tables are", 0, 0,
+	  cmd_lockdep },
 	{ "demo", "demo sleep|spin|hold COUNT [CPU] [MS] | demo release|wait | demo ordered COUNT",
 	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0), or block "
 	  "until 'demo release'; 'demo wait' waits until each has finished or blocks; or compare "

@@ -192,8 +192,9 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 	smp_call_function_single(other, hold_lock_until_reported, NULL, false);
 	KT_WAIT_UNTIL(t, spin_is_locked(&test_lock));
 	/* Interrupts off, as everywhere test_lock is taken: IPI handlers take
-	 * it too (the lock validator reports a plain spin_lock() here). */
-	unsigned long flags = spin_lock_irqsave(&test_lock); /* waits until it reported, after 100 ms */
+	 * it too (the lock validator reports a plain spin_lock() here). This
+	 * waits until the wait was reported, after 100 ms. */
+	unsigned long flags = spin_lock_irqsave(&test_lock);
 	spin_unlock_irqrestore(&test_lock, flags);
 	preempt_enable();
 	spin_stuck_ms = saved;
