@@ -410,7 +410,12 @@ class HostTorture:
             raise Failure("torture start: %r" % (out if out is not None else self.sh.dead))
 
     def hotplug(self, end):
-        while time.time() < end:
+        # Past the end too, until one add or remove is under way: a boot
+        # started just before the end must still move a CPU, or the
+        # torture's verdict ("no CPU went offline or online") would
+        # depend on how late it started.
+        before = self.fig.adds + self.fig.dels
+        while time.time() < end or (not self.pending and self.fig.adds + self.fig.dels == before):
             if time.time() >= self.next_issue:
                 if not self.issue():
                     break
