@@ -278,6 +278,8 @@ KERNEL_BOOTS = [
     # The lock validator off: nothing validated, the flush fast paths still
     # refuse and report (every other boot runs with it on, the default).
     Boot("lockdep-off", "lockdep_off", smp=2, mem="256M", extra_cmdline="lockdep=0"),
+    # Lab 7: the lab's two paths over two locks, in one order: no report.
+    Boot("lab7-lockdep-fixed", "lab_lockdep", smp=2, mem="256M"),
     # COM1 input end to end: the host types a pattern, the interrupt fills
     # the ring, a workqueue worker hands the bytes to the test's consumer.
     Boot("serial-rx-smp2", "serial_rx", smp=2, mem="256M", machine="q35",
@@ -431,6 +433,12 @@ HARNESS_BOOTS = [
     Boot("lab2-no-reentrancy-guard", "workqueue", expect="fail", smp=2, mem="256M",
          extra_cmdline="wq_lab_no_reentrancy_guard=1",
          cases_failing=["workqueue.non_reentrant_under_contention"]),
+    # Lab 7: with the table path's locks in the wrong order, the validator
+    # must report the cycle on the first run of each path (which never overlap).
+    Boot("lab7-lockdep-broken", "lab_lockdep", expect="fail", smp=2, mem="256M",
+         extra_cmdline="lockdep_lab_abba=1",
+         cases_failing=["lab_lockdep.lab7_paths_in_one_order"],
+         expect_problems=[r"BUG: lockdep: possible circular locking dependency"]),
     # Not a harness test, but the same shape: a wrong loader must be refused
     # with a message, and then the kernel halts for good (checked through
     # QMP once the message is out, however long the boot took).

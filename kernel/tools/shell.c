@@ -19,6 +19,7 @@
 #include "kernel/time.h"
 #include "kernel/tools/bench.h"
 #include "kernel/tools/ktest.h"
+#include "kernel/tools/lab_lockdep.h"
 #include "kernel/tools/torture.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
@@ -524,6 +525,26 @@ static int cmd_demo_ordered(unsigned int n)
 	return err;
 }
 
+/* demo lab7: the two paths of lab 7 over the lab's two locks, one after
+ * the other (kernel/tools/lab_lockdep.h). */
+static int cmd_demo_lab7(void)
+{
+	struct lab_lockdep_result r;
+	bool on = lockdep_on();
+
+	lab_lockdep_run(&r);
+	out("lab7: stats path (a work item, cpu%u): lab_stats_lock, then lab_table_lock\n",
+	    r.stats_cpu);
+	out("lab7: table path (this shell, cpu%u): %s\n", r.table_cpu,
+	    r.abba ? "lab_table_lock, then lab_stats_lock (lockdep_lab_abba=1: the wrong order)" :
+		     "lab_stats_lock, then lab_table_lock (the same order)");
+	out("lab7: total %llu, slots' sum %llu; %lu lock validator report%s during the run%s\n",
+	    (unsigned long long)r.total, (unsigned long long)r.slot_sum, r.reports,
+	    r.reports == 1 ? "" : "s",
+	    on ? "" : " (the validator was off: lockdep=0, or an earlier report stopped it)");
+	return 0;
+}
+
 static int cmd_demo(int argc, char **argv)
 {
 	unsigned int n, cpu = 0, ms = 100;
@@ -536,6 +557,13 @@ static int cmd_demo(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "wait"))
 		return cmd_demo_wait();
+	if (!strcmp(argv[1], "lab7")) {
+		if (argc != 2) {
+			out("shell: usage: demo lab7\n");
+			return -EINVAL;
+		}
+		return cmd_demo_lab7();
+	}
 	if (argc == 2 && !strcmp(argv[1], "release")) {
 		/* Counted before the gate opens: once it has, they leave. */
 		int held = atomic_read(&demo_held);
@@ -560,8 +588,8 @@ static int cmd_demo(int argc, char **argv)
 	else if (!strcmp(argv[1], "hold") && argc <= 4)
 		hold = true;
 	else {
-		out("shell: demo what? 'sleep', 'spin', 'hold', 'release', 'wait' or 'ordered', "
-		    "not '%s'\n",
+		out("shell: demo what? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered' or "
+		    "'lab7', not '%s'\n",
 		    argv[1]);
 		return -EINVAL;
 	}
@@ -810,10 +838,13 @@ static const struct shell_cmd commands[] = {
 	{ "lockdep", "lockdep",
 	  "the lock validator: on or off, reports, and how full its tables are", 0, 0,
 	  cmd_lockdep },
-	{ "demo", "demo sleep|spin|hold COUNT [CPU] [MS] | demo release|wait | demo ordered COUNT",
+	{ "demo",
+	  "demo sleep|spin|hold COUNT [CPU] [MS] | demo release|wait | demo ordered COUNT | demo "
+	  "lab7",
 	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0), or block "
 	  "until 'demo release'; 'demo wait' waits until each has finished or blocks; or compare "
-	  "an ordered workqueue with max_active 1",
+	  "an ordered workqueue with max_active 1; or run lab 7's two paths over two locks, one "
+	  "after the other (docs/labs.md)",
 	  1, 4, cmd_demo },
 	{ "trace", "trace start [EVENTS]|stop|dump|status",
 	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2,
