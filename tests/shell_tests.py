@@ -319,8 +319,8 @@ def _dump_events(sh, m):
 
 
 def interact_labs(m, boot):
-    """The automated checks of docs/labs.md, labs 1, 3, 4 and 6 (2 and 5
-    are KTAP boots), in the style of the xv6 graders."""
+    """The automated checks of docs/labs.md, labs 1, 3, 4, 6 and 7 (2 and 5
+    are KTAP boots, and 7's main check is), in the style of the xv6 graders."""
     sh, results = Shell(m), []
     if not sh.ready():
         return [("labs.prompt", False, "no prompt")]
@@ -392,5 +392,11 @@ def interact_labs(m, boot):
         ok = cpus == {3} and len(runs) >= 20
         why = "bench/wakee switched in %d times, on CPUs %s" % (len(runs), sorted(cpus))
     results.append(("lab6.the woken thread runs on the other CPU, once per sample", ok, why))
+    # Lab 7: without lockdep_lab_abba=1 both paths take the locks in one
+    # order, and the validator has nothing to say (lab7-lockdep-* check both).
+    out = sh.run("demo lab7") or ""
+    results.append(("lab7.demo lab7 takes the locks in one order, with no report",
+                    "(the same order)" in out and "0 lock validator reports" in out
+                    and "BUG" not in out, out[-300:]))
     sh.poweroff()
     return results
