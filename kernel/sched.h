@@ -102,7 +102,8 @@ struct thread_stats {
 
 /*
  * Field legend: R = the run-queue lock of the thread's CPU (t->cpu);
- * P = t->pi_lock (serialises wake-ups and affinity changes; taken before R);
+ * P = t->pi_lock (serialises wake-ups and affinity changes; taken before R,
+ *     an order the lock validator checks: docs/lockdep.md);
  * S = the thread itself only; I = set at creation; K = kthread machinery.
  */
 struct thread {
