@@ -40,6 +40,7 @@
 
 enum { LOCKDEP_OFF, LOCKDEP_TRACKING, LOCKDEP_ON };
 static int lockdep_state; /* A */
+int lockdep_active;	  /* A: lockdep_state != LOCKDEP_OFF, for the inline hooks */
 static bool lockdep_enabled = true;
 PARAM_BOOL(lockdep, lockdep_enabled,
 	   "the lock-dependency validator: reports possible deadlocks (0: off)");
@@ -124,6 +125,7 @@ enum report_kind {
 };
 
 static struct {
+	unsigned int owner; /* the CPU that took the right to report */
 	enum report_kind kind;
 	u16 prev, next;		      /* the held class and the one being taken */
 	const struct held_lock *held; /* REP_RECURSIVE: the entry already held */
@@ -144,7 +146,15 @@ static bool report_begin(void)
 		return false;
 	__atomic_add_fetch(&nr_reports, 1, __ATOMIC_RELAXED);
 	memset(&rep, 0, sizeof(rep));
+	rep.owner = smp_processor_id();
 	return true;
+}
+
+/* Did this CPU find the problem being reported (not only one that another
+ * CPU reports)? With interrupts off. */
+static bool own_report(void)
+{
+	return READ_ONCE(rep.kind) != REP_NONE && READ_ONCE(rep.owner) == smp_processor_id();
 }
 
 /* Under G. */
@@ -525,6 +535,8 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 			   const void *ip, bool irqs_on, bool in_irq)
 {
 	u16 ci = map_class(m, subclass, ip);
+	/* The chain of held classes with this one on top. */
+	u64 key = chain_next(ctx->depth ? ctx->held[ctx->depth - 1].chain_key : 0, ci, flags);
 	bool reported = false;
 
 	if (!ci || (flags & LD_NOCHECK) || !validating())
@@ -537,9 +549,10 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 
 	if (bit && !(__atomic_load_n(&c->usage, __ATOMIC_ACQUIRE) & bit)) {
 		graph_lock();
-		reported = validating() && !mark_usage(ci, bit, ip);
+		bool ok = !validating() || mark_usage(ci, bit, ip);
+
 		graph_unlock();
-		if (reported)
+		if (!ok && own_report())
 			goto report;
 	}
 	/* The same class held already. */
@@ -561,7 +574,6 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 				rep.kind = REP_RECURSIVE;
 				rep.held = h;
 				rep.next = ci;
-				reported = true;
 				goto report;
 			}
 			goto push;
@@ -569,8 +581,6 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 	}
 	/* Every dependency this chain of held classes implies is known and
 	 * checked if the chain was seen before: the common case, lock-free. */
-	u64 key = chain_next(ctx->depth ? ctx->held[ctx->depth - 1].chain_key : 0, ci, flags);
-
 	if (chain_cached(key)) {
 		this_cpu_ptr()->lockdep_chain_hits++;
 		goto push;
@@ -594,12 +604,11 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 	if (ok && validating())
 		chain_add(key);
 	graph_unlock();
-	if (!ok && rep.kind != REP_NONE) {
-		reported = true;
+	if (!ok && own_report())
 		goto report;
-	}
 	goto push;
 report:
+	reported = true;
 	print_report(ctx, m, subclass, ip, instance);
 push:
 	if (ctx->depth >= LOCKDEP_MAX_HELD) {
@@ -610,22 +619,21 @@ push:
 	}
 	struct held_lock *n = &ctx->held[ctx->depth];
 
-	n->map = m;
 	n->instance = instance;
 	n->ip = ip;
 	n->class_idx = ci;
 	n->flags = (u8)(flags & LD_TRY);
-	n->chain_key = chain_next(ctx->depth ? ctx->held[ctx->depth - 1].chain_key : 0, ci, flags);
+	n->chain_key = key;
 	ctx->depth++;
 	if (ctx->depth > READ_ONCE(max_depth_seen))
 		WRITE_ONCE(max_depth_seen, ctx->depth);
 	return reported;
 }
 
-bool lock_acquire(const struct lockdep_map *m, unsigned int subclass, unsigned int flags,
-		  const void *instance, const void *ip)
+bool __lock_acquire_hook(const struct lockdep_map *m, unsigned int subclass, unsigned int flags,
+			 const void *instance, const void *ip)
 {
-	if (likely(READ_ONCE(lockdep_state) == LOCKDEP_OFF) || m->kind == LD_NOVALIDATE)
+	if (m->kind == LD_NOVALIDATE)
 		return false;
 	unsigned long irqf = local_irq_save();
 	struct percpu *pc = this_cpu_ptr();
@@ -637,6 +645,12 @@ bool lock_acquire(const struct lockdep_map *m, unsigned int subclass, unsigned i
 		pc->lockdep_rbp = (u64)__builtin_frame_address(0); /* traces start at our caller */
 		reported = __lock_acquire(ctx, m, subclass, flags, instance, ip,
 					  irqf & X86_RFLAGS_IF, pc->hardirq_depth > 0);
+		/* A table that ran out on the way (a class, a trace) is
+		 * reported here: the acquisition itself went on. */
+		if (own_report()) {
+			print_report(ctx, m, subclass, ip, instance);
+			reported = true;
+		}
 		pc->lockdep_recursion = false;
 	}
 	local_irq_restore(irqf);
@@ -653,11 +667,9 @@ static void ctx_remove(struct lockdep_ctx *ctx, unsigned int i)
 	}
 }
 
-void lock_release(const void *instance, const void *ip)
+void __lock_release_hook(const void *instance, const void *ip)
 {
 	(void)ip;
-	if (likely(READ_ONCE(lockdep_state) == LOCKDEP_OFF))
-		return;
 	unsigned long irqf = local_irq_save();
 	struct percpu *pc = this_cpu_ptr();
 	struct lockdep_ctx *ctx = ctx_get(pc);
@@ -762,6 +774,8 @@ bool in_hardirq(void)
 
 void lockdep_thread_exit(struct thread *t)
 {
+	if (!READ_ONCE(lockdep_active))
+		return;
 	unsigned long irqf = local_irq_save();
 	struct percpu *pc = this_cpu_ptr();
 
@@ -786,6 +800,8 @@ void lockdep_reset_cpu(struct thread *idle)
 
 unsigned int lockdep_held_depth(void)
 {
+	if (!READ_ONCE(lockdep_active))
+		return 0;
 	unsigned long irqf = local_irq_save();
 	struct lockdep_ctx *ctx = ctx_get(this_cpu_ptr());
 	unsigned int d = ctx ? ctx->depth : 0;
@@ -796,6 +812,8 @@ unsigned int lockdep_held_depth(void)
 
 void lockdep_check_depth(unsigned int depth, const char *what, const void *fn)
 {
+	if (!READ_ONCE(lockdep_active))
+		return;
 	unsigned long irqf = local_irq_save();
 	struct percpu *pc = this_cpu_ptr();
 	struct lockdep_ctx *ctx = ctx_get(pc);
@@ -821,8 +839,8 @@ static void report_held(const struct lockdep_ctx *ctx)
 
 		print_ip(where, sizeof(where), h->ip);
 		printk(KERN_ERR "  #%u %s taken at %s%s\n", i,
-		       h->class_idx ? class_str(h->class_idx, name, sizeof(name)) : h->map->name,
-		       where, h->flags & LD_TRY ? " (trylock)" : "");
+		       class_str(h->class_idx, name, sizeof(name)), where,
+		       h->flags & LD_TRY ? " (trylock)" : "");
 	}
 }
 
@@ -906,9 +924,8 @@ static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map
 			   "possible recursive locking: %s takes %s at %s while holding %s "
 			   "(taken at %s)",
 			   who, class_str(rep.next, a, sizeof(a)), where,
-			   rep.held->map == m || rep.held->instance == rep_instance ?
-				   "that very one" :
-				   "another of its class",
+			   rep.held->instance == rep_instance ? "that very one" :
+								"another of its class",
 			   held_at);
 		if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
 			printk(KERN_ERR
@@ -1071,6 +1088,8 @@ void lockdep_show(void)
 
 void lockdep_init(void)
 {
-	if (lockdep_enabled)
+	if (lockdep_enabled) {
 		WRITE_ONCE(lockdep_state, LOCKDEP_ON);
+		WRITE_ONCE(lockdep_active, 1);
+	}
 }

@@ -48,9 +48,26 @@ struct thread;
 #define SINGLE_DEPTH_NESTING 1
 #define LOCKDEP_SUBCLASSES   4
 
-bool lock_acquire(const struct lockdep_map *m, unsigned int subclass, unsigned int flags,
-		  const void *instance, const void *ip);
-void lock_release(const void *instance, const void *ip);
+/* Nonzero unless lockdep=0: with it off, each hook is a load and a branch. */
+extern int lockdep_active;
+
+bool __lock_acquire_hook(const struct lockdep_map *m, unsigned int subclass, unsigned int flags,
+			 const void *instance, const void *ip);
+void __lock_release_hook(const void *instance, const void *ip);
+
+static inline bool lock_acquire(const struct lockdep_map *m, unsigned int subclass,
+				unsigned int flags, const void *instance, const void *ip)
+{
+	if (likely(!READ_ONCE(lockdep_active)))
+		return false;
+	return __lock_acquire_hook(m, subclass, flags, instance, ip);
+}
+
+static inline void lock_release(const void *instance, const void *ip)
+{
+	if (unlikely(READ_ONCE(lockdep_active)))
+		__lock_release_hook(instance, ip);
+}
 
 #define lock_map_acquire(m) lock_acquire((m), 0, 0, (m), __builtin_return_address(0))
 #define lock_map_release(m) lock_release((m), __builtin_return_address(0))

@@ -37,15 +37,14 @@ struct lockdep_map {
 
 /* One lock a context holds. */
 struct held_lock {
-	const struct lockdep_map *map; /* its name (a work item's: a copy on the worker's stack) */
-	const void *instance;	       /* what the release names: the lock, or the work item */
-	const void *ip;		       /* where it was taken */
-	u64 chain_key;		       /* this entry and every one below it */
-	u16 class_idx;		       /* 0: unknown (taken while the validator was off) */
-	u8 flags;		       /* LD_TRY */
+	const void *instance; /* what the release names: the lock, or the work item */
+	const void *ip;	      /* where it was taken */
+	u64 chain_key;	      /* this entry and every one below it */
+	u16 class_idx;	      /* 0: unknown (taken while the validator was off) */
+	u8 flags;	      /* LD_TRY */
 };
 
-#define LOCKDEP_MAX_HELD 24
+#define LOCKDEP_MAX_HELD 16
 
 /* The locks one context holds, innermost last: a thread's, or a CPU's in
  * hard-interrupt context. Only that context touches it (interrupts off). */

@@ -134,7 +134,7 @@ struct thread {
 	bool hooks_slept;	    /* S: sleeping() ran; running() is due */
 	bool in_hook;		    /* S: inside a hook callback (must not block) */
 	int biglock_depth;	    /* S: kernel/biglock.c */
-	struct lockdep_ctx lockdep; /* the thread only, interrupts off: locks it holds */
+	struct lockdep_ctx lockdep; /* S (interrupts off): the locks it holds, for the validator */
 	const void *sleeper;	    /* S: its schedule_timeout() timer while armed
 				     * (kernel/wait.c checks it when a wheel meets the timer) */
 

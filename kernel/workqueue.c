@@ -1454,20 +1454,33 @@ static void check_flush_dependency(struct workqueue_struct *target, work_func_t 
 			      item);
 }
 
-bool flush_work(struct work_struct *w)
-{
-	struct wq_barrier barr;
-	struct worker *worker, *self = current_worker();
-	const void *ip = __builtin_return_address(0);
-	unsigned long flags;
+/* A flush that would wait for itself: refused (the fast paths below),
+ * reported once per call site like the WARN_ONCE they replaced (a test's
+ * ktest_expect_bugs() re-arms them), in the validator's form, and only if
+ * the validator did not report this very call. */
+#define report_self_wait(fmt, ...)                                                                 \
+	do {                                                                                       \
+		static bool __done __section(".data.once");                                        \
+		if (!__atomic_exchange_n(&__done, true, __ATOMIC_RELAXED))                         \
+			lockdep_report_misuse(fmt, ##__VA_ARGS__);                                 \
+	} while (0)
 
-	might_sleep();
-	if (!work_valid(w, "flush_work"))
-		return false;
-	/* The validator: waiting for w is "taking" it, queued or not. */
+/* The validator: waiting for w is "taking" it, queued or not. True if it
+ * reported. */
+static bool flush_takes_work(struct work_struct *w, const void *ip)
+{
 	bool reported = lock_acquire(&w->lockdep_map, 0, 0, w, ip);
 
 	lock_release(w, ip);
+	return reported;
+}
+
+/* flush_work() once the validator has seen it (reported: it reported). */
+static bool __flush_work(struct work_struct *w, bool reported, const void *ip)
+{
+	struct wq_barrier barr;
+	struct worker *worker, *self = current_worker();
+	unsigned long flags;
 	struct worker_pool *pool = lock_work_pool(w, &worker, &flags);
 
 	if (!pool)
@@ -1480,9 +1493,9 @@ bool flush_work(struct work_struct *w)
 	if (worker && worker->thread == current) {
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (!reported)
-			lockdep_report_misuse("flush_work(%pS) from inside that work item would "
-					      "wait forever",
-					      w->func);
+			report_self_wait("flush_work(%pS) from inside that work item would wait "
+					 "forever",
+					 w->func);
 		return false;
 	}
 	if (!worker && self && self->current_pwq && self->current_pwq->wq == twq &&
@@ -1490,9 +1503,9 @@ bool flush_work(struct work_struct *w)
 		spin_unlock_irqrestore(&pool->lock, flags);
 		reported |= flush_takes_wq(twq, ip);
 		if (!reported)
-			lockdep_report_misuse("flush_work(%pS) from %pS of the same ordered "
-					      "workqueue %s would wait forever",
-					      w->func, self->current_func, twq->name);
+			report_self_wait("flush_work(%pS) from %pS of the same ordered workqueue "
+					 "%s would wait forever",
+					 w->func, self->current_func, twq->name);
 		return false;
 	}
 	INIT_WORK(&barr.work, wq_barrier_func);
@@ -1519,6 +1532,16 @@ bool flush_work(struct work_struct *w)
 	check_flush_dependency(twq, w->func);
 	wait_for_completion(&barr.done);
 	return true;
+}
+
+bool flush_work(struct work_struct *w)
+{
+	const void *ip = __builtin_return_address(0);
+
+	might_sleep();
+	if (!work_valid(w, "flush_work"))
+		return false;
+	return __flush_work(w, flush_takes_work(w, ip), ip);
 }
 
 bool flush_delayed_work(struct delayed_work *dw)
@@ -1554,10 +1577,9 @@ void flush_workqueue(struct workqueue_struct *wq)
 	/* The fast path that keeps it from hanging, validator on or off. */
 	if (self && self->current_pwq && self->current_pwq->wq == wq) {
 		if (!reported)
-			lockdep_report_misuse(
-				"flush_workqueue(%s) from its own item %pS would wait "
-				"for itself forever",
-				wq->name, self->current_func);
+			report_self_wait("flush_workqueue(%s) from its own item %pS would wait for "
+					 "itself forever",
+					 wq->name, self->current_func);
 		return;
 	}
 	check_flush_dependency(wq, NULL);
@@ -1612,8 +1634,17 @@ void drain_workqueue(struct workqueue_struct *wq)
 	unsigned int tries = 0;
 
 	might_sleep();
-	lock_map_acquire(&wq->lockdep_map); /* for the validator: it waits for every item */
+	/* For the validator: it waits for every item. */
+	bool reported = lock_map_acquire(&wq->lockdep_map);
+
 	lock_map_release(&wq->lockdep_map);
+	if (is_chained_work(wq)) {
+		if (!reported)
+			report_self_wait("drain_workqueue(%s) from its own item %pS would wait for "
+					 "itself forever",
+					 wq->name, current_worker()->current_func);
+		return;
+	}
 	mutex_lock(&wq->mutex);
 	wq->nr_drainers++;
 	mutex_unlock(&wq->mutex);
@@ -1639,7 +1670,8 @@ void drain_workqueue(struct workqueue_struct *wq)
 /* Whether a cancel waits for an execution in progress (the _sync ones). */
 enum cancel_wait { CANCEL_NO_WAIT, CANCEL_SYNC };
 
-static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cancel_wait wait)
+static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cancel_wait wait,
+			  const void *ip)
 {
 	unsigned long flags;
 
@@ -1647,16 +1679,15 @@ static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cance
 		might_sleep();
 	if (!work_valid(w, "cancel_work"))
 		return false;
-	if (wait == CANCEL_SYNC) { /* for the validator: it may wait for w */
-		lock_acquire(&w->lockdep_map, 0, 0, w, __builtin_return_address(0));
-		lock_release(w, __builtin_return_address(0));
-	}
+	/* For the validator: it may wait for w. */
+	bool reported = wait == CANCEL_SYNC && flush_takes_work(w, ip);
+
 	/* From here on queue_work(w) fails: a self-requeue too. */
 	int ret = grab_pending(w, kind, &flags);
 
 	local_irq_restore(flags);
 	if (wait == CANCEL_SYNC)
-		flush_work(w); /* wait for an execution in progress */
+		__flush_work(w, reported, ip); /* wait for an execution in progress */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	if (ret == 1 && w->put)
 		w->put(w);
@@ -1665,22 +1696,22 @@ static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cance
 
 bool cancel_work(struct work_struct *w)
 {
-	return __cancel_work(w, WORK_PLAIN, CANCEL_NO_WAIT);
+	return __cancel_work(w, WORK_PLAIN, CANCEL_NO_WAIT, __builtin_return_address(0));
 }
 
 bool cancel_work_sync(struct work_struct *w)
 {
-	return __cancel_work(w, WORK_PLAIN, CANCEL_SYNC);
+	return __cancel_work(w, WORK_PLAIN, CANCEL_SYNC, __builtin_return_address(0));
 }
 
 bool cancel_delayed_work(struct delayed_work *dw)
 {
-	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_NO_WAIT);
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_NO_WAIT, __builtin_return_address(0));
 }
 
 bool cancel_delayed_work_sync(struct delayed_work *dw)
 {
-	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_SYNC);
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_SYNC, __builtin_return_address(0));
 }
 
 unsigned int work_busy(struct work_struct *w)
@@ -2184,8 +2215,18 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	if (WARN_ONCE(!wq || wq->magic != WQ_MAGIC,
 		      "destroy_workqueue of a destroyed workqueue (%p)", wq))
 		return;
-	lock_map_acquire(&wq->lockdep_map); /* for the validator: it waits for every item */
+	/* For the validator: it waits for every item. */
+	bool reported = lock_map_acquire(&wq->lockdep_map);
+
 	lock_map_release(&wq->lockdep_map);
+	if (is_chained_work(wq)) {
+		if (!reported)
+			report_self_wait(
+				"destroy_workqueue(%s) from its own item %pS would wait for "
+				"itself forever",
+				wq->name, current_worker()->current_func);
+		return;
+	}
 	mutex_lock(&wq->mutex);
 	int busy = wq_nr_in_flight(wq, ITEMS_ONLY); /* a returned flush_work's barrier is no misuse
 						     */

@@ -44,6 +44,7 @@ void ktest_expect_bugs(struct ktest *t, unsigned long n)
 {
 	t->bugs_expected += n;
 	WRITE_ONCE(bug_expected, true);
+	clear_warn_once(); /* and the once-only reports (workqueue.c's self-waits) */
 }
 
 bool ktest_requested(void)

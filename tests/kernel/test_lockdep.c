@@ -414,6 +414,64 @@ static void self_flush_is_reported(struct ktest *t)
 	KT_EXPECT_TRUE(t, logged("while holding that very one (taken at self_flush_fn+0x0/"));
 }
 
+/* cancel_work_sync() waits like flush_work(): from inside the item, one
+ * report (not one from each), and it returns. */
+static struct work_struct cancel_self_work;
+
+static void cancel_self_fn(struct work_struct *w)
+{
+	cancel_work_sync(w);
+}
+
+static void cancel_sync_from_inside_the_item_is_reported_once(struct ktest *t)
+{
+	if (!need_validator(t))
+		return;
+	INIT_WORK(&cancel_self_work, cancel_self_fn);
+	ktest_expect_bugs(t, 1);
+	queue_work(system_wq, &cancel_self_work);
+	flush_work(&cancel_self_work);
+	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
+	KT_EXPECT_TRUE(t, logged("takes '&cancel_self_work' (work) at cancel_self_fn+"));
+}
+
+/* Draining (or destroying) a workqueue from one of its own items would
+ * wait for itself: one report, and refused. */
+static struct workqueue_struct *drain_self_wq;
+static struct work_struct drain_self_work, destroy_self_work;
+
+static void drain_self_fn(struct work_struct *w)
+{
+	drain_workqueue(drain_self_wq);
+}
+
+static void destroy_self_fn(struct work_struct *w)
+{
+	destroy_workqueue(drain_self_wq);
+}
+
+static void draining_from_an_own_item_is_refused(struct ktest *t)
+{
+	if (!need_validator(t))
+		return;
+	drain_self_wq = alloc_workqueue("test_ld_drainself", 0, 0);
+	KT_ASSERT_NOT_NULL(t, drain_self_wq);
+	INIT_WORK(&drain_self_work, drain_self_fn);
+	INIT_WORK(&destroy_self_work, destroy_self_fn);
+	ktest_expect_bugs(t, 1);
+	queue_work(drain_self_wq, &drain_self_work);
+	flush_work(&drain_self_work);
+	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
+	KT_EXPECT_TRUE(t, logged("takes 'test_ld_drainself' (workqueue) at drain_self_fn+"));
+	/* The validator is off now: the fast path's report, once. */
+	ktest_expect_bugs(t, 1);
+	queue_work(drain_self_wq, &destroy_self_work);
+	flush_work(&destroy_self_work);
+	KT_EXPECT_TRUE(t, reported("destroy_workqueue(test_ld_drainself) from its own item "
+				   "destroy_self_fn+0x0/"));
+	destroy_workqueue(drain_self_wq); /* still there: refused */
+}
+
 static struct workqueue_struct *reclaim_wq, *plain_wq;
 static struct work_struct reclaim_item;
 
@@ -575,19 +633,24 @@ static void big_lock_and_mutexes_make_no_cycle(struct ktest *t)
 	KT_EXPECT_TRUE(t, lockdep_on());
 }
 
-KTEST_SUITE(
-	lockdep, KTEST_CASE(abba_on_two_threads_is_reported), KTEST_CASE(abba_mutexes_are_reported),
-	KTEST_CASE(consistent_order_is_silent_and_memoised), KTEST_CASE(irq_inversion_is_reported),
-	KTEST_CASE(irq_inversion_found_in_the_handler_is_reported),
-	KTEST_CASE(irq_safe_to_unsafe_order_is_reported),
-	KTEST_CASE(flush_under_a_lock_the_item_takes_is_reported),
-	KTEST_CASE(cross_workqueue_flush_cycle_is_reported),
-	KTEST_CASE(flushing_a_later_item_of_an_ordered_wq_is_reported),
-	KTEST_CASE(self_flush_is_reported), KTEST_CASE(reclaim_flushing_non_reclaim_is_reported),
-	KTEST_CASE(nesting_annotation_is_honoured),
-	KTEST_CASE(work_function_returning_holding_a_lock_is_reported),
-	KTEST_CASE(thread_exiting_holding_a_lock_is_reported),
-	KTEST_CASE(report_is_once_then_rearmed), KTEST_CASE(big_lock_and_mutexes_make_no_cycle));
+KTEST_SUITE(lockdep, KTEST_CASE(abba_on_two_threads_is_reported),
+	    KTEST_CASE(abba_mutexes_are_reported),
+	    KTEST_CASE(consistent_order_is_silent_and_memoised),
+	    KTEST_CASE(irq_inversion_is_reported),
+	    KTEST_CASE(irq_inversion_found_in_the_handler_is_reported),
+	    KTEST_CASE(irq_safe_to_unsafe_order_is_reported),
+	    KTEST_CASE(flush_under_a_lock_the_item_takes_is_reported),
+	    KTEST_CASE(cross_workqueue_flush_cycle_is_reported),
+	    KTEST_CASE(flushing_a_later_item_of_an_ordered_wq_is_reported),
+	    KTEST_CASE(self_flush_is_reported),
+	    KTEST_CASE(cancel_sync_from_inside_the_item_is_reported_once),
+	    KTEST_CASE(draining_from_an_own_item_is_refused),
+	    KTEST_CASE(reclaim_flushing_non_reclaim_is_reported),
+	    KTEST_CASE(nesting_annotation_is_honoured),
+	    KTEST_CASE(work_function_returning_holding_a_lock_is_reported),
+	    KTEST_CASE(thread_exiting_holding_a_lock_is_reported),
+	    KTEST_CASE(report_is_once_then_rearmed),
+	    KTEST_CASE(big_lock_and_mutexes_make_no_cycle));
 
 /* ---- with lockdep=0, and the harness's own check -------------------------- */
 
