@@ -6,8 +6,10 @@
 #include "kernel/completion.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mutex.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -349,6 +351,86 @@ out:
 	return err;
 }
 
+/* ---- locks: what the validator (kernel/lockdep.h) adds to each ------------
+ * LOCK_PAIRS take-and-release pairs per sample, from a tick (msleep(1)
+ * returns on one, so no tick falls inside a sample); the sample is the
+ * time per pair. With lockdep=0 they measure the primitive; with the
+ * validator on, what it adds: each acquire after the first finds its
+ * chain of held classes in the chain cache (a hit) and checks nothing
+ * else, each release pops the held-lock stack. The locks are static (one
+ * class each) and nothing else takes them. */
+
+#define LOCK_PAIRS 1000
+
+static DEFINE_SPINLOCK(bench_lock_a);
+static DEFINE_SPINLOCK(bench_lock_b);
+static DEFINE_SPINLOCK(bench_lock_c);
+static DEFINE_MUTEX(bench_mutex);
+static struct work_struct bench_idle_work;
+
+static void bench_idle_fn(struct work_struct *w)
+{
+}
+
+enum lock_bench { LOCK_SPIN, LOCK_NESTED3, LOCK_MUTEX, LOCK_FLUSH_IDLE };
+
+static void lock_pair(enum lock_bench which)
+{
+	switch (which) {
+	case LOCK_SPIN:
+		spin_lock(&bench_lock_a);
+		spin_unlock(&bench_lock_a);
+		break;
+	case LOCK_NESTED3: /* A -> B -> C: the chain A, AB, ABC cached */
+		spin_lock(&bench_lock_a);
+		spin_lock(&bench_lock_b);
+		spin_lock(&bench_lock_c);
+		spin_unlock(&bench_lock_c);
+		spin_unlock(&bench_lock_b);
+		spin_unlock(&bench_lock_a);
+		break;
+	case LOCK_MUTEX: /* the mutex, and its wait_lock twice, under it */
+		mutex_lock(&bench_mutex);
+		mutex_unlock(&bench_mutex);
+		break;
+	case LOCK_FLUSH_IDLE: /* never queued: the pseudo-lock pair, no pool */
+		flush_work(&bench_idle_work);
+		break;
+	}
+}
+
+static int bench_lock(struct bench_ctx *c, enum lock_bench which)
+{
+	INIT_WORK(&bench_idle_work, bench_idle_fn);
+	lock_pair(which); /* the first: a chain-cache miss, new dependencies */
+	for (unsigned int i = 0; i < c->n; i++) {
+		msleep(1);
+		u64 t0 = ktime_get_ns();
+
+		for (unsigned int k = 0; k < LOCK_PAIRS; k++)
+			lock_pair(which);
+		c->samples[i] = (ktime_get_ns() - t0) / LOCK_PAIRS;
+	}
+	return 0;
+}
+
+static int bench_lock_spin(struct bench_ctx *c)
+{
+	return bench_lock(c, LOCK_SPIN);
+}
+static int bench_lock_nested3(struct bench_ctx *c)
+{
+	return bench_lock(c, LOCK_NESTED3);
+}
+static int bench_lock_mutex(struct bench_ctx *c)
+{
+	return bench_lock(c, LOCK_MUTEX);
+}
+static int bench_lock_flush_idle(struct bench_ctx *c)
+{
+	return bench_lock(c, LOCK_FLUSH_IDLE);
+}
+
 /* ---- the table and the runner -------------------------------------------- */
 
 static const struct bench benches[] = {
@@ -372,6 +454,14 @@ static const struct bench benches[] = {
 	{ "online", "cpu_up()", "us", 20, true, bench_online },
 	{ "mem_worker", "memory one more worker costs (stack, thread, struct)", "KiB", 5, false,
 	  bench_mem_worker },
+	{ "lock_spin", "spin_lock + spin_unlock of one static lock, per pair", "ns", 20, false,
+	  bench_lock_spin },
+	{ "lock_nested3", "three static spinlocks taken A -> B -> C and released", "ns", 20, false,
+	  bench_lock_nested3 },
+	{ "lock_mutex", "mutex_lock + mutex_unlock, uncontended", "ns", 20, false,
+	  bench_lock_mutex },
+	{ "lock_flush_idle", "flush_work() of an item never queued", "ns", 20, false,
+	  bench_lock_flush_idle },
 };
 
 static bool listed(const char *list, const char *name)
@@ -507,9 +597,27 @@ bool bench_requested(void)
 	return bench_param[0] != '\0';
 }
 
+/* The validator's tables after the run: their high-water marks against
+ * their sizes (tests/bench.py records them). */
+static void bench_lockdep_line(void)
+{
+	struct lockdep_stats st;
+
+	lockdep_get_stats(&st);
+	if (!st.enabled)
+		return;
+	pr_notice("lockdep: classes %u/%u deps %u/%u chains %u/%u traces %u/%u depth %u "
+		  "hits %lu misses %lu reports %lu\n",
+		  st.classes, st.max_classes, st.deps, st.max_deps, st.chains, st.max_chains,
+		  st.trace_ips, st.max_trace_ips, st.max_depth, (unsigned long)st.chain_hits,
+		  (unsigned long)st.chain_misses, st.reports);
+}
+
 void bench_run_selected(void)
 {
 	int err = bench_run(bench_param, bench_n);
+
+	bench_lockdep_line();
 
 	pr_notice("%s\n", err ? "FAILED" : "done");
 	qemu_exit(err ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);

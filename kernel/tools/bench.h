@@ -42,6 +42,15 @@
  *                  A (32 more than the pool has idle workers) make the
  *                  pool add workers; pages in use over the workers added
  *                  (stack, thread and worker structs)
+ *   lock_spin      spin_lock + spin_unlock of one static lock, per pair
+ *   lock_nested3   three static spinlocks taken A -> B -> C, then released
+ *   lock_mutex     mutex_lock + mutex_unlock, uncontended
+ *   lock_flush_idle  flush_work() of an item never queued (the validator's
+ *                  pseudo-lock pair, nothing to wait for)
+ *                  The lock_* ones measure 1000 pairs per sample; run with
+ *                  lockdep=0 and with the validator on, they give its cost
+ *                  (bench= then also prints "bench: lockdep: ..." with its
+ *                  tables' use).
  * Every wait between samples sleeps, so each sample starts from idle
  * CPUs and sleeping workers.
  *
