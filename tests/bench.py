@@ -17,6 +17,14 @@ scripts/bench_plots.py) and keeps the serial log in
 BUILD/test-logs/bench.log. Exit status 1 if the boot failed, a figure is
 missing or a target or claim was missed.
 
+That boot runs with the lock validator off (lockdep=0): its figures are
+the kernel's own cost. A second boot, with the validator on, runs the
+LOCKDEP_BENCHES again; bench.py prints them against the first boot's
+(off, on, ratio), checks the "on" figures against LOCKDEP_TARGETS, and
+records the validator's table use ("bench: lockdep: ..." at the end of
+that boot), under "lockdep" in bench.json; its serial log is
+BUILD/test-logs/bench-lockdep.log.
+
   bench.py --iso build/baton.iso [--build build] [--smp 4] [--only LIST]
 """
 import argparse
@@ -54,7 +62,27 @@ TARGETS = {
     "mem_boot": (545, "the booted kernel's pages in use: 436 KiB measured"),
     "mem_worker": (20, "a worker costs its 16 KiB stack and a little (cmwq's point: few "
                        "workers)"),
+    "lock_spin": (980, "spin_lock + spin_unlock: 98 instructions measured"),
+    "lock_nested3": (2840, "A -> B -> C and back: 284 instructions measured"),
+    "lock_mutex": (3500, "mutex_lock + mutex_unlock, uncontended: 350 instructions measured"),
+    "lock_flush_idle": (1140, "flush_work() of an item never queued: 114 instructions measured"),
 }
+
+# The second boot: the validator on (its default; lockdep=1 says so). What
+# it runs, and the ceilings on its medians: measured (docs/bench.md) plus
+# 25%, as above, so that a regression in the validator's hot path (the
+# chain-cache hit) fails.
+LOCKDEP_BENCHES = ["lock_spin", "lock_nested3", "lock_mutex", "lock_flush_idle", "wake_same",
+                   "queue_same"]
+LOCKDEP_TARGETS = {
+    "lock_spin": (3000, "a cached acquire + release: 300 instructions measured"),
+    "lock_nested3": (9320, "three, nested: 932 instructions measured"),
+    "lock_mutex": (9590, "the mutex and its wait_lock twice: 959 instructions measured"),
+    "lock_flush_idle": (3040, "the item's pseudo-lock pair: 304 instructions measured"),
+    "wake_same": (33300, "a wake-up with its locks validated: 3329 instructions measured"),
+    "queue_same": (34100, "queueing with its locks validated: 3408 instructions measured"),
+}
+LOCKDEP_LINE = re.compile(r"\] bench: lockdep: (.*?)\r?$", re.M)
 
 
 CMP_LINE = re.compile(r"\] bench: cmp (\w+) ([\w-]+) (.*?)\r?$", re.M)
@@ -254,6 +282,94 @@ def parse(log):
     return out
 
 
+def boot(a, name, only, lockdep, logdir, problems):
+    """One bench= boot under -icount; its serial log (problems appended)."""
+    # lockdep=0: the first boot measures the kernel itself, as its targets
+    # always have; the validator's cost is the second boot's to show.
+    m = qemu.Machine(a.iso, name=name, smp=a.smp, mem="512M", machine="q35",
+                     cmdline="bench=%s panic=exit lockdep=%d" % (only, lockdep), workdir=logdir,
+                     qmp=True, extra=["-icount", ICOUNT])
+    print("bench: -smp %s, -icount %s, lockdep=%d; serial log %s" % (a.smp, ICOUNT, lockdep,
+                                                                     m.log_path), flush=True)
+    m.start()
+    status = m.wait(TIMEOUT, nmi_on_timeout=True)
+    log = m.output
+    what = "" if name == "bench" else "%s: " % name
+    if status is None:
+        problems.append("%stimed out after %d s" % (what, TIMEOUT))
+    elif status != 33:
+        problems.append("%sQEMU exit status %s (33 is the kernel's success)" % (what, status))
+    if "Kernel panic" in log or "WARNING:" in log:
+        problems.append("%sthe kernel panicked or warned (see %s)" % (what, m.log_path))
+    if lockdep and "BUG: lockdep" in log:
+        problems.append("%sthe validator reported (see %s)" % (what, m.log_path))
+    for line in log.splitlines():
+        if "bench: " in line and ("skipped" in line or "failed" in line):
+            print("  " + line.split("] ", 1)[-1])
+    return log
+
+
+def parse_lockdep(log):
+    """The "bench: lockdep:" line: {"classes": [used, limit], ..., "hits": N, ...}."""
+    m = LOCKDEP_LINE.search(log)
+    if not m:
+        return None
+    out = {}
+    words = m.group(1).split()
+    for k, v in zip(words[::2], words[1::2]):
+        used, _, limit = v.partition("/")
+        out[k] = [int(used), int(limit)] if limit else int(used)
+    return out
+
+
+def lockdep_report(a, off, logdir, problems):
+    """The second boot, validator on: the table of costs and the tables'
+    use; returns what goes under "lockdep" in bench.json."""
+    names = [n for n in LOCKDEP_BENCHES if a.only == "all" or n in a.only.split(",")]
+    if not names:
+        return None
+    log = boot(a, "bench-lockdep", ",".join(names), 1, logdir, problems)
+    on = parse(log)
+    stats = parse_lockdep(log)
+    rows = []
+    out = {"cmdline": "bench=%s panic=exit lockdep=1" % ",".join(names), "figures": {},
+           "stats": stats}
+    for name in names:
+        f, g = off.get(name), on.get(name)
+        if not g:
+            problems.append("lockdep=1: %s: no figures" % name)
+            continue
+        bound, why = LOCKDEP_TARGETS.get(name, (None, ""))
+        ok = bound is None or g["median"] <= bound
+        if not ok:
+            problems.append("lockdep=1: %s: median %d %s, target %d" % (name, g["median"],
+                                                                      g["unit"], bound))
+        ratio = g["median"] / f["median"] if f and f["median"] else None
+        added = (g["median"] - f["median"]) / NS_PER_INSN if f else None
+        out["figures"][name] = {"off": f["median"] if f else None, "on": g["median"],
+                                "unit": g["unit"], "ratio": ratio, "added_instructions": added,
+                                "target": bound, "on_figures": g}
+        rows.append([name, f["median"] if f else "-", g["median"], g["unit"],
+                     "%.2fx" % ratio if ratio else "-", "%+.0f" % added if f else "-",
+                     "%s <= %d: %s" % ("ok" if ok else "MISSED", bound, why) if bound else ""])
+    out["table"] = table("the lock validator: medians with lockdep=0 (off) and on",
+                         ["figure", "off", "on", "unit", "ratio", "instructions added",
+                          "target (on)"], rows)
+    if stats:
+        print("lockdep tables at the end of that boot: " + ", ".join(
+            "%s %d/%d (%.1f%%)" % (k, stats[k][0], stats[k][1], 100.0 * stats[k][0] / stats[k][1])
+            for k in ("classes", "deps", "chains", "traces") if k in stats) +
+            "; deepest %s held; chain cache %s hits, %s misses; %s reports" % (
+                stats.get("depth"), stats.get("hits"), stats.get("misses"),
+                stats.get("reports")))
+        if stats.get("reports"):
+            problems.append("lockdep=1: the validator reported %s time(s) (see the log)" %
+                            stats["reports"])
+    else:
+        problems.append("lockdep=1: no \"bench: lockdep:\" line (was the validator on?)")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--iso", default="build/baton.iso")
@@ -263,24 +379,9 @@ def main():
     a = ap.parse_args()
     logdir = os.path.join(a.build, "test-logs")
     os.makedirs(logdir, exist_ok=True)
-    m = qemu.Machine(a.iso, name="bench", smp=a.smp, mem="512M", machine="q35",
-                     cmdline="bench=%s panic=exit" % a.only, workdir=logdir, qmp=True,
-                     extra=["-icount", ICOUNT])
-    print("bench: -smp %s, -icount %s; serial log %s" % (a.smp, ICOUNT, m.log_path), flush=True)
     t0 = time.time()
-    m.start()
-    status = m.wait(TIMEOUT, nmi_on_timeout=True)
-    log = m.output
     problems = []
-    if status is None:
-        problems.append("timed out after %d s" % TIMEOUT)
-    elif status != 33:
-        problems.append("QEMU exit status %s (33 is the kernel's success)" % status)
-    if "Kernel panic" in log or "WARNING:" in log:
-        problems.append("the kernel panicked or warned (see the log)")
-    for line in log.splitlines():
-        if "bench: " in line and ("skipped" in line or "failed" in line):
-            print("  " + line.split("] ", 1)[-1])
+    log = boot(a, "bench", a.only, 0, logdir, problems)
     figures = parse(log)
     wanted = list(TARGETS) if a.only == "all" else [n for n in a.only.split(",")
                                                     if n not in COMPARE_SCENARIOS]
@@ -319,9 +420,13 @@ def main():
                 problems.append("claim %s missed: %s" % (name, text))
         for l in scenarios:
             print("  " + l)
+    lockdep = lockdep_report(a, figures, logdir, problems)
+    if lockdep:
+        md += "\n" + lockdep["table"]
     with open(os.path.join(a.build, "bench.json"), "w") as fp:
         json.dump({"smp": a.smp, "icount": ICOUNT, "ns_per_instruction": NS_PER_INSN,
-                   "figures": figures, "compare": cmp, "claims": verdicts}, fp, indent=1)
+                   "cmdline": "bench=%s panic=exit lockdep=0" % a.only, "figures": figures,
+                   "compare": cmp, "claims": verdicts, "lockdep": lockdep}, fp, indent=1)
     with open(os.path.join(a.build, "bench-tables.md"), "w") as fp:
         fp.write(md)
     for p in problems:
