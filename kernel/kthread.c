@@ -106,9 +106,13 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 					     __ATOMIC_SEQ_CST))
 		return NULL;
 	vscnprintf(name, sizeof(name), fmt, ap);
-	t = kzalloc(sizeof(*t));
+	size_t held = lockdep_thread_ctx_size(); /* the validator's, right after it */
+
+	t = kzalloc(sizeof(*t) + held);
 	if (!t)
 		return NULL;
+	if (held)
+		t->lockdep = (struct lockdep_ctx *)(t + 1);
 	sched_thread_init(t, name);
 	t->stack = kstack_alloc(t->name);
 	if (!t->stack) {

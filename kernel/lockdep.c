@@ -524,7 +524,7 @@ static struct lockdep_ctx *ctx_get(struct percpu *pc)
 		return &pc->irq_lockdep;
 	struct thread *t = pc->curr_thread;
 
-	return t ? &t->lockdep : NULL;
+	return t ? t->lockdep : NULL;
 }
 
 static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map *m,
@@ -779,19 +779,30 @@ void lockdep_thread_exit(struct thread *t)
 	unsigned long irqf = local_irq_save();
 	struct percpu *pc = this_cpu_ptr();
 
-	if (!pc->lockdep_recursion && t->lockdep.depth) {
+	if (!pc->lockdep_recursion && t->lockdep && t->lockdep->depth) {
 		pc->lockdep_recursion = true;
-		check_leak(&t->lockdep, 0, "thread", t->name, NULL);
+		check_leak(t->lockdep, 0, "thread", t->name, NULL);
 		pc->lockdep_recursion = false;
 	}
 	local_irq_restore(irqf);
 }
 
+/* The idle threads' held locks (other threads carry theirs after their
+ * struct: lockdep_thread_ctx_size()). */
+static struct lockdep_ctx idle_ctx[NR_CPUS];
+
+size_t lockdep_thread_ctx_size(void)
+{
+	return READ_ONCE(lockdep_active) ? sizeof(struct lockdep_ctx) : 0;
+}
+
 void lockdep_reset_cpu(struct thread *idle)
 {
 	struct percpu *pc = this_cpu_ptr();
+	struct lockdep_ctx *ctx = &idle_ctx[smp_processor_id()];
 
-	idle->lockdep.depth = 0;
+	ctx->depth = 0;
+	idle->lockdep = READ_ONCE(lockdep_active) ? ctx : NULL;
 	pc->irq_lockdep.depth = 0;
 	pc->hardirq_depth = 0;
 	pc->in_nmi = false;
@@ -1091,5 +1102,6 @@ void lockdep_init(void)
 	if (lockdep_enabled) {
 		WRITE_ONCE(lockdep_state, LOCKDEP_ON);
 		WRITE_ONCE(lockdep_active, 1);
+		current->lockdep = &idle_ctx[smp_processor_id()]; /* the boot CPU's idle thread */
 	}
 }

@@ -85,6 +85,10 @@ void lockdep_nmi_exit(void);
 bool in_hardirq(void);
 void lockdep_thread_exit(struct thread *t);
 void lockdep_reset_cpu(struct thread *idle); /* a CPU (re)starting: it holds nothing */
+/* What a new thread's allocation adds after its struct for its held locks
+ * (0 with lockdep=0, so the struct stays small); kthread.c points
+ * t->lockdep there. */
+size_t lockdep_thread_ctx_size(void);
 unsigned int lockdep_held_depth(void);
 void lockdep_check_depth(unsigned int depth, const char *what, const void *fn);
 

@@ -85,7 +85,7 @@ extern volatile int panic_cpu;
 
 /* The caller must hold spinlock l (on this CPU). */
 #define assert_spin_locked(l)                                                                      \
-	WARN_ONCE(!spin_lock_held(l), "%s: lock '%s' not held", __func__, (l)->name)
+	WARN_ONCE(!spin_lock_held(l), "%s: lock '%s' not held", __func__, (l)->dep_map.name)
 
 #define BUG_ON(cond)                                                                               \
 	do {                                                                                       \

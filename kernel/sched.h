@@ -131,15 +131,17 @@ struct thread {
 	const struct sched_hook_ops *hook_ops[SCHED_MAX_HOOKS]; /* S */
 	void *hook_data[SCHED_MAX_HOOKS];			/* S */
 	unsigned int nr_hooks;					/* S */
-	bool hooks_slept;	    /* S: sleeping() ran; running() is due */
-	bool in_hook;		    /* S: inside a hook callback (must not block) */
-	int biglock_depth;	    /* S: kernel/biglock.c */
-	struct lockdep_ctx lockdep; /* S (interrupts off): the locks it holds, for the validator */
-	const void *sleeper;	    /* S: its schedule_timeout() timer while armed
-				     * (kernel/wait.c checks it when a wheel meets the timer) */
+	bool hooks_slept;  /* S: sleeping() ran; running() is due */
+	bool in_hook;	   /* S: inside a hook callback (must not block) */
+	int biglock_depth; /* S: kernel/biglock.c */
+	u32 tid;	   /* I: unique id (tracing) */
+	/* S (interrupts off): the locks it holds, for the validator; NULL
+	 * with lockdep=0 (kernel/lockdep.h) */
+	struct lockdep_ctx *lockdep;
+	const void *sleeper; /* S: its schedule_timeout() timer while armed
+			      * (kernel/wait.c checks it when a wheel meets the timer) */
 
 	char name[THREAD_NAME_LEN]; /* I */
-	u32 tid;		    /* I: unique id (tracing) */
 	int (*fn)(void *arg);	    /* I */
 	void *arg;		    /* I */
 	void *data;		    /* kthread_set_data() before it starts, or by

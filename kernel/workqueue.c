@@ -620,8 +620,13 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	w->last_pool = pool;
 	w->pwq = NULL;
 	/* The validator's view of it: once PENDING is clear, w may be freed
-	 * or set up again by its owner, so run with a copy. */
-	struct lockdep_map item_map = w->lockdep_map;
+	 * or set up again by its owner, so run with a copy. (With lockdep=0,
+	 * none of this: one test.) */
+	bool validated = READ_ONCE(lockdep_active);
+	struct lockdep_map item_map;
+
+	if (validated)
+		item_map = w->lockdep_map;
 
 	/* From here on it may be queued again (it will wait for us). */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
@@ -629,19 +634,24 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 
 	/* Running it holds the item and its workqueue (not under pool->lock:
 	 * an item that queues work takes that after them). */
-	unsigned int held = lockdep_held_depth();
+	unsigned int held = 0;
 	const void *at = (const char *)worker->current_func + 1; /* "taken at" the function */
 
-	if (pwq)
-		lock_acquire(&pwq->wq->lockdep_map, 0, 0, &pwq->wq->lockdep_map, at);
-	lock_acquire(&item_map, 0, 0, w, at);
+	if (validated) {
+		held = lockdep_held_depth();
+		if (pwq)
+			lock_acquire(&pwq->wq->lockdep_map, 0, 0, &pwq->wq->lockdep_map, at);
+		lock_acquire(&item_map, 0, 0, w, at);
+	}
 	trace_event(TR_WORK_START, current, (u64)w, (u64)worker->current_func);
 	worker->current_func(w);
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
-	lock_release(w, at);
-	if (pwq)
-		lock_release(&pwq->wq->lockdep_map, at);
-	lockdep_check_depth(held, "work function", worker->current_func);
+	if (validated) {
+		lock_release(w, at);
+		if (pwq)
+			lock_release(&pwq->wq->lockdep_map, at);
+		lockdep_check_depth(held, "work function", worker->current_func);
+	}
 	WARN_ONCE(preempt_count() != 0 || irqs_disabled(),
 		  "work function %pS returned with preemption (%d) or interrupts off",
 		  worker->current_func, preempt_count());

@@ -129,7 +129,7 @@ SESSION = [
     ("", "demo spin 3 2 20", r"offline: its trustee runs them"),
     ("", "online 2", r"cpu2 is online"),
     ("a bad demo kind is named", "demo dance 3",
-     r"demo what\? 'sleep', 'spin', 'hold', 'release', 'wait' or 'ordered', not 'dance'"),
+     r"demo what\? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered' or 'lab7', not 'dance'"),
     ("trace starts", "trace start 2000", r"trace: on, 2000 events per CPU"),
     ("trace refuses to dump while on", "trace dump", r"stop tracing first"),
     ("trace stops", "trace stop", r"trace: off; \d+ events recorded"),

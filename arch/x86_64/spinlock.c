@@ -24,7 +24,7 @@ static __noinline void spin_report_recursion(struct spinlock *l, const void *ip)
 {
 	/* Spinning here would hang this CPU for good: say who and where. */
 	panic("spinlock recursion: cpu%u takes lock '%s' at %pS, already holding it since %pS",
-	      smp_processor_id(), l->name, ip, l->holder_ip);
+	      smp_processor_id(), l->dep_map.name, ip, l->holder_ip);
 }
 
 unsigned int spin_stuck_ms = 2000;
@@ -44,20 +44,20 @@ static __noinline void spin_report_stuck(struct spinlock *l, u32 ticket, const v
 	if (holder >= 0)
 		printk(KERN_ERR
 		       "spinlock '%s': cpu%u has waited %lu ms at %pS; held by cpu%d since %pS\n",
-		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip,
-		       holder, READ_ONCE(l->holder_ip));
+		       l->dep_map.name, smp_processor_id(), (unsigned long)(waited_ns / 1000000),
+		       ip, holder, READ_ONCE(l->holder_ip));
 	else /* between holders: the next ticket's CPU has not taken it yet */
 		printk(KERN_ERR
 		       "spinlock '%s': cpu%u has waited %lu ms at %pS; ticket %u, serving %u\n",
-		       l->name, smp_processor_id(), (unsigned long)(waited_ns / 1000000), ip,
-		       ticket, READ_ONCE(l->serving));
+		       l->dep_map.name, smp_processor_id(), (unsigned long)(waited_ns / 1000000),
+		       ip, ticket, READ_ONCE(l->serving));
 }
 
 /* The contended path: spin, and report once if the wait gets too long. */
 static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
 {
 	u64 start = 0;
-	bool reported = l->quiet;
+	bool reported = l->dep_map.kind == LD_NOVALIDATE; /* the console's */
 
 	for (unsigned int spins = 1; __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket;
 	     spins++) {
@@ -122,7 +122,7 @@ static bool __spin_release(struct spinlock *l, const void *ip)
 {
 	if (unlikely(READ_ONCE(l->holder_cpu) != (int)smp_processor_id())) {
 		WARN(1, "spinlock '%s' released by cpu%u, but held by cpu%d (taken at %pS)",
-		     l->name, smp_processor_id(), l->holder_cpu, l->holder_ip);
+		     l->dep_map.name, smp_processor_id(), l->holder_cpu, l->holder_ip);
 		return false;
 	}
 	lock_release(l, ip);

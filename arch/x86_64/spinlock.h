@@ -34,29 +34,26 @@
 #include "lib/types.h"
 
 struct spinlock {
-	u32 next;	       /* next ticket to hand out */
-	u32 serving;	       /* ticket now holding the lock */
-	int holder_cpu;	       /* debug: CPU holding it, or -1 */
-	const void *holder_ip; /* debug: where it was taken */
-	const char *name;
-	bool quiet;	   /* no "stuck" reports (the console lock) */
-	u32 stuck_reports; /* debug: waits on it reported as too long */
-	struct lockdep_map dep_map;
+	u32 next;		    /* next ticket to hand out */
+	u32 serving;		    /* ticket now holding the lock */
+	int holder_cpu;		    /* debug: CPU holding it, or -1 */
+	u32 stuck_reports;	    /* debug: waits on it reported as too long */
+	const void *holder_ip;	    /* debug: where it was taken */
+	struct lockdep_map dep_map; /* its name, and its class for the validator */
 };
 
 /* key: the class (NULL: a static lock, its own class) */
 #define SPINLOCK_INIT_KEY(n, k)                                                                    \
 	{                                                                                          \
-		.next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL, .name = n,           \
+		.next = 0, .serving = 0, .holder_cpu = -1, .holder_ip = NULL,                      \
 		.dep_map = LOCKDEP_MAP_INIT(n, k, LD_SPIN)                                         \
 	}
 #define SPINLOCK_INIT(n)   SPINLOCK_INIT_KEY(n, NULL)
 #define DEFINE_SPINLOCK(x) struct spinlock x = SPINLOCK_INIT(#x)
-/* The console's: never validated (reports print through it). */
+/* The console's: never validated and never reported as stuck (reports
+ * print through it). */
 #define DEFINE_SPINLOCK_QUIET(x)                                                                   \
 	struct spinlock x = { .holder_cpu = -1,                                                    \
-			      .name = #x,                                                          \
-			      .quiet = true,                                                       \
 			      .dep_map = LOCKDEP_MAP_INIT(#x, NULL, LD_NOVALIDATE) }
 
 extern unsigned int spin_stuck_ms;	 /* report waits longer than this */
