@@ -62,10 +62,10 @@ TARGETS = {
     "mem_boot": (545, "the booted kernel's pages in use: 436 KiB measured"),
     "mem_worker": (20, "a worker costs its 16 KiB stack and a little (cmwq's point: few "
                        "workers)"),
-    "lock_spin": (980, "spin_lock + spin_unlock: 98 instructions measured"),
-    "lock_nested3": (2840, "A -> B -> C and back: 284 instructions measured"),
-    "lock_mutex": (3500, "mutex_lock + mutex_unlock, uncontended: 350 instructions measured"),
-    "lock_flush_idle": (1140, "flush_work() of an item never queued: 114 instructions measured"),
+    "lock_spin": (690, "spin_lock + spin_unlock: 69 instructions measured"),
+    "lock_nested3": (1970, "A -> B -> C and back: 197 instructions measured"),
+    "lock_mutex": (2470, "mutex_lock + mutex_unlock, uncontended: 246 instructions measured"),
+    "lock_flush_idle": (860, "flush_work() of an item never queued: 86 instructions measured"),
 }
 
 # The second boot: the validator on (its default; lockdep=1 says so). What
@@ -75,12 +75,12 @@ TARGETS = {
 LOCKDEP_BENCHES = ["lock_spin", "lock_nested3", "lock_mutex", "lock_flush_idle", "wake_same",
                    "queue_same"]
 LOCKDEP_TARGETS = {
-    "lock_spin": (3000, "a cached acquire + release: 300 instructions measured"),
-    "lock_nested3": (9320, "three, nested: 932 instructions measured"),
-    "lock_mutex": (9590, "the mutex and its wait_lock twice: 959 instructions measured"),
-    "lock_flush_idle": (3040, "the item's pseudo-lock pair: 304 instructions measured"),
-    "wake_same": (33300, "a wake-up with its locks validated: 3329 instructions measured"),
-    "queue_same": (34100, "queueing with its locks validated: 3408 instructions measured"),
+    "lock_spin": (2900, "a cached acquire + release: 290 instructions measured"),
+    "lock_nested3": (8980, "three, nested: 898 instructions measured"),
+    "lock_mutex": (9100, "the mutex and its wait_lock twice: 910 instructions measured"),
+    "lock_flush_idle": (2980, "the item's pseudo-lock pair: 298 instructions measured"),
+    "wake_same": (32200, "a wake-up with its locks validated: 3222 instructions measured"),
+    "queue_same": (33300, "queueing with its locks validated: 3332 instructions measured"),
 }
 LOCKDEP_LINE = re.compile(r"\] bench: lockdep: (.*?)\r?$", re.M)
 
