@@ -52,6 +52,13 @@ static bool need_validator(struct ktest *t)
 	return false;
 }
 
+/* Queue w and wait until it has run. */
+static void run_once(struct workqueue_struct *wq, struct work_struct *w)
+{
+	queue_work(wq, w);
+	flush_work(w);
+}
+
 /* Run fn(arg) in a thread of its own and wait until it has exited. */
 static void run_in_thread(struct ktest *t, int (*fn)(void *), void *arg, const char *name)
 {
@@ -292,8 +299,7 @@ static void flush_under_a_lock_the_item_takes_is_reported(struct ktest *t)
 	if (!need_validator(t))
 		return;
 	INIT_WORK(&fum_work, fum_fn);
-	queue_work(system_wq, &fum_work);
-	flush_work(&fum_work); /* the item has run: (work) -> M */
+	run_once(system_wq, &fum_work); /* the item has run: (work) -> M */
 	ktest_expect_bugs(t, 1);
 	mutex_lock(&fum_mutex);
 	flush_work(&fum_work);
@@ -335,11 +341,9 @@ static void cross_workqueue_flush_cycle_is_reported(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, cross_wq2);
 	INIT_WORK(&cross_item1, cross_fn1);
 	INIT_WORK(&cross_item2, cross_fn2);
-	queue_work(cross_wq1, &cross_item1);
-	flush_work(&cross_item1);
+	run_once(cross_wq1, &cross_item1);
 	ktest_expect_bugs(t, 1);
-	queue_work(cross_wq2, &cross_item2);
-	flush_work(&cross_item2);
+	run_once(cross_wq2, &cross_item2);
 	KT_EXPECT_TRUE(t, reported("possible circular locking dependency: kworker/"));
 	KT_EXPECT_TRUE(t, logged("takes 'test_ld_cross1' (workqueue) at cross_fn2+"));
 	KT_EXPECT_TRUE(t, logged("while holding '&cross_item2' (work)\n"));
@@ -406,8 +410,7 @@ static void self_flush_is_reported(struct ktest *t)
 	INIT_WORK(&self_work, self_flush_fn);
 	self_flush_result = true;
 	ktest_expect_bugs(t, 1);
-	queue_work(system_wq, &self_work);
-	flush_work(&self_work);
+	run_once(system_wq, &self_work);
 	KT_EXPECT_FALSE(t, self_flush_result);
 	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
 	KT_EXPECT_TRUE(t, logged("takes '&self_work' (work) at self_flush_fn+"));
@@ -429,8 +432,7 @@ static void cancel_sync_from_inside_the_item_is_reported_once(struct ktest *t)
 		return;
 	INIT_WORK(&cancel_self_work, cancel_self_fn);
 	ktest_expect_bugs(t, 1);
-	queue_work(system_wq, &cancel_self_work);
-	flush_work(&cancel_self_work);
+	run_once(system_wq, &cancel_self_work);
 	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
 	KT_EXPECT_TRUE(t, logged("takes '&cancel_self_work' (work) at cancel_self_fn+"));
 }
@@ -459,14 +461,12 @@ static void draining_from_an_own_item_is_refused(struct ktest *t)
 	INIT_WORK(&drain_self_work, drain_self_fn);
 	INIT_WORK(&destroy_self_work, destroy_self_fn);
 	ktest_expect_bugs(t, 1);
-	queue_work(drain_self_wq, &drain_self_work);
-	flush_work(&drain_self_work);
+	run_once(drain_self_wq, &drain_self_work);
 	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
 	KT_EXPECT_TRUE(t, logged("takes 'test_ld_drainself' (workqueue) at drain_self_fn+"));
 	/* The validator is off now: the fast path's report, once. */
 	ktest_expect_bugs(t, 1);
-	queue_work(drain_self_wq, &destroy_self_work);
-	flush_work(&destroy_self_work);
+	run_once(drain_self_wq, &destroy_self_work);
 	KT_EXPECT_TRUE(t, reported("destroy_workqueue(test_ld_drainself) from its own item "
 				   "destroy_self_fn+0x0/"));
 	destroy_workqueue(drain_self_wq); /* still there: refused */
@@ -490,8 +490,7 @@ static void reclaim_flushing_non_reclaim_is_reported(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, plain_wq);
 	INIT_WORK(&reclaim_item, reclaim_fn);
 	ktest_expect_bugs(t, 1);
-	queue_work(reclaim_wq, &reclaim_item);
-	flush_work(&reclaim_item);
+	run_once(reclaim_wq, &reclaim_item);
 	KT_EXPECT_TRUE(t,
 		       reported("WQ_MEM_RECLAIM workqueue test_ld_reclaim (item reclaim_fn+0x0/"));
 	KT_EXPECT_TRUE(t, logged("flushes !WQ_MEM_RECLAIM workqueue test_ld_plain: under memory "
@@ -546,8 +545,7 @@ static void work_function_returning_holding_a_lock_is_reported(struct ktest *t)
 		return;
 	INIT_WORK(&leak_work, leak_fn);
 	ktest_expect_bugs(t, 1);
-	queue_work(system_wq, &leak_work);
-	flush_work(&leak_work);
+	run_once(system_wq, &leak_work);
 	KT_EXPECT_TRUE(t, reported("work function leak_fn+0x0/"));
 	KT_EXPECT_TRUE(t, logged("returned holding 'leaked_by_item' (mutex)\n"));
 }
@@ -670,8 +668,7 @@ static void nothing_is_validated_when_off(struct ktest *t)
 	INIT_WORK(&self_work, self_flush_fn);
 	self_flush_result = true;
 	ktest_expect_bugs(t, 1);
-	queue_work(system_wq, &self_work);
-	flush_work(&self_work);
+	run_once(system_wq, &self_work);
 	KT_EXPECT_FALSE(t, self_flush_result);
 	KT_EXPECT_TRUE(t, reported("flush_work(self_flush_fn+0x0/"));
 	KT_EXPECT_TRUE(t, logged("from inside that work item would wait forever\n"));
