@@ -693,11 +693,6 @@ void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock
 	*m = (struct lockdep_map)LOCKDEP_MAP_INIT(name, key, kind);
 }
 
-void lockdep_register_key(struct lock_class_key *key)
-{
-	(void)key; /* classes are made at first use; nothing to do yet */
-}
-
 void lockdep_unregister_key(struct lock_class_key *key)
 {
 	unsigned long irqf = local_irq_save();
@@ -1080,21 +1075,6 @@ void lockdep_get_stats(struct lockdep_stats *st)
 			st->chain_misses += READ_ONCE(pc->lockdep_chain_misses);
 		}
 	}
-}
-
-void lockdep_show(void)
-{
-	struct lockdep_stats st;
-
-	lockdep_get_stats(&st);
-	printk(KERN_INFO "%s: classes %u/%u deps %u/%u chains %u/%u trace entries %u/%u, "
-			 "deepest %u held; chain cache %lu hits, %lu misses; %lu report%s\n",
-	       !st.enabled ? "off (lockdep=0)" :
-	       st.on	   ? "on" :
-			     "off after a report",
-	       st.classes, st.max_classes, st.deps, st.max_deps, st.chains, st.max_chains,
-	       st.trace_ips, st.max_trace_ips, st.max_depth, (unsigned long)st.chain_hits,
-	       (unsigned long)st.chain_misses, st.reports, st.reports == 1 ? "" : "s");
 }
 
 void lockdep_init(void)

@@ -74,8 +74,9 @@ static inline void lock_release(const void *instance, const void *ip)
 
 void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock_class_key *key,
 		      enum lockdep_kind kind);
-/* A key in allocated memory (a workqueue's): its classes die with it. */
-void lockdep_register_key(struct lock_class_key *key);
+/* A key in allocated memory (a workqueue's) makes its classes at first
+ * use, like any other; before the memory is freed, this marks them dead
+ * (searches skip them; a new key at that address gets new classes). */
 void lockdep_unregister_key(struct lock_class_key *key);
 
 void lockdep_hardirq_enter(void);
@@ -112,8 +113,7 @@ struct lockdep_stats {
 	unsigned long reports;
 	u64 chain_hits, chain_misses;
 };
-void lockdep_get_stats(struct lockdep_stats *st);
-void lockdep_show(void); /* the stats, on the console */
+void lockdep_get_stats(struct lockdep_stats *st); /* the shell's `lockdep` prints them */
 
 void lockdep_init(void); /* kmain, once the boot CPU's idle thread exists */
 

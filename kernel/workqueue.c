@@ -2169,7 +2169,7 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 		max_active = 1;
 	}
 	strscpy(wq->name, name, sizeof(wq->name));
-	lockdep_register_key(&wq->lockdep_key); /* a class of its own */
+	/* A class of its own, dead at free_wq(). */
 	lockdep_init_map(&wq->lockdep_map, wq->name, &wq->lockdep_key, LD_WQ);
 	wq->flags = flags;
 	wq->saved_max_active = clamp_max_active(name, max_active);
