@@ -20,6 +20,7 @@
 #include "kernel/completion.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
+#include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
@@ -1640,6 +1641,16 @@ static void report_verdict(enum run_end how)
 	pr_notice("%lu kernel stack(s) freed while a CPU was starting or dying, held back until "
 		  "none was\n",
 		  UL(res->stacks_held));
+	struct lockdep_stats ld;
+
+	lockdep_get_stats(&ld);
+	pr_notice("lock validator: %s, %lu report(s); classes %u/%u, dependencies %u/%u, chains "
+		  "%u/%u, deepest %u held; chain cache %lu hits, %lu misses\n",
+		  !ld.enabled ? "off (lockdep=0)" :
+		  ld.on	      ? "on" :
+				"off after a report",
+		  ld.reports, ld.classes, ld.max_classes, ld.deps, ld.max_deps, ld.chains,
+		  ld.max_chains, ld.max_depth, UL(ld.chain_hits), UL(ld.chain_misses));
 	if (res->spin_stuck)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
 			  "busy host can cause them)\n",
