@@ -13,7 +13,6 @@
  * Field legend: G = graph_lock; A = atomic, or written once and published;
  * L = this CPU only, interrupts off.
  */
-#define pr_fmt(fmt) "lockdep: " fmt
 #include "kernel/lockdep.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"

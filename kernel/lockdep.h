@@ -12,8 +12,9 @@
  * and flushing acquires them, so flushes join the same graph.
  *
  * A report is one "BUG: lockdep: ..." line (the harness and the tests count
- * it like any report_bug()), followed by "lockdep:" lines: the dependency
- * chain with where each link was first made, the held locks and the stack.
+ * it like any report_bug()), followed by lines of detail: the dependency
+ * chain with where each link was first made, where each class was first
+ * taken, the held locks and the stack.
  * After a report, validation stops (locks are still tracked) and the kernel
  * carries on. `lockdep=0` turns the validator off for the boot.
  *
