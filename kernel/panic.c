@@ -154,16 +154,19 @@ void report_bug(const char *subsys, const char *fmt, ...)
 	va_end(ap);
 	if (len > 0 && msg[len - 1] == '\n') /* the line ends here either way */
 		msg[len - 1] = '\0';
-	__atomic_add_fetch(&bug_count, 1, __ATOMIC_RELAXED);
 	/* As for WARN: the harness fails any boot that prints "BUG: ", and
-	 * lets the form a test declared (ktest_expect_bugs()) pass. */
+	 * lets the form a test declared (ktest_expect_bugs()) pass. Counted
+	 * once printed: whoever sees the count grow finds the line in the
+	 * log (test_reports.c's stalled pool waits for the count, then reads
+	 * the log; the other order failed it once). */
 	printk(KERN_ERR "BUG%s: %s: %s\n", READ_ONCE(bug_expected) ? " (expected by a test)" : "",
 	       subsys, msg);
+	__atomic_add_fetch(&bug_count, 1, __ATOMIC_RELEASE);
 }
 
 unsigned long bug_reports(void)
 {
-	return __atomic_load_n(&bug_count, __ATOMIC_RELAXED);
+	return __atomic_load_n(&bug_count, __ATOMIC_ACQUIRE);
 }
 
 static bool oops_report_open; /* panic_cpu only: oops_begin() ran */
