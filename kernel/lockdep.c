@@ -90,18 +90,29 @@ static u32 bfs_gen;			       /* G */
 static u16 bfs_queue[MAX_CLASSES];	       /* G */
 static unsigned int max_depth_seen;	       /* A */
 
-static u32 graph_lock_word;
+static u32 graph_lock_word; /* 0, or the holder's CPU number + 1 */
 
 /* With interrupts off. Never held while printing. */
 static void graph_lock(void)
 {
-	while (__atomic_exchange_n(&graph_lock_word, 1, __ATOMIC_ACQUIRE))
+	u32 free;
+
+	assert(irqs_disabled());
+	while (free = 0,
+	       !__atomic_compare_exchange_n(&graph_lock_word, &free, smp_processor_id() + 1, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		cpu_relax();
 }
 
 static void graph_unlock(void)
 {
 	__atomic_store_n(&graph_lock_word, 0, __ATOMIC_RELEASE);
+}
+
+/* What each function marked "Under G" asserts. */
+static void assert_graph_locked(void)
+{
+	assert(READ_ONCE(graph_lock_word) == smp_processor_id() + 1);
 }
 
 static bool validating(void)
@@ -123,6 +134,8 @@ enum report_kind {
 	REP_FULL,	  /* a table ran out */
 };
 
+/* Written by its owner only: the CPU whose report_begin() succeeded, until
+ * print_report() clears kind (no other CPU can succeed meanwhile). */
 static struct {
 	unsigned int owner; /* the CPU that took the right to report */
 	enum report_kind kind;
@@ -159,6 +172,7 @@ static bool own_report(void)
 /* Under G. */
 static void report_full(const char *table)
 {
+	assert_graph_locked();
 	if (!report_begin())
 		return;
 	rep.kind = REP_FULL;
@@ -179,6 +193,7 @@ static const char *ctx_name(void)
 /* Under G: the acquisition at ip, then its callers (frame pointers). */
 static u32 save_trace(const void *ip)
 {
+	assert_graph_locked();
 	if (nr_traces >= MAX_TRACES || nr_trace_ips + TRACE_DEPTH > MAX_TRACE_IPS) {
 		report_full(nr_traces >= MAX_TRACES ? "stack traces" : "stack trace entries");
 		return 0;
@@ -335,6 +350,7 @@ static u16 map_class(const struct lockdep_map *m, unsigned int subclass, const v
 
 /* ---- the graph ----------------------------------------------------------- */
 
+/* Under G. */
 static u32 find_dep(u16 from, u16 to)
 {
 	for (u32 d = classes[from].after; d; d = deps[d].next_after)
@@ -350,10 +366,13 @@ static u32 find_dep(u16 from, u16 to)
  * are not crossed. Each class reached remembers the dependency it was
  * reached by, for printing the path. Returns the class found, or 0.
  */
-static u16 bfs(u16 from, int backward, u16 target, u8 usage)
+static u16 bfs(u16 from, int backward, u16 target, u8 usage) /* under G */
 {
 	unsigned int head = 0, tail = 0;
-	u32 gen = ++bfs_gen;
+	u32 gen;
+
+	assert_graph_locked();
+	gen = ++bfs_gen;
 
 	classes[from].bfs_gen[backward] = gen;
 	classes[from].bfs_dep[backward] = 0;
@@ -393,6 +412,7 @@ static bool exempt_pair(const struct lock_class *a, const struct lock_class *b)
  * hardirq-safe class before a hardirq-unsafe one. False if it reported. */
 static bool add_dep(u16 prev, u16 next, const void *ip)
 {
+	assert_graph_locked();
 	if (find_dep(prev, next))
 		return true;
 	if (bfs(next, 0, prev, 0)) {
@@ -439,6 +459,7 @@ static bool add_dep(u16 prev, u16 next, const void *ip)
  * before an unsafe one. */
 static bool mark_usage(u16 c, u8 bit, const void *ip)
 {
+	assert_graph_locked();
 	struct lock_class *cl = &classes[c];
 	u8 other = bit == USED_IN_HARDIRQ ? ENABLED_HARDIRQ : USED_IN_HARDIRQ;
 
@@ -498,6 +519,7 @@ static bool chain_cached(u64 key)
 /* Under G. A full neighbourhood only means this chain is checked again. */
 static void chain_add(u64 key)
 {
+	assert_graph_locked();
 	unsigned int s = (unsigned int)(key % CHAIN_SLOTS);
 
 	for (unsigned int i = 0; i < CHAIN_PROBES; i++, s = (s + 1) % CHAIN_SLOTS) {
@@ -526,8 +548,7 @@ static struct lockdep_ctx *ctx_get(struct percpu *pc)
 	return t ? t->lockdep : NULL;
 }
 
-static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map *m,
-			 unsigned int subclass, const void *ip, const void *rep_instance);
+static void print_report(const struct lockdep_ctx *ctx, const void *ip, const void *instance);
 
 static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 			   unsigned int subclass, unsigned int flags, const void *instance,
@@ -608,7 +629,7 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 	goto push;
 report:
 	reported = true;
-	print_report(ctx, m, subclass, ip, instance);
+	print_report(ctx, ip, instance);
 push:
 	if (ctx->depth >= LOCKDEP_MAX_HELD) {
 		if (report_begin())
@@ -647,7 +668,7 @@ bool __lock_acquire_hook(const struct lockdep_map *m, unsigned int subclass, uns
 		/* A table that ran out on the way (a class, a trace) is
 		 * reported here: the acquisition itself went on. */
 		if (own_report()) {
-			print_report(ctx, m, subclass, ip, instance);
+			print_report(ctx, ip, instance);
 			reported = true;
 		}
 		pc->lockdep_recursion = false;
@@ -759,11 +780,6 @@ void lockdep_nmi_enter(void)
 void lockdep_nmi_exit(void)
 {
 	this_cpu_write(in_nmi, false);
-}
-
-bool in_hardirq(void)
-{
-	return this_cpu_read(hardirq_depth) > 0;
 }
 
 void lockdep_thread_exit(struct thread *t)
@@ -898,13 +914,13 @@ static void print_hints(u16 c)
 				"and cancel_work_sync(): they wait for it)\n");
 }
 
-static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map *m,
-			 unsigned int subclass, const void *ip, const void *rep_instance)
+/* The report this CPU owns (rep), for the acquisition of instance at ip
+ * by ctx; with interrupts off and lockdep_recursion set. */
+static void print_report(const struct lockdep_ctx *ctx, const void *ip, const void *instance)
 {
 	char a[NAME_LEN + 24], b[NAME_LEN + 24], c[NAME_LEN + 24], where[128];
 	const char *who = ctx_name();
 
-	(void)subclass;
 	print_ip(where, sizeof(where), ip);
 	switch (rep.kind) {
 	case REP_CIRCULAR:
@@ -929,8 +945,8 @@ static void print_report(const struct lockdep_ctx *ctx, const struct lockdep_map
 			   "possible recursive locking: %s takes %s at %s while holding %s "
 			   "(taken at %s)",
 			   who, class_str(rep.next, a, sizeof(a)), where,
-			   rep.held->instance == rep_instance ? "that very one" :
-								"another of its class",
+			   rep.held->instance == instance ? "that very one" :
+							    "another of its class",
 			   held_at);
 		if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
 			printk(KERN_ERR

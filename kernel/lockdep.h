@@ -20,7 +20,8 @@
  *
  * The primitives call the hooks; other code uses only the annotations:
  *   spin_lock_nested(l, subclass)   two locks of one class, in a fixed order
- *   lock_map_acquire(m), lock_map_release(m)   pseudo-locks (workqueue.c)
+ *   lock_wait_for(m, instance, ip)  waiting for a pseudo-lock (workqueue.c's
+ *                                   flushes): taken and let go at once
  *
  * Hooks (any context; they never sleep and take no struct spinlock):
  *   lock_acquire(map, subclass, flags, instance, ip)   before taking; true if
@@ -70,8 +71,14 @@ static inline void lock_release(const void *instance, const void *ip)
 		__lock_release_hook(instance, ip);
 }
 
-#define lock_map_acquire(m) lock_acquire((m), 0, 0, (m), __builtin_return_address(0))
-#define lock_map_release(m) lock_release((m), __builtin_return_address(0))
+/* True if it reported. */
+static inline bool lock_wait_for(const struct lockdep_map *m, const void *instance, const void *ip)
+{
+	bool reported = lock_acquire(m, 0, 0, instance, ip);
+
+	lock_release(instance, ip);
+	return reported;
+}
 
 void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock_class_key *key,
 		      enum lockdep_kind kind);
@@ -84,7 +91,6 @@ void lockdep_hardirq_enter(void);
 void lockdep_hardirq_exit(const void *handler);
 void lockdep_nmi_enter(void);
 void lockdep_nmi_exit(void);
-bool in_hardirq(void);
 void lockdep_thread_exit(struct thread *t);
 void lockdep_reset_cpu(struct thread *idle); /* a CPU (re)starting: it holds nothing */
 /* What a new thread's allocation adds after its struct for its held locks

@@ -1432,10 +1432,7 @@ static bool flush_takes_wq(struct workqueue_struct *wq, const void *ip)
 {
 	if (!wq || READ_ONCE(wq->saved_max_active) != 1)
 		return false;
-	bool reported = lock_acquire(&wq->lockdep_map, 0, 0, &wq->lockdep_map, ip);
-
-	lock_release(&wq->lockdep_map, ip);
-	return reported;
+	return lock_wait_for(&wq->lockdep_map, &wq->lockdep_map, ip);
 }
 
 /* Linux's check_flush_dependency(): an item of a WQ_MEM_RECLAIM workqueue
@@ -1474,16 +1471,6 @@ static void check_flush_dependency(struct workqueue_struct *target, work_func_t 
 		if (!__atomic_exchange_n(&__done, true, __ATOMIC_RELAXED))                         \
 			lockdep_report_misuse(fmt, ##__VA_ARGS__);                                 \
 	} while (0)
-
-/* The validator: waiting for w is "taking" it, queued or not. True if it
- * reported. */
-static bool flush_takes_work(struct work_struct *w, const void *ip)
-{
-	bool reported = lock_acquire(&w->lockdep_map, 0, 0, w, ip);
-
-	lock_release(w, ip);
-	return reported;
-}
 
 /* flush_work() once the validator has seen it (reported: it reported). */
 static bool __flush_work(struct work_struct *w, bool reported, const void *ip)
@@ -1551,7 +1538,7 @@ bool flush_work(struct work_struct *w)
 	might_sleep();
 	if (!work_valid(w, "flush_work"))
 		return false;
-	return __flush_work(w, flush_takes_work(w, ip), ip);
+	return __flush_work(w, lock_wait_for(&w->lockdep_map, w, ip), ip);
 }
 
 bool flush_delayed_work(struct delayed_work *dw)
@@ -1581,9 +1568,8 @@ void flush_workqueue(struct workqueue_struct *wq)
 		      wq))
 		return;
 	/* The validator: waiting for every item of wq is "taking" it. */
-	bool reported = lock_map_acquire(&wq->lockdep_map);
-
-	lock_map_release(&wq->lockdep_map);
+	bool reported =
+		lock_wait_for(&wq->lockdep_map, &wq->lockdep_map, __builtin_return_address(0));
 	/* The fast path that keeps it from hanging, validator on or off. */
 	if (self && self->current_pwq && self->current_pwq->wq == wq) {
 		if (!reported)
@@ -1645,9 +1631,8 @@ void drain_workqueue(struct workqueue_struct *wq)
 
 	might_sleep();
 	/* For the validator: it waits for every item. */
-	bool reported = lock_map_acquire(&wq->lockdep_map);
-
-	lock_map_release(&wq->lockdep_map);
+	bool reported =
+		lock_wait_for(&wq->lockdep_map, &wq->lockdep_map, __builtin_return_address(0));
 	if (is_chained_work(wq)) {
 		if (!reported)
 			report_self_wait("drain_workqueue(%s) from its own item %pS would wait for "
@@ -1690,7 +1675,7 @@ static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cance
 	if (!work_valid(w, "cancel_work"))
 		return false;
 	/* For the validator: it may wait for w. */
-	bool reported = wait == CANCEL_SYNC && flush_takes_work(w, ip);
+	bool reported = wait == CANCEL_SYNC && lock_wait_for(&w->lockdep_map, w, ip);
 
 	/* From here on queue_work(w) fails: a self-requeue too. */
 	int ret = grab_pending(w, kind, &flags);
@@ -2226,9 +2211,8 @@ void destroy_workqueue(struct workqueue_struct *wq)
 		      "destroy_workqueue of a destroyed workqueue (%p)", wq))
 		return;
 	/* For the validator: it waits for every item. */
-	bool reported = lock_map_acquire(&wq->lockdep_map);
-
-	lock_map_release(&wq->lockdep_map);
+	bool reported =
+		lock_wait_for(&wq->lockdep_map, &wq->lockdep_map, __builtin_return_address(0));
 	if (is_chained_work(wq)) {
 		if (!reported)
 			report_self_wait(
