@@ -179,7 +179,7 @@ __noreturn void cpu_play_dead(void)
 	unsigned int cpu = smp_processor_id();
 
 	local_irq_disable();
-	lapic_timer_stop();
+	clockevent_stop_cpu();
 	should_die[cpu] = false;
 	died_at_ns[cpu] = ktime_get_ns();
 	complete(&cpu_died[cpu]);

@@ -63,7 +63,7 @@ void kmain(u64 mb2_info_phys)
 	kmalloc_init();				     // the kernel heap
 	acpi_init();				     // firmware tables: MADT, HPET, FADT
 	time_init();				     // TSC clock, calibrated against HPET/PIT
-	timers_init();				     // per-CPU timer wheels (hashed by tick)
+	timers_init();				     // per-CPU timer queues (by expiry, in ns)
 	cpuhp_init();				     // CPU hotplug phases and their steps
 	sched_init();				     // this context becomes cpu0's idle thread
 	lockdep_init();				     // the lock validator, from here on

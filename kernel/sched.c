@@ -39,7 +39,7 @@
 #define SCHED_LATENCY_NS	 (20 * NSEC_PER_MSEC)
 #define SCHED_MIN_GRANULARITY_NS (4 * NSEC_PER_MSEC)
 #define WAKEUP_GRANULARITY_NS	 (1 * NSEC_PER_MSEC)
-#define BALANCE_INTERVAL_TICKS	 10
+#define BALANCE_INTERVAL_NS	 (100 * NSEC_PER_MSEC)
 
 /* Linux's sched_prio_to_weight: each nice level is about 10% of CPU. */
 static const unsigned int nice_weights[40] = {
@@ -51,18 +51,25 @@ static const unsigned int nice_weights[40] = {
 
 struct rq {
 	struct spinlock lock;
-	unsigned int cpu;	    /* I */
-	struct thread *curr;	    /* lock */
-	struct thread *idle;	    /* I */
-	struct list_head fifo;	    /* lock: by priority, highest first */
-	struct list_head fair;	    /* lock: by vruntime */
-	unsigned int nr_queued;	    /* lock: on the two lists */
-	u64 min_vruntime;	    /* lock */
-	u64 nr_switches;	    /* lock */
-	u64 idle_ns;		    /* lock */
-	u64 idle_since;		    /* lock */
-	struct thread *prev;	    /* lock: handed from __schedule to finish_switch */
-	unsigned int balance_ticks; /* this CPU only */
+	unsigned int cpu;	/* I */
+	struct thread *curr;	/* lock */
+	struct thread *idle;	/* I */
+	struct list_head fifo;	/* lock: by priority, highest first */
+	struct list_head fair;	/* lock: by vruntime */
+	unsigned int nr_queued; /* lock: on the two lists */
+	u64 min_vruntime;	/* lock */
+	u64 nr_switches;	/* lock */
+	u64 idle_ns;		/* lock */
+	u64 idle_since;		/* lock */
+	struct thread *prev;	/* lock: handed from __schedule to finish_switch */
+	/* lock (its CPU reads it without, for the clock event): when the
+	 * current thread's slice ends, KTIME_MAX while no slice runs (the
+	 * CPU idle, a FIFO thread, or a fair one with nobody waiting) */
+	u64 slice_end;
+	/* Periodic balancing, armed while the CPU is busy (an idle CPU pulls
+	 * work as it goes idle and is a wake-up's first choice): a busy CPU
+	 * evens out with the others every BALANCE_INTERVAL_NS. */
+	struct timer_list balance_timer;
 };
 
 static struct rq runqueues[NR_CPUS];
@@ -104,6 +111,68 @@ static void update_curr(struct rq *rq)
 				    list_first_entry(&rq->fair, struct thread, run_link)->vruntime);
 		rq->min_vruntime = max(rq->min_vruntime, least);
 	}
+}
+
+/* The slice of the current fair thread: its share of the latency period
+ * among the runnable fair threads, at least the minimum granularity. */
+static u64 fair_slice(const struct rq *rq)
+{
+	return max(SCHED_LATENCY_NS / (rq->nr_queued + 1), SCHED_MIN_GRANULARITY_NS);
+}
+
+/* Has the current thread's slice ended? It has run its slice in this stint,
+ * or run so far ahead of the fair thread waiting first (in vruntime) that
+ * the distance exceeds a slice. rq->lock held, update_curr() just done. */
+static bool slice_over(const struct rq *rq)
+{
+	const struct thread *c = rq->curr;
+
+	if (c == rq->idle || c->policy != SCHED_CLASS_FAIR || list_empty(&rq->fair))
+		return false;
+	u64 slice = fair_slice(rq);
+
+	return c->stats.sum_exec_ns - c->slice_start_exec >= slice ||
+	       c->vruntime > list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice;
+}
+
+/* When slice_over() becomes true if nothing else changes (KTIME_MAX: it
+ * cannot): the earlier of the stint reaching the slice and the vruntime
+ * lead reaching it (the vruntime grows by run time x NICE_0_WEIGHT /
+ * weight), counted from the last update_curr() (c->exec_start). */
+static u64 slice_deadline(const struct rq *rq)
+{
+	const struct thread *c = rq->curr;
+
+	if (c == rq->idle || c->policy != SCHED_CLASS_FAIR || list_empty(&rq->fair))
+		return KTIME_MAX;
+	u64 slice = fair_slice(rq), ran = c->stats.sum_exec_ns - c->slice_start_exec;
+	u64 first = list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice;
+	u64 by_stint = c->exec_start + (ran < slice ? slice - ran : 0);
+	/* The lead passes `first` one weighted nanosecond after it equals it. */
+	u64 by_lead =
+		c->vruntime > first ?
+			c->exec_start :
+			c->exec_start + ((first - c->vruntime) * c->weight / NICE_0_WEIGHT) + 1;
+
+	return min(by_stint, by_lead);
+}
+
+/* Recompute when the current slice ends, and tell the CPU's clock event:
+ * at once on this CPU, by a kick on another when it moved earlier (a
+ * deadline that moved later there costs one early interrupt instead).
+ * rq->lock held. */
+static void update_slice_end(struct rq *rq)
+{
+	u64 old = rq->slice_end, end = slice_deadline(rq);
+
+	assert_spin_locked(&rq->lock);
+	if (end == old)
+		return;
+	WRITE_ONCE(rq->slice_end, end);
+	if (rq->cpu == smp_processor_id())
+		clockevent_reevaluate();
+	else if (end < old)
+		clockevent_kick(rq->cpu);
 }
 
 /* Where enqueue() puts a thread among those of its own FIFO priority (fair
@@ -189,6 +258,16 @@ static void resched_cpu_locked(struct rq *rq)
 	}
 }
 
+/* t was just queued on rq: it takes the CPU now, or waits for the current
+ * thread's slice to end (which it may have brought closer). */
+static void preempt_or_share(struct rq *rq, struct thread *t)
+{
+	if (should_preempt(rq, t))
+		resched_cpu_locked(rq);
+	else
+		update_slice_end(rq);
+}
+
 /* ---- wake-ups ----------------------------------------------------------- */
 
 /* May t run on cpu? In its mask and active; a thread bound to that one CPU
@@ -239,6 +318,12 @@ static unsigned int select_cpu(struct thread *t)
 /* Make t runnable on rq: rq->lock held, t off every run queue. */
 static void activate(struct rq *rq, struct thread *t)
 {
+	/* The running thread's vruntime, and the queue's minimum, as of now:
+	 * without a tick they are brought up to date only here and at
+	 * switches, and a stale minimum places newcomers in the past (a chain
+	 * of threads each making the next would never let the minimum move,
+	 * and keep the CPU from a thread that slept). */
+	update_curr(rq);
 	if (t->policy == SCHED_CLASS_FAIR) {
 		/* A sleeper gets at most half a latency period of credit; a new
 		 * thread (never woken before) none: it starts at min_vruntime.
@@ -252,8 +337,7 @@ static void activate(struct rq *rq, struct thread *t)
 	t->on_rq = true;
 	t->stats.nr_wakeups++;
 	enqueue(rq, t, QUEUE_BEHIND_EQUALS);
-	if (should_preempt(rq, t))
-		resched_cpu_locked(rq);
+	preempt_or_share(rq, t);
 }
 
 /* t's vruntime above rq's min_vruntime: vruntime is relative to a run
@@ -268,15 +352,17 @@ static u64 vruntime_lead(const struct thread *t, const struct rq *rq)
  * so the pair's order does not matter). */
 static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
 {
-	u64 lead = vruntime_lead(t, rq);
-
 	assert_spin_locked(&t->pi_lock);
 	assert_spin_locked(&rq->lock);
+	update_curr(rq); /* both minima as of now (activate()) */
+	u64 lead = vruntime_lead(t, rq);
+
 	t->cpu = cpu; /* under both P and the old R */
 	t->stats.nr_migrations++;
 	spin_unlock_no_resched(&rq->lock);
 	rq = cpu_rq(cpu);
 	spin_lock(&rq->lock);
+	update_curr(rq);
 	t->vruntime = rq->min_vruntime + lead;
 	return rq;
 }
@@ -474,14 +560,19 @@ static void __schedule(enum sched_mode mode)
 	if (next != prev) {
 		u64 now = ktime_get_ns();
 
-		if (prev == rq->idle)
+		if (prev == rq->idle) {
 			rq->idle_ns += now - rq->idle_since;
+			/* Busy: balance while it lasts (the timer stops re-arming
+			 * itself once the CPU is found idle). */
+			if (!timer_pending(&rq->balance_timer))
+				add_timer(&rq->balance_timer, now + BALANCE_INTERVAL_NS);
+		}
 		if (next == rq->idle)
 			rq->idle_since = now;
 		if (mode == SCHED_PREEMPT && prev != rq->idle)
 			prev->stats.nivcsw++;
 		prev->stats.max_stint_ns = max(prev->stats.max_stint_ns,
-					       prev->stats.sum_exec_ns - prev->slice_start_exec);
+					       prev->stats.sum_exec_ns - prev->stint_start_exec);
 		rq->nr_switches++;
 		/* Still executing (or being switched out) elsewhere: its saved
 		 * context is stale, and running it here would run it twice. */
@@ -505,8 +596,10 @@ static void __schedule(enum sched_mode mode)
 		next->on_cpu = true;
 		next->exec_start = now;
 		next->slice_start_exec = next->stats.sum_exec_ns;
+		next->stint_start_exec = next->stats.sum_exec_ns;
 		rq->curr = next;
 		rq->prev = prev;
+		update_slice_end(rq);				      /* next's slice, or none */
 		lock_release(&rq->lock, __builtin_return_address(0)); /* next releases it */
 		this_cpu_write(curr_thread, next);
 		prev->out_cpu = rq->cpu;
@@ -516,6 +609,11 @@ static void __schedule(enum sched_mode mode)
 		/* Back in prev, possibly much later and on another CPU. */
 		finish_switch();
 	} else {
+		/* Kept the CPU: a new slice if it was preempted (its slice
+		 * ended), the same one if it only yielded to nobody. */
+		if (mode == SCHED_PREEMPT)
+			prev->slice_start_exec = prev->stats.sum_exec_ns;
+		update_slice_end(rq);
 		spin_unlock_no_resched(&rq->lock);
 	}
 	local_irq_restore(flags);
@@ -577,38 +675,55 @@ __noreturn void sched_thread_start(void)
 	thread_exit(code);
 }
 
-/* ---- the tick and balancing --------------------------------------------- */
+/* ---- slices and balancing ------------------------------------------------ */
 
 static void balance(struct rq *rq);
 
-void scheduler_tick(void)
+bool sched_clock_event(void)
 {
 	struct rq *rq = this_rq();
 
 	if (!sched_ready)
-		return;
+		return false;
 	spin_lock(&rq->lock);
-	update_curr(rq);
-	struct thread *c = rq->curr;
+	bool due = ktime_get_ns() >= rq->slice_end;
 
-	if (c != rq->idle)
-		c->stats.ticks++;
-	if (c != rq->idle && c->policy == SCHED_CLASS_FAIR && !list_empty(&rq->fair)) {
-		/* Each fair thread gets a share of the latency period. */
-		u64 slice = max(SCHED_LATENCY_NS / (rq->nr_queued + 1), SCHED_MIN_GRANULARITY_NS);
+	/* (With nohz=off this runs on every tick, as the old tick did.) */
+	if (due || clockevent_periodic()) {
+		update_curr(rq);
+		if (slice_over(rq)) {
+			struct thread *c = rq->curr;
 
-		if (c->stats.sum_exec_ns - c->slice_start_exec >= slice ||
-		    c->vruntime >
-			    list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice)
+			trace_event(TR_SLICE_END, c, c->stats.sum_exec_ns - c->slice_start_exec, 0);
 			this_cpu_write(need_resched, true);
-	} else if (c == rq->idle && rq->nr_queued) {
-		this_cpu_write(need_resched, true);
+			/* No more events for this slice: __schedule() sets the
+			 * next one (preemption may be off for a while). */
+			WRITE_ONCE(rq->slice_end, KTIME_MAX);
+		} else {
+			update_slice_end(rq); /* it moved later (a thread left) */
+		}
 	}
 	spin_unlock_no_resched(&rq->lock);
-	if (++rq->balance_ticks >= BALANCE_INTERVAL_TICKS) {
-		rq->balance_ticks = 0;
-		balance(rq);
-	}
+	return due;
+}
+
+u64 sched_next_event(void)
+{
+	return READ_ONCE(this_rq()->slice_end);
+}
+
+/* Every BALANCE_INTERVAL_NS while the CPU is busy. */
+static void balance_timer_fn(struct timer_list *t)
+{
+	struct rq *rq = container_of(t, struct rq, balance_timer);
+
+	/* CPU hotplug moved the timer off its offline CPU: let it lapse
+	 * there; the CPU arms it again when it is busy again. */
+	if (rq->cpu != smp_processor_id())
+		return;
+	balance(rq);
+	if (READ_ONCE(rq->curr) != rq->idle)
+		add_timer(t, ktime_get_ns() + BALANCE_INTERVAL_NS);
 }
 
 static void double_rq_lock(struct rq *a, struct rq *b)
@@ -631,13 +746,14 @@ static void double_rq_unlock(struct rq *a, struct rq *b)
 /* Move queued (not running) thread t from src to dst; both locks held. */
 static void move_queued(struct rq *src, struct rq *dst, struct thread *t)
 {
+	update_curr(src); /* both minima as of now (activate()) */
+	update_curr(dst);
 	dequeue(src, t);
 	t->vruntime = dst->min_vruntime + vruntime_lead(t, src);
 	t->cpu = dst->cpu;
 	t->stats.nr_migrations++;
 	enqueue(dst, t, QUEUE_BEHIND_EQUALS);
-	if (should_preempt(dst, t))
-		resched_cpu_locked(dst);
+	preempt_or_share(dst, t);
 }
 
 /* A queued fair thread on src that may run on dst's CPU, or NULL. */
@@ -652,7 +768,7 @@ static struct thread *find_movable(struct rq *src, struct rq *dst)
 }
 
 /* Periodic balance: pull one thread from the busiest CPU if it has at least
- * two more runnable threads than this one. Interrupts off (tick). */
+ * two more runnable threads than this one. Interrupts off (its timer). */
 static void balance(struct rq *rq)
 {
 	unsigned int cpu, busiest_n = 0;
@@ -769,6 +885,20 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	return 0;
 }
 
+u64 thread_runtime_ns(struct thread *t)
+{
+	unsigned long flags = local_irq_save();
+	struct rq *rq = lock_thread_rq(t);
+
+	if (rq->curr == t)
+		update_curr(rq);
+	u64 ns = t->stats.sum_exec_ns;
+
+	spin_unlock_no_resched(&rq->lock);
+	local_irq_restore(flags);
+	return ns;
+}
+
 static void set_weight(struct thread *t, int nice)
 {
 	t->nice = nice;
@@ -785,6 +915,7 @@ int sched_set_nice(struct thread *t, int nice)
 	if (rq->curr == t)
 		update_curr(rq);
 	set_weight(t, nice);
+	update_slice_end(rq); /* a new weight moves the vruntime lead's deadline */
 	spin_unlock_no_resched(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
 	return 0;
@@ -806,8 +937,9 @@ static int set_policy(struct thread *t, enum sched_class policy, unsigned int pr
 		t->vruntime = max(t->vruntime, rq->min_vruntime);
 	if (queued) {
 		enqueue(rq, t, QUEUE_BEHIND_EQUALS);
-		if (should_preempt(rq, t))
-			resched_cpu_locked(rq);
+		preempt_or_share(rq, t);
+	} else {
+		update_slice_end(rq); /* t may be the current thread */
 	}
 	spin_unlock_no_resched(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
@@ -917,6 +1049,8 @@ static void init_runqueues(void)
 		INIT_LIST_HEAD(&rq->fair);
 		rq->cpu = cpu;
 		rq->idle = idle;
+		rq->slice_end = KTIME_MAX;
+		timer_setup(&rq->balance_timer, balance_timer_fn);
 		sched_thread_init(idle, "idle");
 		idle->name[4] = '/';
 		scnprintf(idle->name + 5, sizeof(idle->name) - 5, "%u", cpu);
@@ -940,6 +1074,7 @@ static void init_this_cpu(void)
 	cpumask_copy(&idle->cpus_allowed, cpumask_of(cpu));
 	rq->curr = idle;
 	rq->idle_since = ktime_get_ns();
+	rq->slice_end = KTIME_MAX; /* idle: no slice */
 	this_cpu_write(curr_thread, idle);
 	this_cpu_write(preempt_count, 0);
 	lockdep_reset_cpu(idle); /* a CPU coming back holds nothing */

@@ -5,10 +5,13 @@
  * first, never preempted by fair ones or by the tick) and fair threads
  * (nice -20..19; the one with the least weighted run time, vruntime, runs
  * next, as in Linux's CFS). Each CPU has an idle thread that halts.
- * Preemption: the tick ends a fair thread's slice, and waking a better
- * thread preempts the current one (by IPI on another CPU); need_resched is
- * acted on when the preemption count drops to zero and on return from
- * interrupts.
+ * Preemption: a fair thread's slice ends when it is due, by the CPU's
+ * clock event (kernel/time.h: the run queue's slice_end is one of the
+ * CPU's deadlines), and waking a better thread preempts the current one
+ * (by IPI on another CPU); need_resched is acted on when the preemption
+ * count drops to zero and on return from interrupts. There is no tick: a
+ * CPU whose thread runs alone, or that is idle, takes no timer interrupt
+ * for the scheduler.
  *
  * Thread states: THREAD_RUNNING (running or runnable), THREAD_BLOCKED
  * (waiting for a wake-up), THREAD_DEAD. The blocking pattern is Linux's:
@@ -92,8 +95,6 @@ struct thread_stats {
 	u64 sum_exec_ns; /* time on a CPU */
 	u64 nr_wakeups;
 	u64 nr_migrations;
-	u64 ticks; /* ticks that found it running: CPU time in the
-		    * guest's own units, immune to host preemption */
 	/* Its longest time on a CPU in one go (a current one not included):
 	 * how far apart the fair class lets the vruntimes of one CPU's
 	 * threads drift, whatever the host does to the clock. */
@@ -124,6 +125,7 @@ struct thread {
 	u64 vruntime;		     /* R: weighted ns of CPU time */
 	u64 exec_start;		     /* R: when it last got the CPU (ns) */
 	u64 slice_start_exec;	     /* R: sum_exec_ns when its slice began */
+	u64 stint_start_exec;	     /* R: sum_exec_ns when it last got the CPU */
 	struct list_head run_link;   /* R: on the run queue */
 	struct cpumask cpus_allowed; /* P+R */
 	struct spinlock pi_lock;
@@ -139,7 +141,7 @@ struct thread {
 	 * with lockdep=0 (kernel/lockdep.h) */
 	struct lockdep_ctx *lockdep;
 	const void *sleeper; /* S: its schedule_timeout() timer while armed
-			      * (kernel/wait.c checks it when a wheel meets the timer) */
+			      * (kernel/wait.c checks it when a timer queue meets it) */
 
 	char name[THREAD_NAME_LEN]; /* I */
 	int (*fn)(void *arg);	    /* I */
@@ -177,7 +179,11 @@ __noreturn void cpu_idle(void); /* the idle loop */
 void schedule(void);
 void yield(void);
 bool wake_up_thread(struct thread *t); /* true if it was blocked */
-void scheduler_tick(void);
+/* For the clock event (this CPU, interrupts off): the end of the current
+ * slice (KTIME_MAX: none), and its interrupt's check; true if the slice
+ * deadline was due. */
+u64 sched_next_event(void);
+bool sched_clock_event(void);
 /* Called on return from an interrupt with need_resched set. */
 void preempt_schedule_irq(void);
 void preempt_schedule(void);
@@ -196,6 +202,11 @@ void sched_hook_remove(const struct sched_hook_ops *ops);
  * compares: the workqueue asks on every queueing). Exact for t == current;
  * for another thread a glance, which may be stale at once (display only). */
 void *sched_hook_data(const struct thread *t, const struct sched_hook_ops *ops);
+
+/* t's CPU time in ns, its stint under way included (stats.sum_exec_ns
+ * alone is brought up to date only when t switches, or its CPU's run
+ * queue is looked at). Takes t's run-queue lock. */
+u64 thread_runtime_ns(struct thread *t);
 
 /* "running", "blocked", "dead" or "?": for ps, dumps and debuggers. */
 const char *thread_state_name(int state);

@@ -77,7 +77,12 @@ static void reschedule_interrupt(struct pt_regs *regs)
 
 static void timer_interrupt(struct pt_regs *regs)
 {
-	timer_tick();
+	clockevent_interrupt();
+}
+
+static void clock_kick_interrupt(struct pt_regs *regs)
+{
+	clockevent_kick_interrupt();
 }
 
 static void spurious_interrupt(struct pt_regs *regs)
@@ -340,6 +345,7 @@ void smp_init(void)
 	irq_register_vector(LOCAL_TIMER_VECTOR, timer_interrupt);
 	irq_register_vector(CALL_FUNCTION_VECTOR, call_function_interrupt);
 	irq_register_vector(RESCHEDULE_VECTOR, reschedule_interrupt);
+	irq_register_vector(CLOCK_KICK_VECTOR, clock_kick_interrupt);
 	irq_register_vector(SPURIOUS_APIC_VECTOR, spurious_interrupt);
 	irq_register_vector(ERROR_APIC_VECTOR, apic_error_interrupt);
 	for (unsigned int v = PIC_SPURIOUS_BASE; v < PIC_SPURIOUS_BASE + 16; v++)
@@ -349,7 +355,7 @@ void smp_init(void)
 
 	lapic_timer_calibrate();
 	smp_cpu_starting();
-	tick_start_cpu();
+	clockevent_start_cpu();
 
 	unsigned int cpu;
 

@@ -1,26 +1,151 @@
-/* kernel/time.c - the periodic tick; see time.h (the clock is in
- * arch/x86_64/tsc.c). */
+/* kernel/time.c - each CPU's clock event; see time.h (the clock itself is
+ * arch/x86_64/tsc.c, the hardware arch/x86_64/apic.c).
+ *
+ * Field legend: L = this CPU only, with interrupts off (its interrupt
+ * handler writes them too); read by other CPUs only as a glance (stats).
+ */
+#define pr_fmt(fmt) "time: " fmt
 #include "kernel/time.h"
 #include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/timer.h"
+#include "kernel/trace.h"
 
-volatile u64 jiffies;
+static bool nohz = true;
+PARAM_BOOL(nohz, nohz,
+	   "one-shot timer interrupts at each CPU's next deadline (off: a periodic tick of "
+	   "100 Hz, every timer and slice rounded to it)");
 
-void timer_tick(void)
+struct clock_event {
+	bool started;	   /* L: set up since the CPU's last start */
+	bool in_interrupt; /* L: its handler runs: program once, at the end */
+	u64 programmed;	   /* L: the deadline the hardware fires at (KTIME_MAX: none) */
+	u64 nr_events;	   /* L */
+	u64 nr_early;	   /* L */
+	u64 nr_programs;   /* L */
+	u64 nr_kicks;	   /* L */
+} __aligned(64);	   /* one cache line each: written by its own CPU */
+
+static struct clock_event clock_events[NR_CPUS];
+
+static struct clock_event *this_ce(void)
 {
-	struct percpu *pc = this_cpu_ptr();
-
-	pc->ticks++;
-	/* One CPU keeps jiffies: the boot CPU. */
-	if (pc->cpu_id == 0)
-		jiffies++;
-	run_timers();
-	scheduler_tick();
+	return &clock_events[smp_processor_id()];
 }
 
-void tick_start_cpu(void)
+bool clockevent_periodic(void)
 {
-	lapic_timer_start(HZ);
+	return !nohz;
+}
+
+/* The hardware to deadline (KTIME_MAX: no interrupt). Interrupts off. */
+static void program(struct clock_event *ce, u64 deadline)
+{
+	ce->programmed = deadline;
+	ce->nr_programs++;
+	if (deadline == KTIME_MAX) {
+		lapic_timer_cancel();
+		trace_event(TR_CLOCK_PROGRAM, NULL, 0, 0);
+		return;
+	}
+	u64 now = ktime_get_ns();
+	u64 delta = deadline > now ? deadline - now : 0;
+
+	lapic_timer_oneshot(delta);
+	trace_event(TR_CLOCK_PROGRAM, NULL, deadline, delta);
+}
+
+void clockevent_reevaluate(void)
+{
+	struct clock_event *ce = this_ce();
+
+	assert(irqs_disabled());
+	if (!ce->started || ce->in_interrupt || !nohz)
+		return;
+	u64 next = min(timers_next_expiry(), sched_next_event());
+
+	if (next != ce->programmed)
+		program(ce, next);
+}
+
+void clockevent_kick(unsigned int cpu)
+{
+	struct percpu *pc = per_cpu_ptr(cpu);
+
+	if (!nohz || !pc || !cpu_online(cpu))
+		return; /* the tick, or not running: it re-evaluates as it starts */
+	/* The deadline written before the IPI is sent: an x2APIC ICR write
+	 * (an MSR) is not ordered after earlier stores by itself. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	lapic_send_ipi(pc->apic_id, CLOCK_KICK_VECTOR);
+}
+
+void clockevent_kick_interrupt(void)
+{
+	this_ce()->nr_kicks++;
+	clockevent_reevaluate();
+}
+
+void clockevent_interrupt(void)
+{
+	struct clock_event *ce = this_ce();
+	u64 due = ce->programmed;
+
+	ce->nr_events++;
+	if (nohz)
+		ce->programmed = KTIME_MAX; /* a one-shot: spent */
+	trace_event(TR_CLOCK_EVENT, NULL, due == KTIME_MAX ? 0 : due, 0);
+	ce->in_interrupt = true;
+	unsigned int expired = run_timers();
+	bool slice = sched_clock_event();
+
+	ce->in_interrupt = false;
+	if (!expired && !slice)
+		ce->nr_early++;
+	clockevent_reevaluate();
+}
+
+void clockevent_start_cpu(void)
+{
+	struct clock_event *ce = this_ce();
+
+	assert(irqs_disabled());
+	ce->programmed = KTIME_MAX;
+	ce->in_interrupt = false;
+	if (!nohz) {
+		lapic_timer_periodic(CLOCK_TICK_HZ);
+	} else {
+		lapic_timer_setup_oneshot();
+		ce->started = true;
+		clockevent_reevaluate(); /* timers may be queued here already */
+	}
+}
+
+void clockevent_stop_cpu(void)
+{
+	struct clock_event *ce = this_ce();
+
+	assert(irqs_disabled());
+	lapic_timer_stop();
+	ce->started = false;
+	ce->programmed = KTIME_MAX;
+}
+
+void clockevent_get_stats(unsigned int cpu, struct clockevent_stats *st)
+{
+	const struct clock_event *ce = &clock_events[cpu];
+
+	*st = (struct clockevent_stats){
+		.nr_events = READ_ONCE(ce->nr_events),
+		.nr_early = READ_ONCE(ce->nr_early),
+		.nr_programs = READ_ONCE(ce->nr_programs),
+		.nr_kicks = READ_ONCE(ce->nr_kicks),
+		.next_ns = READ_ONCE(ce->programmed),
+	};
 }

@@ -1,40 +1,84 @@
 /* kernel/time.h - time: a monotonic nanosecond clock, busy-wait delays and
- * the periodic tick.
+ * each CPU's clock event.
  *
  * The clock is the TSC, calibrated at boot against the HPET (or the PIT
  * when there is no HPET); QEMU keeps the TSCs of its vCPUs in step, and
  * ktime_get_ns() may be called on any CPU, in any context.
  *
- * The tick: every online CPU's local APIC timer interrupts HZ times a
- * second and calls timer_tick(); the boot CPU also advances jiffies.
+ * The clock event: each CPU's local APIC timer, in one-shot mode, raises
+ * one interrupt at the CPU's earliest deadline: its first timer
+ * (kernel/timer.h) or the end of the running thread's slice (the fair
+ * class, kernel/sched.c), whichever comes first; with neither, none at
+ * all (a CPU with nothing to do takes no timer interrupt: no tick). The
+ * interrupt runs the expired timers and the slice check, then programs
+ * the next deadline. The hardware is written only when the earliest
+ * deadline moves.
+ *
+ * Who programs: only the CPU itself (the APIC timer is per CPU). A CPU
+ * that moves one of its own deadlines calls clockevent_reevaluate(); a CPU
+ * that moves another's deadline earlier (a timer armed there, a thread
+ * queued behind its running one) calls clockevent_kick(), an IPI after
+ * which the owner re-evaluates. A deadline moved later elsewhere needs no
+ * IPI: the owner's interrupt comes early, finds nothing due and programs
+ * the real one.
+ *
+ * nohz=off restores a periodic tick of CLOCK_TICK_HZ instead (every
+ * timer and slice then ends on a tick, as baton's did before), for
+ * comparisons and labs.
  *
  * Interface:
- *   time_init()         calibrate the TSC (boot CPU, early)
- *   ktime_get_ns()      nanoseconds since time_init()
- *   udelay(us), mdelay(ms)  spin (callable with interrupts off)
- *   jiffies             ticks since the tick started (u64, read with READ_ONCE)
- *   tsc_khz             the calibrated TSC frequency
+ *   time_init()               calibrate the TSC (boot CPU, early)
+ *   ktime_get_ns()            nanoseconds since time_init()
+ *   udelay(us), mdelay(ms)    spin (callable with interrupts off)
+ *   tsc_khz                   the calibrated TSC frequency
+ *   clockevent_start_cpu()    this CPU's clock event (every CPU, at each
+ *                             bring-up, interrupts off: an INIT stops it)
+ *   clockevent_stop_cpu()     stop it (a CPU going offline, interrupts off)
+ *   clockevent_reevaluate()   this CPU, interrupts off: program the earliest
+ *                             of its deadlines if it moved
+ *   clockevent_kick(cpu)      another CPU's deadline moved earlier
+ *   clockevent_get_stats(cpu, st)  interrupts, programmings and kicks
+ *   clockevent_periodic()     is nohz=off in force?
  */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
 
 #include "lib/types.h"
 
-#define HZ	      100
 #define NSEC_PER_SEC  1000000000ULL
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_USEC 1000ULL
+/* "No deadline": later than any time the clock will reach. */
+#define KTIME_MAX UINT64_MAX
+/* The periodic tick of nohz=off. */
+#define CLOCK_TICK_HZ 100
 
 extern u64 tsc_khz;
-extern volatile u64 jiffies;
 
 void time_init(void);
 u64 ktime_get_ns(void);
 void udelay(u64 us);
 void mdelay(u64 ms);
-/* Called from the local APIC timer interrupt on every CPU. */
-void timer_tick(void);
-/* Start this CPU's tick (every CPU, at each bring-up). */
-void tick_start_cpu(void);
+
+/* Figures of one CPU's clock event (a glance: another CPU's move on). */
+struct clockevent_stats {
+	u64 nr_events;	 /* timer interrupts taken */
+	u64 nr_early;	 /* ... that found nothing due (a clamped delta, a
+			  * deadline moved later, the count rounding) */
+	u64 nr_programs; /* writes of the one-shot count (or cancels) */
+	u64 nr_kicks;	 /* re-evaluations other CPUs asked for */
+	u64 next_ns;	 /* the deadline programmed, KTIME_MAX: none */
+};
+
+void clockevent_start_cpu(void);
+void clockevent_stop_cpu(void);
+void clockevent_reevaluate(void);
+void clockevent_kick(unsigned int cpu);
+void clockevent_get_stats(unsigned int cpu, struct clockevent_stats *st);
+bool clockevent_periodic(void);
+/* The vector handlers (kernel/smp.c registers them): the local APIC timer's
+ * interrupt, and the kick IPI. */
+void clockevent_interrupt(void);
+void clockevent_kick_interrupt(void);
 
 #endif

@@ -1,12 +1,17 @@
-/* kernel/timer.c - per-CPU timer wheels; see timer.h.
+/* kernel/timer.c - per-CPU timer queues; see timer.h.
  *
- * Each CPU has a hashed timing wheel: WHEEL_SLOTS lists, one per tick,
- * reused every WHEEL_SLOTS ticks. A timer expiring in tick k (the tick
- * whose time is the first at or after its expiry) goes to slot
- * k % WHEEL_SLOTS, sorted there by expiry; timers further out than one
- * turn share the slot and wait for their turn. Adding and deleting are
- * O(1) plus the slot's length; each tick looks at the slots of the ticks
- * that passed since the last (usually one; after a stall, at most all). */
+ * Each CPU keeps its pending timers in a red-black tree ordered by expiry
+ * in nanoseconds (ties in the order they were armed), with the leftmost,
+ * the earliest, cached: the CPU's clock event (kernel/time.c) is
+ * programmed for it. Why a tree (docs/scheduler.md, "Timers"): expiry is
+ * exact, so the earliest must be found at once at every interrupt, which
+ * a hashed wheel cannot do without a scan and a sorted list pays for at
+ * every insert; a heap would need an array grown while interrupts are off.
+ * A tree allocates nothing, and arming or cancelling is O(log n) in the
+ * CPU's own pending timers, a few dozen at most in practice: the timeouts
+ * that are cancelled before they fire (most of them) cost one walk down
+ * and one rebalancing.
+ */
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/spinlock.h"
@@ -15,37 +20,40 @@
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
-
-#define WHEEL_SLOTS 256
-#define TICK_NS	    (NSEC_PER_SEC / HZ)
+#include "kernel/trace.h"
 
 struct timer_base {
 	struct spinlock lock;
-	struct list_head slots[WHEEL_SLOTS]; /* lock: each sorted by expiry */
-	u64 next_tick;			     /* lock: first tick not yet run */
+	struct rb_root_cached queue;	     /* lock: pending timers by expiry */
+	u64 next_expiry;		     /* lock to write; its CPU reads it
+					      * without: the first's expiry, or
+					      * KTIME_MAX */
 	struct timer_list *volatile running; /* lock: callback in progress */
-};
+	unsigned int nr_pending;	     /* lock */
+	u64 nr_armed;			     /* lock: timers queued here, ever */
+	u64 nr_expired;			     /* lock: callbacks run here, ever */
+} __aligned(64);
 
 static struct timer_base bases[NR_CPUS];
 
 void timers_init(void)
 {
-	u64 now_tick = ktime_get_ns() / TICK_NS;
-
 	for (unsigned int i = 0; i < NR_CPUS; i++) {
 		spin_lock_init(&bases[i].lock, "timer_base");
-		for (unsigned int s = 0; s < WHEEL_SLOTS; s++)
-			INIT_LIST_HEAD(&bases[i].slots[s]);
-		bases[i].next_tick = now_tick;
+		bases[i].queue = RB_ROOT_CACHED;
+		bases[i].next_expiry = KTIME_MAX;
 	}
 }
 
 void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t))
 {
-	INIT_LIST_HEAD(&t->entry);
+	RB_CLEAR_NODE(&t->node);
 	t->fn = fn;
 	t->check = NULL;
-	t->cpu = 0; /* its home base until it is first armed */
+	/* Its home base until it is first armed: this CPU's, where it will
+	 * most likely be armed (an on-stack sleeper's timer is), so that
+	 * arming it takes one base lock, not this one and cpu0's. */
+	t->cpu = (int)smp_processor_id();
 	t->expires = 0;
 }
 
@@ -80,10 +88,10 @@ static bool in_text(u64 addr)
 	return addr >= (u64)__text_start && addr < (u64)__text_end;
 }
 
-/* A node met on base b's lists must be a timer of b: a stale node (a
- * timer whose memory was reused while linked, say an on-stack one) shows
- * up here as a node with no callback or the wrong home, or fails its
- * owner's check (timer_set_check()). b->lock held. */
+/* A node met in base b's tree must be a timer of b: a stale node (a timer
+ * whose memory was reused while queued, say an on-stack one) shows up here
+ * as a node with no callback or the wrong home, or fails its owner's check
+ * (timer_set_check()). b->lock held. */
 static void check_node(const struct timer_base *b, const struct timer_list *t)
 {
 	u64 fn = (u64)t->fn, check = (u64)t->check;
@@ -100,50 +108,87 @@ static void check_node(const struct timer_base *b, const struct timer_list *t)
 		t->check(t);
 }
 
-/* Insert t into list (a slot of b, or b's expired list), keeping it sorted
- * by expiry. b->lock held. */
-static void insert_sorted(const struct timer_base *b, struct list_head *list, struct timer_list *t)
+static struct timer_list *first_timer(const struct timer_base *b)
 {
-	struct timer_list *pos;
+	struct rb_node *n = rb_first_cached(&b->queue);
 
-	assert_spin_locked(&b->lock);
-	list_for_each_entry(pos, list, entry) {
-		check_node(b, pos);
-		if (pos->expires > t->expires) {
-			list_add_tail(&t->entry, &pos->entry);
-			return;
-		}
-	}
-	list_add_tail(&t->entry, list);
+	return n ? rb_entry(n, struct timer_list, node) : NULL;
 }
 
-/* Called with b->lock held. */
+/* The base's earliest expiry changed: tell its CPU's clock event (at once
+ * if it is this CPU; by a kick if it moved earlier on another). b->lock
+ * held, interrupts off. */
+static void base_next_changed(struct timer_base *b)
+{
+	const struct timer_list *first = first_timer(b);
+	u64 old = b->next_expiry, next = first ? first->expires : KTIME_MAX;
+	unsigned int cpu = (unsigned int)(b - bases);
+
+	if (next == old)
+		return;
+	WRITE_ONCE(b->next_expiry, next);
+	if (cpu == smp_processor_id())
+		clockevent_reevaluate();
+	else if (next < old)
+		clockevent_kick(cpu);
+}
+
+/* Queue t on b (its home from now on), after any timer of the same
+ * expiry. b->lock held. */
 static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_list *t)
 {
-	u64 tick = max(DIV_ROUND_UP(t->expires, TICK_NS), b->next_tick);
+	struct rb_node **link = &b->queue.root.node, *parent = NULL;
+	bool leftmost = true;
 
+	assert_spin_locked(&b->lock);
 	t->cpu = (int)cpu;
-	insert_sorted(b, &b->slots[tick % WHEEL_SLOTS], t);
+	while (*link) {
+		struct timer_list *pos = rb_entry(*link, struct timer_list, node);
+
+		check_node(b, pos);
+		parent = *link;
+		if (t->expires < pos->expires) {
+			link = &parent->left;
+		} else {
+			link = &parent->right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&t->node, parent, link);
+	rb_insert_color_cached(&t->node, &b->queue, leftmost);
+	b->nr_pending++;
+	b->nr_armed++;
+}
+
+/* Take pending t off b. b->lock held. */
+static void dequeue_timer(struct timer_base *b, struct timer_list *t)
+{
+	rb_erase_cached(&t->node, &b->queue);
+	RB_CLEAR_NODE(&t->node);
+	b->nr_pending--;
 }
 
 static bool detach(struct timer_list *t)
 {
 	unsigned long flags = local_irq_save();
 	struct timer_base *b = lock_timer_base(t);
-	bool was = !list_empty(&t->entry);
+	bool was = timer_pending(t);
 
-	list_del_init(&t->entry);
+	if (was) {
+		dequeue_timer(b, t);
+		base_next_changed(b);
+	}
 	spin_unlock_no_resched(&b->lock);
 	local_irq_restore(flags);
 	return was;
 }
 
 /*
- * (Re)arm t on cpu's wheel, or the first online CPU's if cpu is offline;
+ * (Re)arm t on cpu's queue, or the first online CPU's if cpu is offline;
  * returns whether t was pending. Done under the lock of t's home base
  * and the target's, taken in CPU order: two CPUs arming the same timer
  * at once (a callback re-arming itself while someone calls mod_timer)
- * must not link it into two lists.
+ * must not link it into two trees.
  */
 static bool arm_timer(struct timer_list *t, u64 expires, unsigned int cpu)
 {
@@ -159,15 +204,20 @@ static bool arm_timer(struct timer_list *t, u64 expires, unsigned int cpu)
 			spin_lock_nested(&second->lock, SINGLE_DEPTH_NESTING);
 		/* cpu_online is checked under the lock that timers_migrate()
 		 * takes once a CPU is out of cpu_online_mask: a timer never
-		 * lands on a dead wheel. */
+		 * lands on a dead CPU's queue, even one armed there by its own
+		 * dying steps after the timers' step. */
 		bool moved = READ_ONCE(t->cpu) != home;
 		bool dead = !cpu_online(cpu) && cpumask_first(&cpu_online_mask) < NR_CPUS;
-		bool was = !list_empty(&t->entry);
+		bool was = timer_pending(t);
 
 		if (!moved && !dead) {
-			list_del_init(&t->entry);
+			if (was)
+				dequeue_timer(hb, t);
 			t->expires = expires;
 			enqueue_timer(b, cpu, t); /* its new home: both locks held */
+			if (hb != b)
+				base_next_changed(hb);
+			base_next_changed(b);
 		}
 		if (second != first)
 			spin_unlock_no_resched(&second->lock);
@@ -227,35 +277,28 @@ bool del_timer_sync(struct timer_list *t)
 
 bool timer_pending(const struct timer_list *t)
 {
-	return READ_ONCE(t->entry.next) != &t->entry; /* a glance without the lock */
+	return !RB_EMPTY_NODE(&t->node); /* a glance without the lock */
 }
 
-void run_timers(void)
+u64 timers_next_expiry(void)
+{
+	return READ_ONCE(bases[smp_processor_id()].next_expiry);
+}
+
+unsigned int run_timers(void)
 {
 	struct timer_base *b = &bases[smp_processor_id()];
-	u64 now = ktime_get_ns(), now_tick = now / TICK_NS;
-	LIST_HEAD(expired); /* sorted by expiry */
+	u64 now = ktime_get_ns();
+	unsigned int n = 0;
+	struct timer_list *t;
 
+	assert(irqs_disabled());
 	spin_lock(&b->lock);
-	/* Collect what is due from the slots of the ticks that passed. */
-	u64 first = max(b->next_tick, now_tick >= WHEEL_SLOTS ? now_tick - WHEEL_SLOTS + 1 : 0);
-
-	for (u64 tick = first; tick <= now_tick; tick++) {
-		struct timer_list *t, *n;
-
-		list_for_each_entry_safe(t, n, &b->slots[tick % WHEEL_SLOTS], entry) {
-			check_node(b, t);
-			if (t->expires > now)
-				break; /* sorted: the rest of the slot is later */
-			list_del(&t->entry);
-			insert_sorted(b, &expired, t);
-		}
-	}
-	b->next_tick = now_tick + 1;
-	/* Run them in order, without the lock: a callback may re-arm itself. */
-	while (!list_empty(&expired)) {
-		struct timer_list *t = list_first_entry(&expired, struct timer_list, entry);
-
+	/* In expiry order, each without the lock (a callback may re-arm
+	 * itself); one re-armed for now or earlier waits for the next
+	 * interrupt, which the clock event then programs at once. */
+	while ((t = first_timer(b)) && t->expires <= now) {
+		check_node(b, t);
 		/* Running before it stops being pending: del_timer_sync() may
 		 * look at the two without our lock, and must then see the
 		 * callback as running (or a sleeper's on-stack timer could fire
@@ -264,37 +307,78 @@ void run_timers(void)
 
 		b->running = t;
 		barrier();
-		list_del_init(&t->entry);
+		dequeue_timer(b, t);
+		base_next_changed(b); /* (programmed once, as the interrupt ends) */
 		spin_unlock(&b->lock);
+		trace_event(TR_TIMER_EXPIRE, NULL, (u64)t, (u64)fn);
 		fn(t);
 		if (WARN_ONCE(!irqs_disabled(), "timer callback %pS returned with interrupts on",
 			      fn))
 			local_irq_disable();
 		spin_lock(&b->lock);
 		b->running = NULL;
+		b->nr_expired++;
+		n++;
 	}
 	spin_unlock_no_resched(&b->lock);
+	return n;
+}
+
+void timers_get_stats(unsigned int cpu, struct timer_stats *st)
+{
+	struct timer_base *b = &bases[cpu];
+	unsigned long flags = spin_lock_irqsave(&b->lock);
+
+	*st = (struct timer_stats){ .nr_pending = b->nr_pending,
+				    .nr_armed = b->nr_armed,
+				    .nr_expired = b->nr_expired,
+				    .next_expiry = b->next_expiry };
+	spin_unlock_irqrestore(&b->lock, flags);
 }
 
 void timers_migrate(unsigned int from, unsigned int to)
 {
 	struct timer_base *src = &bases[from], *dst = &bases[to];
 	unsigned long flags = local_irq_save();
+	struct timer_list *t;
 
 	/* Two bases: lock in CPU order. */
 	spin_lock(from < to ? &src->lock : &dst->lock);
 	spin_lock_nested(from < to ? &dst->lock : &src->lock, SINGLE_DEPTH_NESTING);
-	for (unsigned int s = 0; s < WHEEL_SLOTS; s++)
-		while (!list_empty(&src->slots[s])) {
-			struct timer_list *t =
-				list_first_entry(&src->slots[s], struct timer_list, entry);
-
-			list_del_init(&t->entry);
-			enqueue_timer(dst, to, t);
-		}
+	/* Earliest first: equal expiries keep their order on the new CPU. */
+	while ((t = first_timer(src))) {
+		dequeue_timer(src, t);
+		enqueue_timer(dst, to, t);
+	}
+	base_next_changed(src);
+	base_next_changed(dst);
 	spin_unlock_no_resched(&src->lock);
 	spin_unlock_no_resched(&dst->lock);
 	local_irq_restore(flags);
+}
+
+/* Check one subtree of a CPU's queue: parent links that point back, keys
+ * in order, every timer's home that CPU. Returns the problems found; at
+ * most budget nodes are visited (a cycle must not hang the check). */
+static unsigned int check_subtree(const struct rb_node *n, const struct rb_node *parent,
+				  unsigned int cpu, unsigned int *budget)
+{
+	unsigned int bad = 0;
+
+	for (; n; parent = n, n = n->right) {
+		const struct timer_list *t = rb_entry(n, struct timer_list, node);
+
+		if (!(*budget)-- || rb_parent(n) != parent)
+			return bad + 1;
+		if (t->cpu != (int)cpu)
+			bad++;
+		if (n->left && rb_entry(n->left, struct timer_list, node)->expires > t->expires)
+			bad++;
+		if (n->right && rb_entry(n->right, struct timer_list, node)->expires < t->expires)
+			bad++;
+		bad += check_subtree(n->left, n, cpu, budget);
+	}
+	return bad;
 }
 
 unsigned int timers_check(void)
@@ -304,24 +388,13 @@ unsigned int timers_check(void)
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct timer_base *b = &bases[cpu];
 		unsigned long flags = spin_lock_irqsave(&b->lock);
+		unsigned int budget = 100000;
+		const struct timer_list *first = first_timer(b);
 
-		for (unsigned int s = 0; s < WHEEL_SLOTS; s++) {
-			struct list_head *head = &b->slots[s], *pos = head;
-			unsigned int n = 0;
-
-			do {
-				struct list_head *next = pos->next;
-
-				if (next->prev != pos) {
-					bad++;
-					break;
-				}
-				if (next != head &&
-				    container_of(next, struct timer_list, entry)->cpu != (int)cpu)
-					bad++;
-				pos = next;
-			} while (pos != head && ++n < 100000);
-		}
+		bad += check_subtree(b->queue.root.node, NULL, cpu, &budget);
+		if (rb_first_cached(&b->queue) != rb_first(&b->queue.root) ||
+		    b->next_expiry != (first ? first->expires : KTIME_MAX))
+			bad++;
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 	return bad;

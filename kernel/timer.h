@@ -1,13 +1,17 @@
-/* kernel/timer.h - one-shot timers on per-CPU timing wheels.
+/* kernel/timer.h - one-shot timers, per CPU, that expire when due.
  *
- * A timer runs fn(t) from the tick interrupt of its CPU, at the first tick
- * at or after its expiry (never early; up to one tick late). Callbacks run
- * with interrupts off and must not sleep: per baton's rule they only wake
- * threads or queue work (the workqueue's delayed work rides on this).
+ * A timer runs fn(t) from its CPU's clock-event interrupt (kernel/time.h),
+ * which is programmed for the CPU's earliest timer: at its expiry, never
+ * before (the clock is read, not trusted to the hardware), and late by the
+ * interrupt's latency only (with nohz=off, up to one 10 ms tick). Expiries
+ * are ktime_get_ns() nanoseconds; timers of one CPU with the same expiry
+ * run in the order they were armed. Callbacks run with interrupts off and
+ * must not sleep: per baton's rule they only wake threads or queue work
+ * (the workqueue's delayed work rides on this).
  *
  *   timer_setup(t, fn)
- *   timer_set_check(t, check)         debugging: the wheel calls check(t)
- *                                     each time it meets t on a list
+ *   timer_set_check(t, check)         debugging: the queue calls check(t)
+ *                                     each time it meets t in a queue
  *   add_timer(t, expires_ns)          on this CPU; expires is ktime_get_ns() time
  *   add_timer_on(t, expires_ns, cpu)
  *   mod_timer(t, expires_ns)          (re)arm on this CPU; returns whether it
@@ -17,22 +21,29 @@
  *                                     (may not be called from the callback)
  *   timer_pending(t)
  *   timers_migrate(from, to)          move every timer of CPU from to CPU
- *                                     to (CPU hotplug: from is dying)
- *   timers_check()                    tests: walk every wheel, count links
- *                                     that do not point back and timers
- *                                     on a wheel that is not theirs
+ *                                     to, expiries kept (CPU hotplug: from
+ *                                     is dying; a timer armed for it after
+ *                                     that goes to an online CPU instead)
+ *   timers_get_stats(cpu, st)         what is pending on a CPU, and counts
+ *   timers_check()                    tests: walk every queue, count links
+ *                                     that do not point back, keys out of
+ *                                     order and timers on a queue that is
+ *                                     not theirs
+ * For the clock event (this CPU, interrupts off):
+ *   timers_next_expiry()              the earliest expiry (KTIME_MAX: none)
+ *   run_timers()                      run the expired ones; returns how many
  */
 #ifndef KERNEL_TIMER_H
 #define KERNEL_TIMER_H
 
-#include "lib/list.h"
+#include "lib/rbtree.h"
 #include "lib/types.h"
 
 struct timer_list {
-	struct list_head entry; /* base lock */
-	u64 expires;		/* base lock */
+	struct rb_node node; /* base lock: in its CPU's queue while pending */
+	u64 expires;	     /* base lock */
 	void (*fn)(struct timer_list *t);
-	/* NULL, or checks what the owner knows and the wheel does not (a
+	/* NULL, or checks what the owner knows and the queue does not (a
 	 * sleeper's timer: that its thread still waits on it); panics on a
 	 * stale timer. Called under the base lock, interrupts off. */
 	void (*check)(const struct timer_list *t);
@@ -49,9 +60,16 @@ bool mod_timer(struct timer_list *t, u64 expires);
 bool del_timer(struct timer_list *t);
 bool del_timer_sync(struct timer_list *t);
 bool timer_pending(const struct timer_list *t);
-/* From the tick: run this CPU's expired timers. */
-void run_timers(void);
+u64 timers_next_expiry(void);
+unsigned int run_timers(void);
 void timers_init(void);
+struct timer_stats {
+	unsigned int nr_pending; /* queued there now */
+	u64 nr_armed;		 /* queued there, ever (a migration counts) */
+	u64 nr_expired;		 /* callbacks run there, ever */
+	u64 next_expiry;	 /* the earliest pending, KTIME_MAX: none */
+};
+void timers_get_stats(unsigned int cpu, struct timer_stats *st);
 void timers_migrate(unsigned int from, unsigned int to);
 unsigned int timers_check(void);
 

@@ -34,10 +34,22 @@ static struct trace_ring rings[NR_CPUS];
 static unsigned int ring_size; /* T */
 
 static const char *const type_names[TR_NR_TYPES] = {
-	[TR_SWITCH] = "switch",	       [TR_WORK_QUEUE] = "queue",	[TR_WORK_START] = "start",
-	[TR_WORK_END] = "end",	       [TR_WORKER_SLEEP] = "sleep",	[TR_WORKER_WAKE] = "wake",
-	[TR_WORKER_CREATE] = "create", [TR_WORKER_DESTROY] = "destroy", [TR_CPU] = "cpu",
-	[TR_TRUSTEE] = "trustee",      [TR_MAYDAY] = "mayday",		[TR_RESCUE] = "rescue",
+	[TR_SWITCH] = "switch",
+	[TR_WORK_QUEUE] = "queue",
+	[TR_WORK_START] = "start",
+	[TR_WORK_END] = "end",
+	[TR_WORKER_SLEEP] = "sleep",
+	[TR_WORKER_WAKE] = "wake",
+	[TR_WORKER_CREATE] = "create",
+	[TR_WORKER_DESTROY] = "destroy",
+	[TR_CPU] = "cpu",
+	[TR_TRUSTEE] = "trustee",
+	[TR_MAYDAY] = "mayday",
+	[TR_RESCUE] = "rescue",
+	[TR_CLOCK_PROGRAM] = "program",
+	[TR_CLOCK_EVENT] = "clockevent",
+	[TR_TIMER_EXPIRE] = "timer",
+	[TR_SLICE_END] = "slice",
 };
 
 void __trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b)
@@ -167,7 +179,7 @@ unsigned long trace_dump(void)
 			if (*p == ' ')
 				*p = '_';
 		if (best->type == TR_WORK_QUEUE || best->type == TR_WORK_START ||
-		    best->type == TR_WORK_END)
+		    best->type == TR_WORK_END || best->type == TR_TIMER_EXPIRE)
 			printk(KERN_RAW "T %lu %u %s %u %s %lx %lx %pS\n", best->ts, best->cpu,
 			       type_names[best->type], best->tid, name, best->a, best->b,
 			       (void *)best->b);

@@ -34,6 +34,10 @@ enum trace_type {
 	TR_TRUSTEE,	   /* a = pool id, b = trustee state */
 	TR_MAYDAY,	   /* a = pool id */
 	TR_RESCUE,	   /* t = rescuer, a = pool id */
+	TR_CLOCK_PROGRAM,  /* a = deadline programmed (0: none), b = its delta (ns) */
+	TR_CLOCK_EVENT,	   /* a clock-event interrupt: a = the deadline it was for */
+	TR_TIMER_EXPIRE,   /* a = timer, b = its callback */
+	TR_SLICE_END,	   /* t = the thread whose slice ended, a = its stint (ns) */
 	TR_NR_TYPES
 };
 

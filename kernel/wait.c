@@ -99,10 +99,10 @@ struct sleeper {
 	struct thread *thread;
 };
 
-/* The sleeper's timer check (timer_set_check()), run by the wheel each
+/* The sleeper's timer check (timer_set_check()), run by the timer queue each
  * time it meets the timer: a sleeper's timer lives in the frame of its
- * thread's schedule_timeout(), which takes it off every wheel before
- * returning. One met on a wheel after that is stale, and the frame it
+ * thread's schedule_timeout(), which takes it off every queue before
+ * returning. One met in a queue after that is stale, and the frame it
  * sits in already belongs to later calls. */
 static void sleeper_check(const struct timer_list *t)
 {

@@ -91,8 +91,9 @@ class Boot:
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
                  qmp_check=None, qemu_kernel=False, alone=False, send_on=None, interact=None,
                  gdb=False, log_check=None, expect_problems=(), hang_after=None, halt_on=None,
-                 manifest_extra=None, firmware="bios"):
+                 manifest_extra=None, firmware="bios", icount=None):
         self.name = name
+        self.icount = icount            # QEMU -icount (single-threaded TCG): guest time
         self.firmware = firmware
         self.tests = tests
         self.cmdline = " ".join(x for x in ("test=" + tests if tests else "", TEST_ARGS,
@@ -215,6 +216,11 @@ KERNEL_BOOTS = [
     # 100,000 cross-CPU wake-up round trips; alone, since each one waits for
     # the host to schedule a halted vCPU.
     Boot("wakeup-pingpong-smp2", "sched_pingpong", smp=2, mem="256M", machine="q35", alone=True),
+    # Timers under -icount: guest time is counted in instructions, so the
+    # host cannot stretch it, and how late a timer fires can be bounded
+    # (ktest_timer_slack_us; the other boots check only "never early").
+    Boot("timers-icount-smp2", "timer", smp=2, mem="256M", machine="q35",
+         icount="shift=3,sleep=off", extra_cmdline="ktest_timer_slack_us=500"),
     Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
     # CPU-hotplug torture (kernel/tools/torture.h): 500 offline/online cycles
     # under workqueue and timer load, invariants checked all along.
@@ -674,6 +680,8 @@ def run_boot(boot, iso, logdir, manifest=None):
     if boot.gdb:
         boot.gdb_port = shell_tests.free_port()
         qemu_extra = ["-gdb", "tcp:127.0.0.1:%d" % boot.gdb_port]
+    if boot.icount:
+        qemu_extra += ["-icount", boot.icount]
     m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
                      cmdline=boot.cmdline, workdir=logdir, qmp=True, kernel=kernel, extra=qemu_extra,
                      firmware=boot.firmware)

@@ -243,7 +243,10 @@ def interact_gdb(m, boot):
         return [("gdb.prompt", False, "no prompt")]
     sh.run("demo hold 4 1")          # four workers in work items, until released
     sh.run("demo wait")
-    sh.run("demo spin 1 1 60000")   # a loop on cpu1 for baton-profile to step through
+    # A loop on cpu1 for baton-profile to step through: six items that call
+    # ktime_get_ns() (mdelay) for 10 s each (the most the shell allows), one
+    # after the other: nothing else calls it on an idle CPU, there is no tick.
+    sh.run("demo spin 6 1 10000")
     elf = os.path.join(os.path.dirname(boot.iso), "baton.elf")
     cmd = ["gdb", "-q", "-batch", "-nx", elf, "-x", os.path.join(ROOT, "scripts", "gdb", "baton.py"),
            "-ex", "target remote 127.0.0.1:%d" % boot.gdb_port]

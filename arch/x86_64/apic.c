@@ -49,6 +49,7 @@
 static volatile u32 *lapic_mmio; /* I: xAPIC registers */
 static bool use_x2apic;		 /* I: set on the boot CPU */
 static u64 timer_rate;		 /* I: timer counts per second (divide 16) */
+static u64 max_delta_ns;	 /* I: the longest one-shot the count holds */
 static bool nox2apic;
 PARAM_BOOL(nox2apic, nox2apic, "use the xAPIC (MMIO) even if the CPU has x2APIC");
 
@@ -174,10 +175,15 @@ void lapic_timer_calibrate(void)
 	u64 t1 = ktime_get_ns();
 
 	apic_write(APIC_TIMER_INIT, 0);
-	timer_rate = (u64)(0xFFFFFFFFu - left) * 1000000000ULL / (t1 - t0);
+	timer_rate = (u64)(0xFFFFFFFFu - left) * NSEC_PER_SEC / (t1 - t0);
 	if (!timer_rate)
 		panic("the local APIC timer does not count");
-	pr_info("timer: %lu kHz (divide 16)\n", (unsigned long)(timer_rate / 1000));
+	/* The longest count the register holds, in ns (rounded down, so that
+	 * lapic_timer_oneshot()'s product below cannot overflow). */
+	max_delta_ns = (u64)0xFFFFFFFFu * NSEC_PER_SEC / timer_rate;
+	pr_info("timer: %lu kHz (divide 16), one-shot deltas %lu ns to %lu ms\n",
+		(unsigned long)(timer_rate / 1000), (unsigned long)LAPIC_TIMER_MIN_DELTA_NS,
+		(unsigned long)(max_delta_ns / NSEC_PER_MSEC));
 }
 
 u64 lapic_timer_rate(void)
@@ -185,11 +191,49 @@ u64 lapic_timer_rate(void)
 	return timer_rate;
 }
 
-void lapic_timer_start(unsigned int hz)
+u64 lapic_timer_max_delta_ns(void)
+{
+	return max_delta_ns;
+}
+
+void lapic_timer_periodic(unsigned int hz)
 {
 	apic_write(APIC_TIMER_DIVIDE, TIMER_DIVIDE_16);
 	apic_write(APIC_LVT_TIMER, LVT_TIMER_PERIODIC | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_TIMER_INIT, (u32)max(timer_rate / hz, (u64)1));
+}
+
+/*
+ * One interrupt, delta_ns from now. The count is rounded up (an interrupt
+ * before its deadline would be useless: the timer code checks the clock,
+ * finds nothing due and programs again) and clamped: below by the
+ * minimum delta (a count of 0 would stop the timer instead of firing it,
+ * and a deadline closer than the interrupt's own entry cost cannot be met
+ * anyway), above by what the 32-bit count register holds (a later deadline
+ * gets an early interrupt that finds nothing due and programs the rest).
+ * Writing the initial count restarts the count-down: a pending one-shot
+ * is replaced, not added to.
+ */
+void lapic_timer_oneshot(u64 delta_ns)
+{
+	u64 ns = clamp(delta_ns, (u64)LAPIC_TIMER_MIN_DELTA_NS, max_delta_ns);
+	u64 count = DIV_ROUND_UP(ns * timer_rate, NSEC_PER_SEC);
+
+	apic_write(APIC_TIMER_INIT, (u32)min(count, (u64)0xFFFFFFFFu));
+}
+
+/* One-shot mode, unmasked, nothing counting yet. */
+void lapic_timer_setup_oneshot(void)
+{
+	apic_write(APIC_TIMER_DIVIDE, TIMER_DIVIDE_16);
+	apic_write(APIC_LVT_TIMER, LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TIMER_INIT, 0);
+}
+
+/* No interrupt until the next lapic_timer_oneshot(). */
+void lapic_timer_cancel(void)
+{
+	apic_write(APIC_TIMER_INIT, 0);
 }
 
 void lapic_timer_stop(void)

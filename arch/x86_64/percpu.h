@@ -49,7 +49,6 @@ struct percpu {
 	struct spinlock call_lock;
 	struct list_head call_queue; /* C: smp_call_function requests */
 
-	u64 ticks;	  /* L: timer interrupts on this CPU */
 	u64 irqs;	  /* L: interrupts of any kind */
 	u64 ipis_call;	  /* L: call-function IPIs handled */
 	u64 ipis_resched; /* L: reschedule IPIs handled */

@@ -82,8 +82,43 @@ static bool wait_started(struct percpu *pc, u64 us)
 	return true;
 }
 
+/*
+ * Does this CPU family need the MP specification's pauses around INIT and
+ * STARTUP (10 ms after INIT, 200 us after each STARTUP)? They were for the
+ * external APICs of the 486 era; Linux waits 10 us after each STARTUP and
+ * not at all after INIT on Intel family 6, AMD family 0xF and later, and
+ * Hygon (family 0x18 on), and keeps the old pauses for the rest. QEMU's
+ * qemu64 and max models report AMD family 0xF; its APIC needs no pause.
+ */
+static bool legacy_init_pause(void)
+{
+	u32 a, b, c, d;
+	char vendor[13];
+
+	cpuid(0, 0, &a, &b, &c, &d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = '\0';
+	cpuid(1, 0, &a, &b, &c, &d);
+	u32 family = (a >> 8) & 0xF;
+
+	if (family == 0xF)
+		family += (a >> 20) & 0xFF; /* the extended family */
+	if (!strcmp(vendor, "GenuineIntel"))
+		return family != 6;
+	if (!strcmp(vendor, "AuthenticAMD"))
+		return family < 0xF;
+	if (!strcmp(vendor, "HygonGenuine"))
+		return family < 0x18;
+	return true;
+}
+
 int arch_cpu_boot(struct percpu *pc)
 {
+	bool legacy = legacy_init_pause();
+	unsigned int sipi_wait_us = legacy ? 200 : 10;
+
 	BUILD_BUG_ON(TRAMPOLINE_PARAMS + sizeof(struct trampoline_params) > PAGE_SIZE);
 	if ((size_t)(trampoline_end - trampoline_start) > TRAMPOLINE_PARAMS)
 		panic("the AP trampoline is larger than its page");
@@ -102,14 +137,16 @@ int arch_cpu_boot(struct percpu *pc)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 
 	/* MP spec B.4: INIT, wait 10 ms; STARTUP, wait 200 us; STARTUP again
-	 * (the second is for CPUs that missed the first), wait 200 us. */
+	 * (the second is for CPUs that missed the first), wait 200 us. The
+	 * waits only where the CPU family needs them (legacy_init_pause()). */
 	lapic_send_init(pc->apic_id);
-	mdelay(10);
+	if (legacy)
+		mdelay(10);
 	lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
-	udelay(200);
+	udelay(sipi_wait_us);
 	if (!READ_ONCE(pc->started)) {
 		lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
-		udelay(200);
+		udelay(sipi_wait_us);
 	}
 	u64 t0 = ktime_get_ns();
 
@@ -153,8 +190,8 @@ __noreturn void ap_start(struct percpu *pc)
 	lapic_init_cpu();
 	if (lapic_id() != pc->apic_id)
 		pr_warn("cpu%u expected APIC id %u, has %u\n", pc->cpu_id, pc->apic_id, lapic_id());
-	sched_init_ap(); /* this context becomes the CPU's idle thread */
-	tick_start_cpu();
-	cpuhp_ap_starting(); /* starting steps, then online */
+	sched_init_ap();	/* this context becomes the CPU's idle thread */
+	clockevent_start_cpu(); /* INIT stopped its timer */
+	cpuhp_ap_starting();	/* starting steps, then online */
 	cpu_idle();
 }

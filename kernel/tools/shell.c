@@ -17,6 +17,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "kernel/tools/bench.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/lab_lockdep.h"
@@ -287,11 +288,25 @@ static int cmd_cpus(int argc, char **argv)
 				    cpumask_test_cpu(cpu, &cpu_present_mask) ? "offline" :
 									       "not present";
 		struct rq_stats rs;
+		struct clockevent_stats ce;
+		struct timer_stats ts;
 
 		sched_get_rq_stats(cpu, &rs);
-		out("cpu%-3u apic %-3u %-16s runnable %u switches %lu\n", cpu, cpu_apic_ids[cpu],
-		    state, rs.nr_running, rs.nr_switches);
+		clockevent_get_stats(cpu, &ce);
+		timers_get_stats(cpu, &ts);
+		char next[32] = "";
+		u64 now = ktime_get_ns();
+
+		if (ce.next_ns != KTIME_MAX)
+			scnprintf(next, sizeof(next), ", next in %lu us",
+				  ce.next_ns > now ? (ce.next_ns - now) / 1000 : 0);
+		out("cpu%-3u apic %-3u %-16s runnable %u switches %lu; timer irqs %lu (%lu early), "
+		    "programmed %lu, kicked %lu; timers %u%s\n",
+		    cpu, cpu_apic_ids[cpu], state, rs.nr_running, rs.nr_switches, ce.nr_events,
+		    ce.nr_early, ce.nr_programs, ce.nr_kicks, ts.nr_pending, next);
 	}
+	if (clockevent_periodic())
+		out("clock events: a periodic %u Hz tick (nohz=off)\n", CLOCK_TICK_HZ);
 	cpuhp_get_stats(&st);
 	out("hotplug: %lu down, %lu up, %lu refused or failed; last down %lu us, last up %lu us\n",
 	    st.nr_down, st.nr_up, st.nr_down_failed + st.nr_up_failed, st.last_down_ns / 1000,
@@ -349,7 +364,7 @@ static void ps_one(struct thread *t, void *arg)
 	cpumask_print_list(mask, sizeof(mask), &t->cpus_allowed);
 	workqueue_describe_thread(t, work, sizeof(work));
 	out("%-18s %4u %-7s %-7s %-10s %8lu %7lu %7lu %s\n", t->name, t->cpu,
-	    thread_state_name(t->state), cls, mask, (u64)(t->stats.sum_exec_ns / NSEC_PER_MSEC),
+	    thread_state_name(t->state), cls, mask, (u64)(thread_runtime_ns(t) / NSEC_PER_MSEC),
 	    t->stats.nvcsw, t->stats.nivcsw, work);
 }
 

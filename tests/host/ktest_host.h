@@ -47,7 +47,8 @@ struct ktest_suite {
 /* Every suite, in run order. Add new suites here. */
 #define KTEST_ALL_SUITES(X)                                                                        \
 	X(string)                                                                                  \
-	X(printf) X(list) X(bitmap) X(cpumask) X(sort) X(random) X(buddy) X(errno) X(histogram)
+	X(printf)                                                                                  \
+	X(list) X(bitmap) X(cpumask) X(sort) X(random) X(buddy) X(errno) X(histogram) X(rbtree)
 
 #define KTEST_DECLARE_SUITE(sname) extern const struct ktest_suite ktest_suite_##sname;
 KTEST_ALL_SUITES(KTEST_DECLARE_SUITE)

@@ -41,8 +41,8 @@ struct spin_share {
 };
 
 /* Run n spinners pinned to one CPU with the given nice levels until they
- * have run ticks ticks between them (the guest's own time: a host that
- * stalls the vCPU stalls the ticks too), and fill what each got between a
+ * have run run_ns of CPU time between them (since the start snapshot, as
+ * the scheduler charges it), and fill what each got between a
  * snapshot after they all started and one at the end. Returns the bound
  * the fair class promises on how far apart the weighted shares may be,
  * whatever the host did to the clock: it runs the thread whose vruntime
@@ -52,8 +52,7 @@ struct spin_share {
  * apart they were at the start. A host that stalls a vCPU lengthens a
  * stint, and the bound with it: the test checks the scheduler's rule,
  * not the host's speed. */
-static u64 run_spinners(unsigned int n, const int *nice, unsigned int ticks,
-			struct spin_share *share)
+static u64 run_spinners(unsigned int n, const int *nice, u64 run_ns, struct spin_share *share)
 {
 	struct thread *t[8];
 	u64 vr0[8], exec0[8], lo = UINT64_MAX, hi = 0, stint = 0;
@@ -75,7 +74,7 @@ static u64 run_spinners(unsigned int n, const int *nice, unsigned int ticks,
 			;
 	for (unsigned int i = 0; i < n; i++) {
 		vr0[i] = READ_ONCE(t[i]->vruntime);
-		exec0[i] = READ_ONCE(t[i]->stats.sum_exec_ns);
+		exec0[i] = thread_runtime_ns(t[i]);
 		lo = min(lo, vr0[i]);
 		hi = max(hi, vr0[i]);
 	}
@@ -84,15 +83,15 @@ static u64 run_spinners(unsigned int n, const int *nice, unsigned int ticks,
 		u64 sum = 0;
 
 		for (unsigned int i = 0; i < n; i++)
-			sum += READ_ONCE(t[i]->stats.ticks);
-		if (sum >= ticks || !ktest_wait_poll(&deadline))
+			sum += thread_runtime_ns(t[i]) - exec0[i];
+		if (sum >= run_ns || !ktest_wait_poll(&deadline))
 			break;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		u64 exec = READ_ONCE(t[i]->stats.sum_exec_ns);
+		u64 exec = thread_runtime_ns(t[i]);
 		/* The longest stint so far, the one under way included. */
 		u64 longest = max(READ_ONCE(t[i]->stats.max_stint_ns),
-				  exec - READ_ONCE(t[i]->slice_start_exec));
+				  exec - READ_ONCE(t[i]->stint_start_exec));
 
 		share[i].runtime = exec - exec0[i];
 		share[i].weighted = share[i].runtime * NICE_0_WEIGHT / t[i]->weight;
@@ -131,7 +130,7 @@ static void equal_nice_shares_equally(struct ktest *t)
 {
 	static const int nice[3] = { 0, 0, 0 };
 	struct spin_share share[3];
-	u64 bound = run_spinners(3, nice, 300, share);
+	u64 bound = run_spinners(3, nice, 3 * NSEC_PER_SEC, share);
 
 	for (unsigned int i = 0; i < 3; i++)
 		KT_ASSERT_TRUE(t, share[i].runtime > 0);
@@ -148,7 +147,7 @@ static void nice_weights_the_shares(struct ktest *t)
 	 * and the weights, not from the vruntime the scheduler compares. */
 	static const int nice[2] = { 0, 5 };
 	struct spin_share share[2];
-	u64 bound = run_spinners(2, nice, 300, share);
+	u64 bound = run_spinners(2, nice, 3 * NSEC_PER_SEC, share);
 
 	KT_ASSERT_TRUE(t, share[1].runtime > 0);
 	KT_EXPECT_LE(t, share_spread(share, 2), bound);
@@ -163,9 +162,9 @@ static int fifo_marker(void *arg)
 	return 0;
 }
 
-/* A woken FIFO thread takes the CPU from a running fair thread. The tick
- * never would: the spinner is the only fair thread there, so its slice
- * never ends. Only wake-up preemption lets the FIFO thread in. */
+/* A woken FIFO thread takes the CPU from a running fair thread. No slice
+ * end would: the spinner is the only fair thread there, so it has no
+ * slice. Only wake-up preemption lets the FIFO thread in. */
 static void fifo_preempts_fair(struct ktest *t)
 {
 	unsigned int cpu = victim_cpu();
@@ -179,7 +178,7 @@ static void fifo_preempts_fair(struct ktest *t)
 	fifo_ran = false;
 	wake_up_thread(s);
 	/* The spinner has run (with one CPU, we run only while it does not). */
-	KT_WAIT_UNTIL(t, READ_ONCE(s->stats.sum_exec_ns) != 0);
+	KT_WAIT_UNTIL(t, thread_runtime_ns(s) != 0);
 	wake_up_thread(f);
 	KT_WAIT_UNTIL(t, fifo_ran); /* while the spinner still spins */
 	kthread_stop(f);
@@ -328,7 +327,8 @@ static void timer_fired(struct timer_list *tl)
 
 /* Timers armed in one order expire in another: timer i gets the expiry of
  * rank place[i], a random permutation (seeded, so a failure repeats), and
- * ranks are two ticks apart. */
+ * ranks are 137 us apart (far less than the 10 ms tick baton once had:
+ * expiry is exact now). */
 static void timers_fire_in_order_never_early(struct ktest *t)
 {
 	struct prng r;
@@ -351,7 +351,7 @@ static void timers_fire_in_order_never_early(struct ktest *t)
 	}
 	for (int i = 0; i < NR_TEST_TIMERS; i++)
 		add_timer(&test_timers[i],
-			  now + 20 * NSEC_PER_MSEC + (u64)place[i] * 2 * (NSEC_PER_SEC / HZ));
+			  now + 20 * NSEC_PER_MSEC + (u64)place[i] * 137 * NSEC_PER_USEC);
 	KT_EXPECT_TRUE(t, del_timer(&test_timers[0]));
 	KT_EXPECT_FALSE(t, del_timer(&test_timers[0]));
 	KT_WAIT_UNTIL(t, atomic_read(&fired) >= NR_TEST_TIMERS - 1);
@@ -479,8 +479,8 @@ static void hooks_silent_on_preemption(struct ktest *t)
 	KT_ASSERT_TRUE(t, a && b);
 	wake_up_thread(a);
 	wake_up_thread(b);
-	/* Until both were preempted a few times (an oversubscribed host may
-	 * hold back the vCPU's ticks, so no fixed time). */
+	/* Until both were preempted a few times, at their slice ends (an
+	 * oversubscribed host may hold the vCPU back, so no fixed time). */
 	KT_WAIT_UNTIL(t, READ_ONCE(a->stats.nivcsw) >= 5 && READ_ONCE(b->stats.nivcsw) >= 5);
 	spin_stop = true;
 	u64 rival_preemptions = b->stats.nivcsw;
@@ -649,7 +649,7 @@ static volatile bool contest_stop;
 static void contested_fn(struct timer_list *tl)
 {
 	if (atomic_inc_return(&contested_fired) % 2 && !READ_ONCE(contest_stop))
-		mod_timer(tl, ktime_get_ns() + NSEC_PER_SEC / HZ);
+		mod_timer(tl, ktime_get_ns() + 10 * NSEC_PER_MSEC);
 }
 
 static int contester(void *arg)
@@ -664,7 +664,7 @@ static int contester(void *arg)
 			break;
 		default:
 			mod_timer(&contested,
-				  ktime_get_ns() + prng_below(&r, 3) * (NSEC_PER_SEC / HZ));
+				  ktime_get_ns() + prng_below(&r, 3000) * NSEC_PER_USEC);
 		}
 		if (prng_below(&r, 16) == 0)
 			yield();
@@ -695,7 +695,7 @@ static void timers_survive_concurrent_arming(struct ktest *t)
 	 * may never have, re-armed each time before it was due). */
 	int before = atomic_read(&contested_fired);
 
-	mod_timer(&contested, ktime_get_ns() + NSEC_PER_SEC / HZ);
+	mod_timer(&contested, ktime_get_ns() + 10 * NSEC_PER_MSEC);
 	KT_WAIT_UNTIL(t, atomic_read(&contested_fired) != before);
 	KT_EXPECT_LE(t, before + 1, atomic_read(&contested_fired));
 	del_timer_sync(&contested);
@@ -841,9 +841,28 @@ static int fifo_lower(void *arg)
 	return 0;
 }
 
+/* A timer on cpu that fires there n times, 1 ms apart: n interrupts, each
+ * a chance for that CPU to reschedule on its way out (there is no tick to
+ * provide them). */
+static struct timer_list poke_timer;
+static atomic_t pokes_left;
+
+static void poke_fn(struct timer_list *tl)
+{
+	if (atomic_dec_return(&pokes_left) > 0)
+		add_timer(tl, ktime_get_ns() + NSEC_PER_MSEC);
+}
+
+static void poke_cpu(unsigned int cpu, int n)
+{
+	timer_setup(&poke_timer, poke_fn);
+	atomic_set(&pokes_left, n);
+	add_timer_on(&poke_timer, ktime_get_ns() + NSEC_PER_MSEC, cpu);
+}
+
 /* On one CPU a FIFO thread at priority 20 woken takes the CPU from a
  * spinning one at 10 at once; one at 5 does not run until the spinner
- * ends, over however many ticks (counted on that CPU, not timed). */
+ * ends, over however many interrupts of that CPU (counted, not timed). */
 static void fifo_priorities_order_fifo_threads(struct ktest *t)
 {
 	unsigned int c = victim_cpu(), a = other_cpu();
@@ -870,11 +889,10 @@ static void fifo_priorities_order_fifo_threads(struct ktest *t)
 		wake_up_thread(hi);
 		KT_WAIT_UNTIL(t, READ_ONCE(high_ran));
 		KT_EXPECT_FALSE(t, high_saw_low_done); /* it ran while 10 still spun */
-		u64 ticks = READ_ONCE(per_cpu_ptr(c)->ticks);
-
 		wake_up_thread(lw);
-		KT_WAIT_UNTIL(t, READ_ONCE(per_cpu_ptr(c)->ticks) >= ticks + 5);
-		KT_EXPECT_FALSE(t, READ_ONCE(lower_ran)); /* 5 ticks: 10 kept the CPU */
+		poke_cpu(c, 5);
+		KT_WAIT_UNTIL(t, atomic_read(&pokes_left) == 0);
+		KT_EXPECT_FALSE(t, READ_ONCE(lower_ran)); /* 5 interrupts: 10 kept the CPU */
 	}
 	WRITE_ONCE(low_stop, true);
 	KT_WAIT_UNTIL(t, READ_ONCE(lower_ran));
@@ -917,7 +935,7 @@ static int wp_waker_fn(void *arg)
 
 /* A fair thread that slept takes the CPU from the fair thread that wakes
  * it, when that one ran far ahead of it (more than the wake-up
- * granularity): at the wake-up, not at the next tick. The waker's lead is
+ * granularity): at the wake-up, not at its slice end. The waker's lead is
  * counted in its own CPU time, and the order is seen by the sleeper. */
 static void fair_wakeup_preempts_the_waker(struct ktest *t)
 {
@@ -939,7 +957,7 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 	wake_up_thread(w);
 	/* 30 ms of the waker's CPU time, as the scheduler counts it: far
 	 * beyond the sleeper's vruntime plus the wake-up granularity. */
-	KT_WAIT_UNTIL(t, READ_ONCE(w->stats.sum_exec_ns) >= 30 * NSEC_PER_MSEC);
+	KT_WAIT_UNTIL(t, thread_runtime_ns(w) >= 30 * NSEC_PER_MSEC);
 	WRITE_ONCE(wp_go, true);
 	KT_WAIT_UNTIL(t, READ_ONCE(wp_sleeper_done));
 	KT_EXPECT_FALSE(t, wp_sleeper_saw_continued);

@@ -1,0 +1,344 @@
+/* tests/kernel/test_timer.c - timers that expire when due, and CPUs without
+ * a tick: expiry order and exactness on many CPUs, cancels racing expiry,
+ * a timer armed from an interrupt on an idle CPU, an idle CPU taking no
+ * timer interrupt, a woken thread running at once on an idle CPU.
+ *
+ * Never early is checked everywhere. How late a timer may be is checked
+ * only where guest time is the machine's own (the timers-icount boot,
+ * under QEMU's -icount: ktest_timer_slack_us); elsewhere the host may
+ * stall a virtual CPU for as long as it likes. */
+#include "arch/x86_64/atomic.h"
+#include "kernel/kthread.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "kernel/tools/ktest.h"
+#include "kernel/wait.h"
+#include "lib/random.h"
+
+static unsigned int ktest_timer_slack_us;
+PARAM_UINT(ktest_timer_slack_us, ktest_timer_slack_us, 0, 1000000,
+	   "tests: the latest a timer may fire after its expiry, in us (0: no bound; for "
+	   "boots whose guest time the host cannot stretch, -icount)");
+
+static bool need_two(struct ktest *t)
+{
+	if (num_online_cpus() >= 2)
+		return true;
+	ktest_skip(t, "needs two CPUs");
+	return false;
+}
+
+/* Check one firing: never before its expiry, and within the slack when
+ * one is set. Returns the lateness. */
+static u64 check_firing(struct ktest *t, u64 expires, u64 fired_at)
+{
+	KT_EXPECT_LE(t, expires, fired_at);
+	if (fired_at < expires)
+		return 0;
+	if (ktest_timer_slack_us)
+		KT_EXPECT_LE(t, fired_at - expires, (u64)ktest_timer_slack_us * NSEC_PER_USEC);
+	return fired_at - expires;
+}
+
+/* ---- many timers on many CPUs ------------------------------------------- */
+
+#define MANY 256
+
+static struct many_timer {
+	struct timer_list timer;
+	u64 expires;
+	u64 fired_at;
+	unsigned int cpu, fired_on, rank; /* rank: its place among its CPU's firings */
+} many[MANY];
+static unsigned int many_next_rank[NR_CPUS]; /* each only by its CPU, interrupts off */
+static atomic_t many_fired;
+
+static void many_fn(struct timer_list *tl)
+{
+	struct many_timer *m = container_of(tl, struct many_timer, timer);
+	unsigned int cpu = smp_processor_id();
+
+	m->fired_at = ktime_get_ns();
+	m->fired_on = cpu;
+	m->rank = many_next_rank[cpu]++;
+	atomic_inc(&many_fired);
+}
+
+/* MANY timers over every online CPU, armed in a random order (from this
+ * CPU, so most are armed on another CPU's queue: each that becomes the
+ * first there must make that CPU program its clock event), with random
+ * expiries between 2 and 12 ms away, 1 us apart at the closest: each fires
+ * once, on its CPU, never early, and each CPU fires its own in expiry
+ * order. */
+static void timers_fire_when_due_in_order_on_every_cpu(struct ktest *t)
+{
+	unsigned int order[MANY], cpus[NR_CPUS], n = 0, cpu;
+	struct prng r;
+	u64 latest = 0;
+
+	prng_seed(&r, 7);
+	for_each_online_cpu(cpu)
+		cpus[n++] = cpu;
+	for (unsigned int i = 0; i < MANY; i++) {
+		order[i] = i;
+		many[i].cpu = cpus[i % n];
+		many[i].fired_on = NR_CPUS;
+		many[i].fired_at = 0;
+		timer_setup(&many[i].timer, many_fn);
+	}
+	for (unsigned int i = MANY - 1; i > 0; i--) { /* Fisher-Yates */
+		unsigned int j = prng_below(&r, i + 1), tmp = order[i];
+
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for_each_online_cpu(cpu)
+		many_next_rank[cpu] = 0;
+	atomic_set(&many_fired, 0);
+	u64 base = ktime_get_ns() + 2 * NSEC_PER_MSEC;
+
+	for (unsigned int k = 0; k < MANY; k++) {
+		struct many_timer *m = &many[order[k]];
+
+		m->expires = base + prng_below(&r, 10000) * NSEC_PER_USEC;
+		add_timer_on(&m->timer, m->expires, m->cpu);
+	}
+	KT_WAIT_UNTIL(t, atomic_read(&many_fired) == MANY);
+	for (unsigned int i = 0; i < MANY; i++) {
+		struct many_timer *a = &many[i];
+
+		KT_EXPECT_EQ(t, a->fired_on, a->cpu);
+		latest = max(latest, check_firing(t, a->expires, a->fired_at));
+		for (unsigned int j = 0; j < MANY; j++) { /* the CPU's order */
+			const struct many_timer *b = &many[j];
+
+			if (b->cpu == a->cpu && b->rank > a->rank)
+				KT_EXPECT_LE(t, a->expires, b->expires);
+		}
+		KT_EXPECT_FALSE(t, timer_pending(&a->timer));
+	}
+	KT_EXPECT_EQ(t, atomic_read(&many_fired), MANY); /* none twice */
+	KT_EXPECT_EQ(t, timers_check(), 0);
+	printk(KERN_RAW "    # %u timers on %u CPUs: the latest fired %lu us after its expiry\n",
+	       MANY, n, (u64)(latest / NSEC_PER_USEC));
+}
+
+/* ---- cancel against expiry ---------------------------------------------- */
+
+#define RACE_ROUNDS 2000
+
+static struct timer_list race_timer;
+static atomic_t race_fired;
+
+static void race_fn(struct timer_list *tl)
+{
+	atomic_inc(&race_fired);
+}
+
+/* A timer armed on another CPU to expire within 0 to 40 us, cancelled
+ * after a random 0 to 40 us: every round it either fired or was cancelled,
+ * exactly one of the two (del_timer_sync() also waits for a callback under
+ * way, so the count is final each round). */
+static void cancel_races_expiry(struct ktest *t)
+{
+	unsigned int other = NR_CPUS, cancelled = 0, cpu;
+	struct prng r;
+
+	if (!need_two(t))
+		return;
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id())
+			other = cpu;
+	prng_seed(&r, 11);
+	timer_setup(&race_timer, race_fn);
+	atomic_set(&race_fired, 0);
+	for (unsigned int i = 0; i < RACE_ROUNDS; i++) {
+		add_timer_on(&race_timer, ktime_get_ns() + prng_below(&r, 40) * NSEC_PER_USEC,
+			     other);
+		udelay(prng_below(&r, 40));
+		bool was = prng_below(&r, 2) ? del_timer(&race_timer) : del_timer_sync(&race_timer);
+
+		was |= del_timer_sync(&race_timer);
+		cancelled += was;
+		if (cancelled + (unsigned int)atomic_read(&race_fired) != i + 1)
+			break;
+	}
+	KT_EXPECT_EQ(t, cancelled + (unsigned int)atomic_read(&race_fired), RACE_ROUNDS);
+	KT_EXPECT_FALSE(t, timer_pending(&race_timer));
+	printk(KERN_RAW "    # %u rounds: %u fired, %u cancelled\n", RACE_ROUNDS,
+	       atomic_read(&race_fired), cancelled);
+}
+
+/* ---- an idle CPU: what wakes it, and what does not ---------------------- */
+
+/* Is cpu quiet for the next horizon ns: nothing to run, no timer due
+ * before then (the workqueue's stall watch keeps one pending on some CPU,
+ * a second away at most), and its clock event programmed for that timer
+ * and nothing earlier (a deadline moved later from another CPU leaves it
+ * programmed for one early interrupt, after which it is not)? */
+static bool cpu_quiet(unsigned int cpu, u64 horizon)
+{
+	struct rq_stats rs;
+	struct timer_stats ts;
+	struct clockevent_stats ce;
+	u64 until = ktime_get_ns() + horizon;
+
+	sched_get_rq_stats(cpu, &rs);
+	timers_get_stats(cpu, &ts);
+	clockevent_get_stats(cpu, &ce);
+	return rs.nr_running == 0 && ts.next_expiry > until && ce.next_ns >= ts.next_expiry;
+}
+
+static unsigned int find_quiet_cpu(u64 horizon)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() && cpu_quiet(cpu, horizon))
+			return cpu;
+	return NR_CPUS;
+}
+
+/* Another online CPU, quiet for horizon ns; the caller moves to cpu0
+ * first (the workqueue's stall watch keeps a timer there, a second away
+ * at most: cpu0 cannot go offline, so it never leaves) and goes back to
+ * *old after. One that just went idle may still hold its balancing timer
+ * (up to 100 ms, then it lets it lapse): wait for one, bounded. */
+static unsigned int quiet_cpu(struct ktest *t, u64 horizon, struct cpumask *old)
+{
+	unsigned int cpu = NR_CPUS;
+
+	cpumask_copy(old, &current->cpus_allowed);
+	if (set_cpus_allowed(current, cpumask_of(0)))
+		return NR_CPUS;
+	KT_WAIT_UNTIL(t, (cpu = find_quiet_cpu(horizon)) != NR_CPUS);
+	return cpu;
+}
+
+static struct timer_list from_irq_timer;
+static volatile unsigned int from_irq_ran_on;
+static volatile u64 from_irq_expires;
+
+static void from_irq_fn(struct timer_list *tl)
+{
+	from_irq_ran_on = smp_processor_id();
+}
+
+/* Runs on the idle CPU, in its call-function interrupt. */
+static void arm_here(void *arg)
+{
+	from_irq_expires = ktime_get_ns() + 2 * NSEC_PER_MSEC;
+	add_timer(&from_irq_timer, from_irq_expires);
+}
+
+/* Linux's lost timer: an idle CPU decided to halt, an interrupt queued a
+ * timer there, and the CPU halted without programming it. Here the
+ * interrupt (a cross-CPU call) arms the timer on the idle CPU; the CPU
+ * halts again with nothing else to do, and the timer must still wake it,
+ * there, when due. */
+static void timer_armed_from_an_interrupt_wakes_an_idle_cpu(struct ktest *t)
+{
+	if (!need_two(t))
+		return;
+	struct cpumask old;
+	unsigned int cpu = quiet_cpu(t, 100 * NSEC_PER_MSEC, &old);
+
+	if (cpu != NR_CPUS) {
+		timer_setup(&from_irq_timer, from_irq_fn);
+		from_irq_ran_on = NR_CPUS;
+		KT_EXPECT_EQ(t, smp_call_function_single(cpu, arm_here, NULL, true), 0);
+		KT_WAIT_UNTIL(t, from_irq_ran_on != NR_CPUS);
+		KT_EXPECT_EQ(t, from_irq_ran_on, cpu);
+		KT_EXPECT_FALSE(t, timer_pending(&from_irq_timer));
+	}
+	set_cpus_allowed(current, &old);
+}
+
+/* An idle CPU takes no timer interrupt until a timer of its own is due:
+ * over a second of guest time with none due, its count stays. Something
+ * may arm a timer there in that second (a work item's delay on its
+ * pools, say); then the window says nothing, and another is tried, a few
+ * times at most. */
+static void idle_cpu_takes_no_timer_interrupt(struct ktest *t)
+{
+	const u64 window = NSEC_PER_SEC;
+
+	if (!need_two(t))
+		return;
+	for (int attempt = 0; attempt < 5; attempt++) {
+		struct cpumask old;
+		unsigned int cpu = quiet_cpu(t, 2 * window, &old);
+		struct clockevent_stats c0, c1;
+		struct timer_stats t0, t1;
+
+		if (cpu != NR_CPUS) {
+			timers_get_stats(cpu, &t0);
+			clockevent_get_stats(cpu, &c0);
+			msleep(window / NSEC_PER_MSEC);
+			clockevent_get_stats(cpu, &c1);
+			timers_get_stats(cpu, &t1);
+		}
+		set_cpus_allowed(current, &old);
+		KT_ASSERT_TRUE(t, cpu != NR_CPUS);
+		if (t1.nr_armed != t0.nr_armed)
+			continue; /* a timer came: not the case under test */
+		KT_EXPECT_EQ(t, c1.nr_events, c0.nr_events);
+		KT_EXPECT_EQ(t, t1.nr_expired, t0.nr_expired);
+		printk(KERN_RAW "    # cpu%u: %lu timer interrupts in 1 s idle\n", cpu,
+		       c1.nr_events - c0.nr_events);
+		return;
+	}
+	printk(KERN_RAW "    # five windows of a second each had a timer armed on the idle CPU\n");
+	KT_EXPECT_TRUE(t, false);
+}
+
+static volatile bool woken_ran;
+static volatile u64 woken_events;
+static volatile unsigned int woken_cpu;
+
+static int woken_fn(void *arg)
+{
+	struct clockevent_stats st;
+
+	clockevent_get_stats(smp_processor_id(), &st);
+	woken_events = st.nr_events;
+	woken_cpu = smp_processor_id();
+	WRITE_ONCE(woken_ran, true);
+	return 0;
+}
+
+/* A thread woken on an idle CPU runs at once: the reschedule IPI brings the
+ * CPU out of its halt, with no timer interrupt between (there is no tick
+ * to wait for, and none is needed). */
+static void woken_thread_runs_at_once_on_an_idle_cpu(struct ktest *t)
+{
+	if (!need_two(t))
+		return;
+	struct cpumask old;
+	unsigned int cpu = quiet_cpu(t, 100 * NSEC_PER_MSEC, &old);
+	struct thread *th =
+		cpu != NR_CPUS ? kthread_create_on_cpu(woken_fn, NULL, cpu, "woken") : NULL;
+	struct clockevent_stats st;
+
+	if (th) {
+		woken_ran = false;
+		clockevent_get_stats(cpu, &st);
+		wake_up_thread(th);
+		KT_WAIT_UNTIL(t, READ_ONCE(woken_ran));
+		KT_EXPECT_EQ(t, woken_cpu, cpu);
+		KT_EXPECT_EQ(t, woken_events, st.nr_events);
+		kthread_stop(th);
+	}
+	KT_EXPECT_TRUE(t, th != NULL);
+	set_cpus_allowed(current, &old);
+}
+
+KTEST_SUITE(timer, KTEST_CASE(timers_fire_when_due_in_order_on_every_cpu),
+	    KTEST_CASE(cancel_races_expiry),
+	    KTEST_CASE(timer_armed_from_an_interrupt_wakes_an_idle_cpu),
+	    KTEST_CASE(idle_cpu_takes_no_timer_interrupt),
+	    KTEST_CASE(woken_thread_runs_at_once_on_an_idle_cpu));
