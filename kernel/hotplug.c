@@ -163,7 +163,7 @@ static int take_cpu_down(void *arg)
 	assert(cpu == (unsigned int)(unsigned long)arg); /* bound, FIFO 99 */
 	trace_event(TR_CPU, NULL, cpu, TRC_DYING);
 	smp_cpu_dying();	/* out of cpu_online_mask; pending calls run */
-	run_dying_steps(cpu);	/* workqueue, irqs, timers, scheduler */
+	run_dying_steps(cpu);	/* timers, workqueue, irqs, scheduler */
 	should_die[cpu] = true; /* the idle thread takes it from here */
 	local_irq_enable();
 	return 0;
@@ -460,12 +460,16 @@ static int irqs_dying(unsigned int cpu)
 	return 0;
 }
 
+/* Dying steps run in reverse: the timers go first, so that one due while
+ * the CPU dies (interrupts off from its first dying step) waits only for
+ * them, not for the trustee's hand-over; a timer armed for the CPU by a
+ * later step goes to an online CPU at once (arm_timer()). */
 static struct cpuhp_step builtin_steps[] = {
 	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .down = sched_dead },
 	{ .name = "sched:dying", .phase = CPUHP_STARTING, .down = sched_dying },
-	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
 	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .down = irqs_dying },
 	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .down = workqueue_cpu_dying },
+	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
 	{ .name = "workqueue:online", .phase = CPUHP_ONLINE, .up = workqueue_cpu_online },
 };
 

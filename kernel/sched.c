@@ -58,6 +58,7 @@ struct rq {
 	struct list_head fair;	/* lock: by vruntime */
 	unsigned int nr_queued; /* lock: on the two lists */
 	u64 min_vruntime;	/* lock */
+	u64 clock;		/* lock: when update_curr() last read the clock */
 	u64 nr_switches;	/* lock */
 	u64 idle_ns;		/* lock */
 	u64 idle_since;		/* lock */
@@ -90,8 +91,9 @@ static struct rq *this_rq(void)
 
 /* ---- the classes -------------------------------------------------------- */
 
-/* Called with rq->lock held. */
-static void update_curr(struct rq *rq)
+/* Charge the current thread its time since exec_start; returns the time it
+ * read (the caller's "now"). Called with rq->lock held. */
+static u64 update_curr(struct rq *rq)
 {
 	struct thread *c = rq->curr;
 	u64 now = ktime_get_ns();
@@ -99,8 +101,9 @@ static void update_curr(struct rq *rq)
 
 	assert_spin_locked(&rq->lock);
 	c->exec_start = now;
+	rq->clock = now;
 	if (c == rq->idle)
-		return;
+		return now;
 	c->stats.sum_exec_ns += delta;
 	if (c->policy == SCHED_CLASS_FAIR) {
 		c->vruntime += delta * NICE_0_WEIGHT / c->weight;
@@ -111,6 +114,7 @@ static void update_curr(struct rq *rq)
 				    list_first_entry(&rq->fair, struct thread, run_link)->vruntime);
 		rq->min_vruntime = max(rq->min_vruntime, least);
 	}
+	return now;
 }
 
 /* The slice of the current fair thread: its share of the latency period
@@ -157,10 +161,11 @@ static u64 slice_deadline(const struct rq *rq)
 	return min(by_stint, by_lead);
 }
 
-/* Recompute when the current slice ends, and tell the CPU's clock event:
- * at once on this CPU, by a kick on another when it moved earlier (a
- * deadline that moved later there costs one early interrupt instead).
- * rq->lock held. */
+/* Recompute when the current slice ends; if it moved earlier, tell the
+ * CPU's clock event (at once on this CPU, by a kick on another; a deadline
+ * that moved later costs one early interrupt at most: kernel/time.h).
+ * rq->lock held, and update_curr() done in the same locked section (its
+ * clock reading is the programming's "now"). */
 static void update_slice_end(struct rq *rq)
 {
 	u64 old = rq->slice_end, end = slice_deadline(rq);
@@ -169,9 +174,11 @@ static void update_slice_end(struct rq *rq)
 	if (end == old)
 		return;
 	WRITE_ONCE(rq->slice_end, end);
+	if (end > old)
+		return;
 	if (rq->cpu == smp_processor_id())
-		clockevent_reevaluate();
-	else if (end < old)
+		clockevent_earlier(end, rq->clock);
+	else
 		clockevent_kick(rq->cpu);
 }
 
@@ -322,8 +329,9 @@ static void activate(struct rq *rq, struct thread *t)
 	 * without a tick they are brought up to date only here and at
 	 * switches, and a stale minimum places newcomers in the past (a chain
 	 * of threads each making the next would never let the minimum move,
-	 * and keep the CPU from a thread that slept). */
-	update_curr(rq);
+	 * and keep the CPU from a thread that slept). An idle CPU has none. */
+	if (rq->curr != rq->idle)
+		update_curr(rq);
 	if (t->policy == SCHED_CLASS_FAIR) {
 		/* A sleeper gets at most half a latency period of credit; a new
 		 * thread (never woken before) none: it starts at min_vruntime.
@@ -352,17 +360,15 @@ static u64 vruntime_lead(const struct thread *t, const struct rq *rq)
  * so the pair's order does not matter). */
 static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
 {
-	assert_spin_locked(&t->pi_lock);
-	assert_spin_locked(&rq->lock);
-	update_curr(rq); /* both minima as of now (activate()) */
 	u64 lead = vruntime_lead(t, rq);
 
+	assert_spin_locked(&t->pi_lock);
+	assert_spin_locked(&rq->lock);
 	t->cpu = cpu; /* under both P and the old R */
 	t->stats.nr_migrations++;
 	spin_unlock_no_resched(&rq->lock);
 	rq = cpu_rq(cpu);
 	spin_lock(&rq->lock);
-	update_curr(rq);
 	t->vruntime = rq->min_vruntime + lead;
 	return rq;
 }
@@ -516,7 +522,8 @@ static void __schedule(enum sched_mode mode)
 	}
 	spin_lock(&rq->lock);
 	check_curr(rq, "switching out");
-	update_curr(rq);
+	u64 now = update_curr(rq);
+
 	this_cpu_write(need_resched, false);
 
 	if (prev != rq->idle) {
@@ -558,8 +565,6 @@ static void __schedule(enum sched_mode mode)
 	if (!next)
 		next = rq->idle;
 	if (next != prev) {
-		u64 now = ktime_get_ns();
-
 		if (prev == rq->idle) {
 			rq->idle_ns += now - rq->idle_since;
 			/* Busy: balance while it lasts (the timer stops re-arming
@@ -743,15 +748,21 @@ static void double_rq_unlock(struct rq *a, struct rq *b)
 	spin_unlock_no_resched(&b->lock);
 }
 
-/* Move queued (not running) thread t from src to dst; both locks held. */
-static void move_queued(struct rq *src, struct rq *dst, struct thread *t)
+/* Take queued (not running) thread t off src for dst's CPU, on no run
+ * queue yet; both locks held. */
+static void take_queued(struct rq *src, struct rq *dst, struct thread *t)
 {
-	update_curr(src); /* both minima as of now (activate()) */
-	update_curr(dst);
 	dequeue(src, t);
 	t->vruntime = dst->min_vruntime + vruntime_lead(t, src);
 	t->cpu = dst->cpu;
 	t->stats.nr_migrations++;
+}
+
+/* Move queued (not running) thread t from src to dst; both locks held. */
+static void move_queued(struct rq *src, struct rq *dst, struct thread *t)
+{
+	update_curr(dst); /* (preempt_or_share() compares with dst's current) */
+	take_queued(src, dst, t);
 	enqueue(dst, t, QUEUE_BEHIND_EQUALS);
 	preempt_or_share(dst, t);
 }
@@ -810,10 +821,8 @@ static struct thread *idle_balance(struct rq *rq)
 			continue;
 		struct thread *t = find_movable(o, rq);
 
-		if (t) {
-			move_queued(o, rq, t);
-			dequeue(rq, t);
-		}
+		if (t)
+			take_queued(o, rq, t); /* ours to run next */
 		spin_unlock_no_resched(&o->lock);
 		if (t)
 			return t;
@@ -912,8 +921,7 @@ int sched_set_nice(struct thread *t, int nice)
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
 	struct rq *rq = lock_thread_rq(t);
 
-	if (rq->curr == t)
-		update_curr(rq);
+	update_curr(rq);
 	set_weight(t, nice);
 	update_slice_end(rq); /* a new weight moves the vruntime lead's deadline */
 	spin_unlock_no_resched(&rq->lock);
@@ -929,8 +937,7 @@ static int set_policy(struct thread *t, enum sched_class policy, unsigned int pr
 
 	if (queued)
 		dequeue(rq, t);
-	if (rq->curr == t)
-		update_curr(rq);
+	update_curr(rq);
 	t->policy = policy;
 	t->fifo_prio = prio;
 	if (policy == SCHED_CLASS_FAIR)
@@ -1104,6 +1111,9 @@ __noreturn void cpu_idle(void)
 			schedule();
 			continue;
 		}
+		/* The CPU's next event, exactly (or none): a deadline that
+		 * moved later while it was busy is not left to wake it. */
+		clockevent_idle();
 		/* sti; hlt: no interrupt can slip in between the two. */
 		__asm__ volatile("sti; hlt" ::: "memory");
 	}

@@ -23,14 +23,16 @@ PARAM_BOOL(nohz, nohz,
 	   "100 Hz, every timer and slice rounded to it)");
 
 struct clock_event {
-	bool started;	   /* L: set up since the CPU's last start */
-	bool in_interrupt; /* L: its handler runs: program once, at the end */
-	u64 programmed;	   /* L: the deadline the hardware fires at (KTIME_MAX: none) */
-	u64 nr_events;	   /* L */
-	u64 nr_early;	   /* L */
-	u64 nr_programs;   /* L */
-	u64 nr_kicks;	   /* L */
-} __aligned(64);	   /* one cache line each: written by its own CPU */
+	/* L: its deadlines may be programmed now: set up in one-shot mode
+	 * since the CPU's last start, and not inside its own interrupt
+	 * (which programs once, at its end) */
+	bool direct;
+	u64 programmed;	 /* L: the deadline the hardware fires at (KTIME_MAX: none) */
+	u64 nr_events;	 /* L */
+	u64 nr_early;	 /* L */
+	u64 nr_programs; /* L */
+	u64 nr_kicks;	 /* L */
+} __aligned(64);	 /* one cache line each: written by its own CPU */
 
 static struct clock_event clock_events[NR_CPUS];
 
@@ -44,8 +46,9 @@ bool clockevent_periodic(void)
 	return !nohz;
 }
 
-/* The hardware to deadline (KTIME_MAX: no interrupt). Interrupts off. */
-static void program(struct clock_event *ce, u64 deadline)
+/* The hardware to deadline (KTIME_MAX: no interrupt); now is the clock
+ * read by the caller just before, or 0. Interrupts off. */
+static void program(struct clock_event *ce, u64 deadline, u64 now)
 {
 	ce->programmed = deadline;
 	ce->nr_programs++;
@@ -54,24 +57,62 @@ static void program(struct clock_event *ce, u64 deadline)
 		trace_event(TR_CLOCK_PROGRAM, NULL, 0, 0);
 		return;
 	}
-	u64 now = ktime_get_ns();
+	if (!now)
+		now = ktime_get_ns();
 	u64 delta = deadline > now ? deadline - now : 0;
 
 	lapic_timer_oneshot(delta);
 	trace_event(TR_CLOCK_PROGRAM, NULL, deadline, delta);
 }
 
+/* The earliest of this CPU's deadlines. */
+static u64 next_deadline(void)
+{
+	return min(timers_next_expiry(), sched_next_event());
+}
+
+/* A deadline that moved earlier is programmed at once. One that moved later
+ * is left as it is, on a busy CPU: the interrupt at the old deadline finds
+ * nothing due and programs the new one, which costs less than writing the
+ * hardware at every change (a thread queued behind the running one sets a
+ * slice end, which goes again as soon as the running one blocks). An idle
+ * CPU programs exactly, before each halt: clockevent_idle(). */
 void clockevent_reevaluate(void)
 {
 	struct clock_event *ce = this_ce();
 
 	assert(irqs_disabled());
-	if (!ce->started || ce->in_interrupt || !nohz)
+	if (!ce->direct)
 		return;
-	u64 next = min(timers_next_expiry(), sched_next_event());
+	u64 next = next_deadline();
+
+	if (next < ce->programmed)
+		program(ce, next, 0);
+}
+
+/* The hardware is never set later than any deadline (one moved earlier is
+ * programmed at once), so a deadline earlier than the one programmed is the
+ * earliest of all: no need to ask the others. */
+void clockevent_earlier(u64 deadline, u64 now)
+{
+	struct clock_event *ce = this_ce();
+
+	assert(irqs_disabled());
+	if (deadline < ce->programmed && ce->direct)
+		program(ce, deadline, now);
+}
+
+void clockevent_idle(void)
+{
+	struct clock_event *ce = this_ce();
+
+	assert(irqs_disabled());
+	if (!ce->direct)
+		return;
+	u64 next = next_deadline();
 
 	if (next != ce->programmed)
-		program(ce, next);
+		program(ce, next, 0);
 }
 
 void clockevent_kick(unsigned int cpu)
@@ -96,16 +137,17 @@ void clockevent_interrupt(void)
 {
 	struct clock_event *ce = this_ce();
 	u64 due = ce->programmed;
+	bool direct = ce->direct;
 
 	ce->nr_events++;
 	if (nohz)
 		ce->programmed = KTIME_MAX; /* a one-shot: spent */
 	trace_event(TR_CLOCK_EVENT, NULL, due == KTIME_MAX ? 0 : due, 0);
-	ce->in_interrupt = true;
+	ce->direct = false;
 	unsigned int expired = run_timers();
 	bool slice = sched_clock_event();
 
-	ce->in_interrupt = false;
+	ce->direct = direct;
 	if (!expired && !slice)
 		ce->nr_early++;
 	clockevent_reevaluate();
@@ -117,12 +159,11 @@ void clockevent_start_cpu(void)
 
 	assert(irqs_disabled());
 	ce->programmed = KTIME_MAX;
-	ce->in_interrupt = false;
 	if (!nohz) {
 		lapic_timer_periodic(CLOCK_TICK_HZ);
 	} else {
 		lapic_timer_setup_oneshot();
-		ce->started = true;
+		ce->direct = true;
 		clockevent_reevaluate(); /* timers may be queued here already */
 	}
 }
@@ -133,7 +174,7 @@ void clockevent_stop_cpu(void)
 
 	assert(irqs_disabled());
 	lapic_timer_stop();
-	ce->started = false;
+	ce->direct = false;
 	ce->programmed = KTIME_MAX;
 }
 

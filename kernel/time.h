@@ -18,9 +18,10 @@
  * that moves one of its own deadlines calls clockevent_reevaluate(); a CPU
  * that moves another's deadline earlier (a timer armed there, a thread
  * queued behind its running one) calls clockevent_kick(), an IPI after
- * which the owner re-evaluates. A deadline moved later elsewhere needs no
- * IPI: the owner's interrupt comes early, finds nothing due and programs
- * the real one.
+ * which the owner re-evaluates. A deadline moved later needs no IPI and no
+ * write while the CPU is busy: the interrupt comes early, finds nothing
+ * due and programs the real one. The idle loop programs exactly before
+ * each halt, so an idle CPU is woken only by what is due.
  *
  * nohz=off restores a periodic tick of CLOCK_TICK_HZ instead (every
  * timer and slice then ends on a tick, as baton's did before), for
@@ -34,8 +35,17 @@
  *   clockevent_start_cpu()    this CPU's clock event (every CPU, at each
  *                             bring-up, interrupts off: an INIT stops it)
  *   clockevent_stop_cpu()     stop it (a CPU going offline, interrupts off)
- *   clockevent_reevaluate()   this CPU, interrupts off: program the earliest
- *                             of its deadlines if it moved
+ *   clockevent_reevaluate()   this CPU, interrupts off: one of its deadlines
+ *                             moved; program the earliest if it is earlier
+ *                             than the one programmed (a later one waits for
+ *                             the early interrupt, or the idle loop)
+ *   clockevent_earlier(when, now)  the same, when the deadline that moved is
+ *                             known and now earlier than before: when (now:
+ *                             the caller's reading of the clock, just taken
+ *                             with interrupts off, or 0)
+ *   clockevent_idle()         this CPU's idle loop, interrupts off, before it
+ *                             halts: program exactly its earliest deadline, or
+ *                             none
  *   clockevent_kick(cpu)      another CPU's deadline moved earlier
  *   clockevent_get_stats(cpu, st)  interrupts, programmings and kicks
  *   clockevent_periodic()     is nohz=off in force?
@@ -73,6 +83,8 @@ struct clockevent_stats {
 void clockevent_start_cpu(void);
 void clockevent_stop_cpu(void);
 void clockevent_reevaluate(void);
+void clockevent_earlier(u64 deadline, u64 now);
+void clockevent_idle(void);
 void clockevent_kick(unsigned int cpu);
 void clockevent_get_stats(unsigned int cpu, struct clockevent_stats *st);
 bool clockevent_periodic(void);

@@ -115,9 +115,10 @@ static struct timer_list *first_timer(const struct timer_base *b)
 	return n ? rb_entry(n, struct timer_list, node) : NULL;
 }
 
-/* The base's earliest expiry changed: tell its CPU's clock event (at once
- * if it is this CPU; by a kick if it moved earlier on another). b->lock
- * held, interrupts off. */
+/* The base's earliest expiry may have changed; if it moved earlier, tell
+ * its CPU's clock event (at once if it is this CPU, by a kick on another;
+ * one that moved later costs one early interrupt at most: kernel/time.h).
+ * b->lock held, interrupts off. */
 static void base_next_changed(struct timer_base *b)
 {
 	const struct timer_list *first = first_timer(b);
@@ -127,9 +128,11 @@ static void base_next_changed(struct timer_base *b)
 	if (next == old)
 		return;
 	WRITE_ONCE(b->next_expiry, next);
+	if (next > old)
+		return;
 	if (cpu == smp_processor_id())
-		clockevent_reevaluate();
-	else if (next < old)
+		clockevent_earlier(next, 0);
+	else
 		clockevent_kick(cpu);
 }
 
@@ -308,7 +311,7 @@ unsigned int run_timers(void)
 		b->running = t;
 		barrier();
 		dequeue_timer(b, t);
-		base_next_changed(b); /* (programmed once, as the interrupt ends) */
+		base_next_changed(b);
 		spin_unlock(&b->lock);
 		trace_event(TR_TIMER_EXPIRE, NULL, (u64)t, (u64)fn);
 		fn(t);

@@ -146,16 +146,25 @@ u64 schedule_timeout(u64 ns)
 	return spent >= ns ? 0 : ns - spent;
 }
 
-void msleep(unsigned int ms)
+/* Sleep ns, however many early wake-ups come. */
+static void sleep_ns(u64 ns)
 {
-	u64 left = (u64)ms * NSEC_PER_MSEC;
-
 	might_sleep();
-	while (left) {
+	while (ns) {
 		set_current_state(THREAD_BLOCKED);
-		left = schedule_timeout(left);
+		ns = schedule_timeout(ns);
 	}
 	__set_current_state(THREAD_RUNNING);
+}
+
+void msleep(unsigned int ms)
+{
+	sleep_ns((u64)ms * NSEC_PER_MSEC);
+}
+
+void usleep(u64 us)
+{
+	sleep_ns(us * NSEC_PER_USEC);
 }
 
 /* ---- completions -------------------------------------------------------- */

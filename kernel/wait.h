@@ -65,7 +65,10 @@ bool waitqueue_active(struct wait_queue_head *wq);
  * on timeout. The caller set its state to THREAD_BLOCKED first, as before
  * schedule(). */
 u64 schedule_timeout(u64 ns);
+/* Sleep at least ms milliseconds, or us microseconds: timers expire when
+ * due (kernel/timer.h), so the sleep lasts that long plus the wake-up. */
 void msleep(unsigned int ms);
+void usleep(u64 us);
 
 #define wait_event(wq, cond)                                                                       \
 	do {                                                                                       \

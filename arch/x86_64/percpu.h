@@ -63,6 +63,9 @@ struct percpu {
 	struct lockdep_ctx irq_lockdep; /* L: the locks held in interrupt context */
 };
 
+/* spin_lock_held() reads cpu_id at this offset (arch/x86_64/spinlock.h). */
+BUILD_BUG_ON(offsetof(struct percpu, cpu_id) != PERCPU_CPU_ID_OFFSET);
+
 extern struct percpu boot_percpu;
 /* Every possible CPU's area; NULL until the CPU is first brought up. */
 extern struct percpu *percpu_areas[NR_CPUS];

@@ -10,10 +10,12 @@
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/wait.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -70,6 +72,41 @@ static void trampoline_setup(struct percpu *pc)
 	};
 }
 
+/*
+ * The control CPU's waits for the new one sleep where the caller may sleep
+ * (cpu_up() from a thread), in AP_POLL_US steps, and spin only at boot
+ * (cpu0's idle context, before there are other threads). Sleeping leaves
+ * the CPU to other work meanwhile; and under QEMU's -icount, which runs one
+ * vCPU at a time, a control CPU spinning on the new one kept it from
+ * running at all until a timer ended the spinner's turn: 5 to 50 ms of
+ * guest time for a 10 us wait (make bench's `online` moved with it).
+ */
+#define AP_POLL_US 10
+
+static bool can_sleep(void)
+{
+	return sched_ready && current->policy != SCHED_CLASS_IDLE && !preempt_count() &&
+	       !irqs_disabled();
+}
+
+/* Wait us: the MP specification's pauses. */
+static void ap_delay(u64 us)
+{
+	if (can_sleep())
+		usleep(us);
+	else
+		udelay(us);
+}
+
+/* One pause while polling the new CPU's progress. */
+static void ap_wait_pause(void)
+{
+	if (can_sleep())
+		usleep(AP_POLL_US);
+	else
+		cpu_relax();
+}
+
 static bool wait_started(struct percpu *pc, u64 us)
 {
 	u64 t0 = ktime_get_ns();
@@ -77,7 +114,7 @@ static bool wait_started(struct percpu *pc, u64 us)
 	while (!READ_ONCE(pc->started)) {
 		if (ktime_get_ns() - t0 >= us * NSEC_PER_USEC)
 			return false;
-		cpu_relax();
+		ap_wait_pause();
 	}
 	return true;
 }
@@ -141,12 +178,12 @@ int arch_cpu_boot(struct percpu *pc)
 	 * waits only where the CPU family needs them (legacy_init_pause()). */
 	lapic_send_init(pc->apic_id);
 	if (legacy)
-		mdelay(10);
+		ap_delay(10000);
 	lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
-	udelay(sipi_wait_us);
+	ap_delay(sipi_wait_us);
 	if (!READ_ONCE(pc->started)) {
 		lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
-		udelay(sipi_wait_us);
+		ap_delay(sipi_wait_us);
 	}
 	u64 t0 = ktime_get_ns();
 
@@ -172,7 +209,7 @@ int arch_cpu_boot(struct percpu *pc)
 				pc->cpu_id, smp_boot_timeout_ms, kstack_nr_held(NULL));
 			t0 = ktime_get_ns();
 		}
-		cpu_relax();
+		ap_wait_pause();
 	}
 	return 0;
 }

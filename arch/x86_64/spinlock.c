@@ -176,8 +176,3 @@ void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 	local_irq_restore(flags);
 	preempt_enable();
 }
-
-bool spin_lock_held(const struct spinlock *l)
-{
-	return spin_is_locked(l) && READ_ONCE(l->holder_cpu) == (int)smp_processor_id();
-}

@@ -77,11 +77,27 @@ void spin_lock_irq(struct spinlock *l);
 void spin_unlock_irq(struct spinlock *l);
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
-bool spin_lock_held(const struct spinlock *l);
 
 static inline bool spin_is_locked(const struct spinlock *l)
 {
 	return READ_ONCE(l->next) != READ_ONCE(l->serving);
+}
+
+/* Where struct percpu keeps this CPU's number (arch/x86_64/percpu.h, which
+ * includes this file and checks the offset): spin_lock_held() reads it as
+ * smp_processor_id() does, one %gs-relative load. */
+#define PERCPU_CPU_ID_OFFSET 8
+
+/* Does this CPU hold l? Inline: every assert_spin_locked() asks, on the
+ * scheduler's hot paths too. The holder is set right after the lock is
+ * granted and cleared before it is let go, so only its holder can read
+ * its own number there. */
+static inline bool spin_lock_held(const struct spinlock *l)
+{
+	unsigned int cpu;
+
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(cpu) : "i"(PERCPU_CPU_ID_OFFSET));
+	return READ_ONCE(l->holder_cpu) == (int)cpu;
 }
 
 #endif

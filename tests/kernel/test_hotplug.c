@@ -1261,19 +1261,82 @@ KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(er
 	    KTEST_CASE(freezing_holds_across_hotplug));
 
 /*
- * timer_hotplug_stress (run only when named): sleepers in short msleep()s
- * and early wake-ups, threads hopping between CPUs, and a CPU going down
- * and up as fast as it can, for a minute; every wheel is checked after
- * each cycle. The wheel's own checks (kernel/timer.c) stop the kernel at
- * the first stale or foreign node. A focused soak of what a dying CPU's
- * stale TLB used to break about once in 2.5 hours of torture
+ * timer_hotplug_stress (run only when named): sleepers in short
+ * schedule_timeout()s (0 to 3 ms: sub-tick) and early wake-ups, threads
+ * hopping between CPUs, CPU-bound threads sharing CPUs (their slices end
+ * by clock events), timers armed at random sub-tick expiries on random
+ * CPUs and cancelled at random, and a CPU going down and up as fast as it
+ * can, for a minute; every timer queue is checked after each cycle, and
+ * every timer fired exactly once per arming that was not cancelled, never
+ * early. The queues' own checks (kernel/timer.c) stop the kernel at the
+ * first stale or foreign node. A focused soak of what a dying CPU's stale
+ * TLB used to break about once in 2.5 hours of torture
  * (stacks_freed_while_a_cpu_dies above; docs/hotplug.md).
  */
-#define THS_THREADS 8
-#define THS_SECONDS 60
+#define THS_THREADS  8
+#define THS_SPINNERS 4
+#define THS_TIMERS   16
+#define THS_SECONDS  60
 static volatile bool ths_stop;
 static struct thread *ths_threads[THS_THREADS];
 static atomic_t ths_sleeps;
+
+static struct ths_timer {
+	struct timer_list timer;
+	u64 expires;	/* the arming thread's, while the timer is pending */
+	u64 armed;	/* the arming thread's */
+	u64 cancelled;	/* the arming thread's */
+	atomic_t fired; /* its callback's */
+	atomic_t early; /* its callback's */
+} ths_timers[THS_TIMERS];
+
+static void ths_timer_fn(struct timer_list *tl)
+{
+	struct ths_timer *tm = container_of(tl, struct ths_timer, timer);
+
+	if (ktime_get_ns() < tm->expires)
+		atomic_inc(&tm->early);
+	atomic_inc(&tm->fired);
+}
+
+/* The only one to arm the timers: each is re-armed only after
+ * del_timer_sync() (no callback under way), so its expiry has one writer. */
+static int ths_armer(void *arg)
+{
+	struct prng r;
+
+	prng_seed(&r, 77);
+	while (!ths_stop) {
+		struct ths_timer *tm = &ths_timers[prng_below(&r, THS_TIMERS)];
+		unsigned int cpu = (unsigned int)prng_below(&r, nr_cpu_ids);
+
+		if (del_timer_sync(&tm->timer))
+			tm->cancelled++;
+		tm->expires = ktime_get_ns() + prng_below(&r, 2000) * NSEC_PER_USEC;
+		tm->armed++;
+		add_timer_on(&tm->timer, tm->expires, cpu); /* an offline CPU: an online one */
+		if (prng_below(&r, 4) == 0)
+			msleep(1);
+	}
+	return 0;
+}
+
+/* CPU-bound, on the CPUs it is moved to: its slices end by the clock
+ * event of whatever CPU it shares. */
+static int ths_spinner(void *arg)
+{
+	struct prng r;
+
+	prng_seed(&r, (u64)(unsigned long)arg + 100);
+	while (!ths_stop) {
+		u64 end = ktime_get_ns() + prng_below(&r, 5000) * NSEC_PER_USEC;
+
+		while (!ths_stop && ktime_get_ns() < end)
+			cpu_relax();
+		set_cpus_allowed(current, cpumask_of((unsigned int)prng_below(&r, nr_cpu_ids)));
+	}
+	return 0;
+}
 
 static int ths_sleeper(void *arg)
 {
@@ -1311,7 +1374,7 @@ static int ths_waker(void *arg)
 
 static void sleepers_survive_cpus_coming_and_going(struct ktest *t)
 {
-	struct thread *waker;
+	struct thread *waker, *armer, *spinners[THS_SPINNERS];
 	struct prng r;
 	unsigned int cycles = 0, bad = 0;
 
@@ -1319,15 +1382,28 @@ static void sleepers_survive_cpus_coming_and_going(struct ktest *t)
 		return;
 	ths_stop = false;
 	atomic_set(&ths_sleeps, 0);
+	for (unsigned int i = 0; i < THS_TIMERS; i++) {
+		ths_timers[i] = (struct ths_timer){ 0 };
+		timer_setup(&ths_timers[i].timer, ths_timer_fn);
+	}
 	for (unsigned long i = 0; i < THS_THREADS; i++) {
 		ths_threads[i] = kthread_create(ths_sleeper, (void *)i, "ths/%lu", i);
 		KT_ASSERT_NOT_NULL(t, ths_threads[i]);
 	}
+	for (unsigned long i = 0; i < THS_SPINNERS; i++) {
+		spinners[i] = kthread_create(ths_spinner, (void *)i, "ths/spin%lu", i);
+		KT_ASSERT_NOT_NULL(t, spinners[i]);
+	}
 	waker = kthread_create(ths_waker, NULL, "ths/waker");
+	armer = kthread_create(ths_armer, NULL, "ths/armer");
 	KT_ASSERT_NOT_NULL(t, waker);
+	KT_ASSERT_NOT_NULL(t, armer);
 	for (unsigned int i = 0; i < THS_THREADS; i++)
 		wake_up_thread(ths_threads[i]);
+	for (unsigned int i = 0; i < THS_SPINNERS; i++)
+		wake_up_thread(spinners[i]);
 	wake_up_thread(waker);
+	wake_up_thread(armer);
 	prng_seed(&r, ktime_get_ns());
 	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < THS_SECONDS * NSEC_PER_SEC; cycles++) {
 		unsigned int cpu = 1 + (unsigned int)prng_below(&r, nr_cpu_ids - 1);
@@ -1340,11 +1416,33 @@ static void sleepers_survive_cpus_coming_and_going(struct ktest *t)
 	}
 	ths_stop = true;
 	kthread_stop(waker);
+	kthread_stop(armer);
+	u64 armed = 0, fired = 0, preempted = 0;
+
+	for (unsigned int i = 0; i < THS_SPINNERS; i++) {
+		preempted += spinners[i]->stats.nivcsw;
+		kthread_stop(spinners[i]);
+	}
 	for (unsigned int i = 0; i < THS_THREADS; i++)
 		kthread_stop(ths_threads[i]);
-	pr_info("timer_hotplug_stress: %u cycles, %d sleeps\n", cycles, atomic_read(&ths_sleeps));
+	for (unsigned int i = 0; i < THS_TIMERS; i++) {
+		struct ths_timer *tm = &ths_timers[i];
+
+		if (del_timer_sync(&tm->timer))
+			tm->cancelled++;
+		KT_EXPECT_EQ(t, tm->armed, tm->cancelled + (u64)atomic_read(&tm->fired));
+		KT_EXPECT_EQ(t, atomic_read(&tm->early), 0);
+		armed += tm->armed;
+		fired += (u64)atomic_read(&tm->fired);
+	}
+	pr_info("timer_hotplug_stress: %u cycles, %d sleeps, %lu timers armed (%lu fired), "
+		"spinners "
+		"preempted %lu times\n",
+		cycles, atomic_read(&ths_sleeps), armed, fired, preempted);
 	KT_EXPECT_EQ(t, bad, 0);
 	KT_EXPECT_LE(t, 1, atomic_read(&ths_sleeps));
+	KT_EXPECT_LE(t, 1, fired);
+	KT_EXPECT_LE(t, 1, preempted);
 }
 
 KTEST_SUITE_EXPLICIT(timer_hotplug_stress, KTEST_CASE(sleepers_survive_cpus_coming_and_going));

@@ -1,13 +1,15 @@
 /* tests/kernel/test_timer.c - timers that expire when due, and CPUs without
  * a tick: expiry order and exactness on many CPUs, cancels racing expiry,
  * a timer armed from an interrupt on an idle CPU, an idle CPU taking no
- * timer interrupt, a woken thread running at once on an idle CPU.
+ * timer interrupt, a woken thread running at once on an idle CPU, timers
+ * following a CPU that goes offline.
  *
  * Never early is checked everywhere. How late a timer may be is checked
  * only where guest time is the machine's own (the timers-icount boot,
  * under QEMU's -icount: ktest_timer_slack_us); elsewhere the host may
  * stall a virtual CPU for as long as it likes. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -51,6 +53,7 @@ static u64 check_firing(struct ktest *t, u64 expires, u64 fired_at)
 static struct many_timer {
 	struct timer_list timer;
 	u64 expires;
+	u64 armed; /* after add_timer_on() returned: it was queued by then */
 	u64 fired_at;
 	unsigned int cpu, fired_on, rank; /* rank: its place among its CPU's firings */
 } many[MANY];
@@ -73,7 +76,9 @@ static void many_fn(struct timer_list *tl)
  * first there must make that CPU program its clock event), with random
  * expiries between 2 and 12 ms away, 1 us apart at the closest: each fires
  * once, on its CPU, never early, and each CPU fires its own in expiry
- * order. */
+ * order: of two timers of one CPU, the one fired first is the earlier,
+ * unless the other was armed only after it fired (arming may take longer
+ * than 2 ms when the host stalls this vCPU). */
 static void timers_fire_when_due_in_order_on_every_cpu(struct ktest *t)
 {
 	unsigned int order[MANY], cpus[NR_CPUS], n = 0, cpu;
@@ -106,6 +111,7 @@ static void timers_fire_when_due_in_order_on_every_cpu(struct ktest *t)
 
 		m->expires = base + prng_below(&r, 10000) * NSEC_PER_USEC;
 		add_timer_on(&m->timer, m->expires, m->cpu);
+		m->armed = ktime_get_ns();
 	}
 	KT_WAIT_UNTIL(t, atomic_read(&many_fired) == MANY);
 	for (unsigned int i = 0; i < MANY; i++) {
@@ -116,7 +122,7 @@ static void timers_fire_when_due_in_order_on_every_cpu(struct ktest *t)
 		for (unsigned int j = 0; j < MANY; j++) { /* the CPU's order */
 			const struct many_timer *b = &many[j];
 
-			if (b->cpu == a->cpu && b->rank > a->rank)
+			if (b->cpu == a->cpu && b->rank > a->rank && b->armed < a->fired_at)
 				KT_EXPECT_LE(t, a->expires, b->expires);
 		}
 		KT_EXPECT_FALSE(t, timer_pending(&a->timer));
@@ -337,8 +343,133 @@ static void woken_thread_runs_at_once_on_an_idle_cpu(struct ktest *t)
 	set_cpus_allowed(current, &old);
 }
 
+/* ---- a CPU going offline with its timers ------------------------------- */
+
+#define MOVERS 32
+#define LATE   8
+
+/* A timer that keeps itself pending on movers_cpu at a sub-tick spacing
+ * (50 to 825 us): while that CPU is online it re-arms there from its
+ * callback (which runs there, interrupts off, so the CPU's dying step
+ * cannot come in between), so when the CPU goes, every one is pending on
+ * it, by construction. Its first firing anywhere else is recorded. Only
+ * the one callback under way writes a mover's expiry (it is not pending
+ * meanwhile). */
+static struct mover {
+	struct timer_list timer;
+	u64 spacing, expires;
+	unsigned int fired_there;
+	unsigned int fired_elsewhere, fired_on;
+	u64 fired_at;
+	bool early;
+} movers[MOVERS + LATE];
+static volatile unsigned int movers_cpu;
+
+static void mover_fn(struct timer_list *tl)
+{
+	struct mover *m = container_of(tl, struct mover, timer);
+	unsigned int me = smp_processor_id();
+	u64 now = ktime_get_ns();
+
+	if (now < m->expires)
+		m->early = true;
+	if (me == movers_cpu && cpu_online(me)) {
+		WRITE_ONCE(m->fired_there, m->fired_there + 1);
+		m->expires = now + m->spacing;
+		add_timer_on(tl, m->expires, me);
+		return;
+	}
+	m->fired_on = me;
+	m->fired_at = now;
+	WRITE_ONCE(m->fired_elsewhere, m->fired_elsewhere + 1);
+}
+
+/* A dying step: it runs on the dying CPU, interrupts off, after the CPU
+ * left cpu_online_mask (as every dying step does, the timers' own
+ * included). Timers it arms there, for that CPU, must not be stranded on
+ * a CPU that will never run them again (Linux lost such timers until
+ * 2025): they go to an online CPU, and fire there. */
+static int arm_late(unsigned int cpu)
+{
+	for (unsigned int i = MOVERS; i < MOVERS + LATE; i++) {
+		struct mover *m = &movers[i];
+
+		m->expires = ktime_get_ns() + (i - MOVERS + 1) * 100 * NSEC_PER_USEC;
+		if (i % 2)
+			add_timer(&m->timer, m->expires); /* "this CPU", the dying one */
+		else
+			add_timer_on(&m->timer, m->expires, cpu);
+	}
+	return 0;
+}
+
+static struct cpuhp_step arm_late_step = { .name = "test:arm-timers-dying",
+					   .phase = CPUHP_STARTING,
+					   .down = arm_late };
+
+static bool all_moved(void)
+{
+	for (unsigned int i = 0; i < MOVERS + LATE; i++)
+		if (!READ_ONCE(movers[i].fired_elsewhere))
+			return false;
+	return true;
+}
+
+static bool all_cycling(void)
+{
+	for (unsigned int i = 0; i < MOVERS; i++)
+		if (READ_ONCE(movers[i].fired_there) < 2)
+			return false;
+	return true;
+}
+
+/* A CPU goes offline with MOVERS timers pending on it at sub-tick spacing,
+ * and LATE more armed for it by a dying step: each fires once, on an
+ * online CPU, never before it was due (and, under -icount, on time). */
+static void timers_follow_a_dying_cpu(struct ktest *t)
+{
+	unsigned int cpu = NR_CPUS, c;
+	u64 latest = 0;
+
+	if (!need_two(t))
+		return;
+	for_each_online_cpu(c)
+		cpu = c;
+	movers_cpu = cpu;
+	for (unsigned int i = 0; i < MOVERS + LATE; i++) {
+		struct mover *m = &movers[i];
+
+		*m = (struct mover){ .spacing = (50 + 25 * i) * NSEC_PER_USEC };
+		timer_setup(&m->timer, mover_fn);
+	}
+	for (unsigned int i = 0; i < MOVERS; i++) {
+		movers[i].expires = ktime_get_ns() + NSEC_PER_MSEC + i * 10 * NSEC_PER_USEC;
+		add_timer_on(&movers[i].timer, movers[i].expires, cpu);
+	}
+	KT_WAIT_UNTIL(t, all_cycling());
+	cpuhp_add_step(&arm_late_step);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	cpuhp_remove_step(&arm_late_step);
+	KT_WAIT_UNTIL(t, all_moved());
+	for (unsigned int i = 0; i < MOVERS + LATE; i++) {
+		struct mover *m = &movers[i];
+
+		del_timer_sync(&m->timer); /* a no-op: none is pending now */
+		KT_EXPECT_EQ(t, m->fired_elsewhere, 1);
+		KT_EXPECT_NE(t, m->fired_on, cpu);
+		KT_EXPECT_FALSE(t, m->early);
+		latest = max(latest, check_firing(t, m->expires, m->fired_at));
+	}
+	KT_EXPECT_EQ(t, timers_check(), 0);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	printk(KERN_RAW "    # cpu%u went with %u timers, %u more armed by a dying step: the "
+			"latest fired %lu us after its expiry\n",
+	       cpu, MOVERS, LATE, (u64)(latest / NSEC_PER_USEC));
+}
+
 KTEST_SUITE(timer, KTEST_CASE(timers_fire_when_due_in_order_on_every_cpu),
 	    KTEST_CASE(cancel_races_expiry),
 	    KTEST_CASE(timer_armed_from_an_interrupt_wakes_an_idle_cpu),
 	    KTEST_CASE(idle_cpu_takes_no_timer_interrupt),
-	    KTEST_CASE(woken_thread_runs_at_once_on_an_idle_cpu));
+	    KTEST_CASE(woken_thread_runs_at_once_on_an_idle_cpu),
+	    KTEST_CASE(timers_follow_a_dying_cpu));
