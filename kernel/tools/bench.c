@@ -15,6 +15,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "kernel/tools/bench_compare.h"
 #include "kernel/tools/torture.h"
 #include "kernel/wait.h"
@@ -351,6 +352,198 @@ out:
 	return err;
 }
 
+/* ---- time: sleeps, slices, timers, an idle CPU ---------------------------- */
+
+static volatile bool hogs_stop;
+
+/* CPU-bound until told to stop. */
+static int hog_fn(void *arg)
+{
+	while (!READ_ONCE(hogs_stop))
+		cpu_relax();
+	return 0;
+}
+
+/* How long usleep(us) lasts as its caller sees it (the wake-up included),
+ * on A: idle, or beside a CPU-bound thread of the same nice. The hog runs
+ * alone for 20 ms first, so that this thread, asleep meanwhile, is behind
+ * it in vruntime as a thread that sleeps beside a CPU hog is: each wake-up
+ * then takes the CPU from the hog at once (wake-up preemption). */
+static int bench_sleep(struct bench_ctx *c, u64 us, bool busy)
+{
+	struct thread *hog = NULL;
+
+	if (busy) {
+		hogs_stop = false;
+		hog = kthread_create_on_cpu(hog_fn, NULL, c->a, "bench/hog");
+		if (!hog)
+			return -ENOMEM;
+		wake_up_thread(hog);
+		msleep(20);
+	}
+	for (unsigned int i = 0; i < c->n; i++) {
+		u64 t0 = ktime_get_ns();
+
+		usleep(us);
+		c->samples[i] = ktime_get_ns() - t0;
+	}
+	if (hog) {
+		hogs_stop = true;
+		kthread_stop(hog);
+	}
+	return 0;
+}
+
+static int bench_sleep_10ms(struct bench_ctx *c)
+{
+	return bench_sleep(c, 10000, false);
+}
+static int bench_sleep_1ms(struct bench_ctx *c)
+{
+	return bench_sleep(c, 1000, false);
+}
+static int bench_sleep_100us(struct bench_ctx *c)
+{
+	return bench_sleep(c, 100, false);
+}
+static int bench_sleep_10ms_busy(struct bench_ctx *c)
+{
+	return bench_sleep(c, 10000, true);
+}
+static int bench_sleep_1ms_busy(struct bench_ctx *c)
+{
+	return bench_sleep(c, 1000, true);
+}
+static int bench_sleep_100us_busy(struct bench_ctx *c)
+{
+	return bench_sleep(c, 100, true);
+}
+
+/* Fair slices: SLICE_HOGS CPU-bound threads of nice 0 on B. Each watches
+ * the scheduler's record of when it last got the CPU (stint_start_exec: its
+ * CPU time then); when that moves, it was switched out and back in, and
+ * the move is the CPU time of the stint that ended, as the scheduler
+ * counts it (not the gaps in the clock a thread sees: under -icount the
+ * clock also moves while another vCPU has its turn). The first stint of
+ * each thread is not counted (it may have started before the others were
+ * there). */
+#define SLICE_HOGS 3
+
+struct stints {
+	struct bench_ctx *c;
+	atomic_t next; /* samples taken (or claimed) */
+};
+
+static int stint_hog_fn(void *arg)
+{
+	struct stints *s = arg;
+	u64 start = READ_ONCE(current->stint_start_exec);
+	bool first = true;
+
+	while (!READ_ONCE(hogs_stop)) {
+		u64 now = READ_ONCE(current->stint_start_exec);
+
+		if (now == start) {
+			cpu_relax();
+			continue;
+		}
+		if (!first) {
+			int i = atomic_inc_return(&s->next) - 1;
+
+			if (i < (int)s->c->n)
+				s->c->samples[i] = (now - start) / NSEC_PER_USEC;
+		}
+		first = false;
+		start = now;
+	}
+	return 0;
+}
+
+static int bench_slices(struct bench_ctx *c)
+{
+	struct stints s = { .c = c };
+	struct thread *hogs[SLICE_HOGS];
+	int err = 0;
+
+	hogs_stop = false;
+	atomic_set(&s.next, 0);
+	for (unsigned int i = 0; i < SLICE_HOGS; i++) {
+		hogs[i] = kthread_create_on_cpu(stint_hog_fn, &s, c->b, "bench/slice%u", i);
+		if (!hogs[i])
+			err = -ENOMEM;
+	}
+	for (unsigned int i = 0; i < SLICE_HOGS; i++)
+		if (hogs[i])
+			wake_up_thread(hogs[i]);
+	while (!err && atomic_read(&s.next) < (int)c->n)
+		msleep(10);
+	hogs_stop = true;
+	for (unsigned int i = 0; i < SLICE_HOGS; i++)
+		if (hogs[i])
+			kthread_stop(hogs[i]);
+	return err;
+}
+
+/* Arming a timer a second out and cancelling it (a timeout that is not
+ * needed, the common case), TIMER_PAIRS pairs a sample, with others
+ * pending on the same CPU: none, or 64 (between 2 and 3 s out). */
+#define TIMER_PAIRS  1000
+#define TIMERS_OTHER 64
+
+static void noop_timer_fn(struct timer_list *t)
+{
+}
+
+static int bench_timer_arm_cancel(struct bench_ctx *c, unsigned int others)
+{
+	struct timer_list *t = kcalloc(others + 1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (unsigned int k = 0; k <= others; k++)
+		timer_setup(&t[k], noop_timer_fn);
+	for (unsigned int k = 1; k <= others; k++)
+		add_timer(&t[k], ktime_get_ns() + 2 * NSEC_PER_SEC + k * 15 * NSEC_PER_MSEC);
+	for (unsigned int i = 0; i < c->n; i++) {
+		msleep(1);
+		u64 t0 = ktime_get_ns();
+
+		for (unsigned int k = 0; k < TIMER_PAIRS; k++) {
+			add_timer(&t[0], t0 + NSEC_PER_SEC);
+			del_timer(&t[0]);
+		}
+		c->samples[i] = (ktime_get_ns() - t0) / TIMER_PAIRS;
+	}
+	for (unsigned int k = 0; k <= others; k++)
+		del_timer_sync(&t[k]);
+	kfree(t);
+	return 0;
+}
+
+static int bench_timer_arm_cancel_0(struct bench_ctx *c)
+{
+	return bench_timer_arm_cancel(c, 0);
+}
+static int bench_timer_arm_cancel_64(struct bench_ctx *c)
+{
+	return bench_timer_arm_cancel(c, TIMERS_OTHER);
+}
+
+/* Timer interrupts B takes in a second with nothing to do (this thread
+ * sleeps on A meanwhile). */
+static int bench_idle_irqs(struct bench_ctx *c)
+{
+	for (unsigned int i = 0; i < c->n; i++) {
+		struct clockevent_stats before, after;
+
+		clockevent_get_stats(c->b, &before);
+		msleep(1000);
+		clockevent_get_stats(c->b, &after);
+		c->samples[i] = after.nr_events - before.nr_events;
+	}
+	return 0;
+}
+
 /* ---- locks: what the validator (kernel/lockdep.h) adds to each ------------
  * LOCK_PAIRS take-and-release pairs per sample, from a tick (msleep(1)
  * returns on one, so no tick falls inside a sample); the sample is the
@@ -454,6 +647,24 @@ static const struct bench benches[] = {
 	{ "online", "cpu_up()", "us", 20, true, bench_online },
 	{ "mem_worker", "memory one more worker costs (stack, thread, struct)", "KiB", 5, false,
 	  bench_mem_worker },
+	{ "sleep_10ms", "usleep(10000) as its caller sees it, idle CPU", "ns", 100, false,
+	  bench_sleep_10ms },
+	{ "sleep_1ms", "usleep(1000), idle CPU", "ns", 100, false, bench_sleep_1ms },
+	{ "sleep_100us", "usleep(100), idle CPU", "ns", 100, false, bench_sleep_100us },
+	{ "sleep_10ms_busy", "usleep(10000) beside a CPU-bound thread", "ns", 100, false,
+	  bench_sleep_10ms_busy },
+	{ "sleep_1ms_busy", "usleep(1000) beside a CPU-bound thread", "ns", 100, false,
+	  bench_sleep_1ms_busy },
+	{ "sleep_100us_busy", "usleep(100) beside a CPU-bound thread", "ns", 100, false,
+	  bench_sleep_100us_busy },
+	{ "slices", "stints of 3 CPU-bound threads sharing a CPU (slice 20 ms / 3)", "us", 60, true,
+	  bench_slices },
+	{ "timer_arm_cancel", "add_timer + del_timer of a timer 1 s out, per pair", "ns", 20, false,
+	  bench_timer_arm_cancel_0 },
+	{ "timer_arm_cancel_64", "the same with 64 other timers pending on the CPU", "ns", 20,
+	  false, bench_timer_arm_cancel_64 },
+	{ "idle_irqs", "timer interrupts an idle CPU takes in a second", "irqs", 3, true,
+	  bench_idle_irqs },
 	{ "lock_spin", "spin_lock + spin_unlock of one static lock, per pair", "ns", 20, false,
 	  bench_lock_spin },
 	{ "lock_nested3", "three static spinlocks taken A -> B -> C and released", "ns", 20, false,
