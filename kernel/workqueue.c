@@ -2523,7 +2523,9 @@ void workqueue_show(void)
 }
 
 /* Periodic statistics, itself a delayed work item: watch for pools whose
- * pending work makes no progress, and print totals if asked to. */
+ * pending work makes no progress, and print totals if asked to. Once a
+ * second on cpu0 while either is on (the one timer an idle baton keeps
+ * armed); with both off it stops. */
 static void stats_check_pool(struct worker_pool *pool, void *arg)
 {
 	u64 now = *(u64 *)arg;
@@ -2569,7 +2571,8 @@ static void stats_fn(struct work_struct *w)
 			c.rescued);
 		last_print = now;
 	}
-	queue_delayed_work(system_highpri_wq, to_delayed_work(w), STATS_INTERVAL_NS);
+	if (READ_ONCE(wq_stall_s) || READ_ONCE(wq_stats_s))
+		queue_delayed_work(system_highpri_wq, to_delayed_work(w), STATS_INTERVAL_NS);
 }
 
 void workqueue_init(void)

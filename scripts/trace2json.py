@@ -18,10 +18,17 @@ opens in https://ui.perfetto.dev or chrome://tracing:
   process "workers"  one track per worker: each work item as a slice, with
                      instants for sleep / wake / create / destroy / rescue
   process "hotplug"  CPU phases, trustee state changes and maydays
+  process "clock events"  one track per CPU: the clock event programmed
+                     (args: its deadline), its interrupts, the timers they
+                     ran and the fair slices they ended
 
 The SVG is drawn by hand (no plotting package needed): one row per CPU and
 per worker, work items as bars labelled with their function, blocks as
-gaps, hotplug phases as vertical lines.
+gaps, hotplug phases as vertical lines, clock-event interrupts as ticks
+under their CPU's row. --cpu-svg draws one CPU alone, its time without a
+tick: what ran, when the clock event was programmed and for when, when it
+fired and what for (a timer, a slice's end), and the idle stretches
+(docs/clock-events.svg).
 
 Python 3 standard library only.
 """
@@ -79,8 +86,10 @@ def to_chrome(events):
     out.append({"ph": "M", "pid": 1, "name": "process_name", "args": {"name": "CPUs"}})
     out.append({"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "workers"}})
     out.append({"ph": "M", "pid": 3, "name": "process_name", "args": {"name": "hotplug"}})
+    out.append({"ph": "M", "pid": 4, "name": "process_name", "args": {"name": "clock events"}})
     for c in cpus:
         out.append({"ph": "M", "pid": 1, "tid": c, "name": "thread_name", "args": {"name": "cpu%d" % c}})
+        out.append({"ph": "M", "pid": 4, "tid": c, "name": "thread_name", "args": {"name": "cpu%d" % c}})
     # CPU tracks: a slice from each switch to the next on that CPU.
     running = {}
     for e in events:
@@ -134,6 +143,21 @@ def to_chrome(events):
         elif ev == "mayday":
             out.append({"ph": "i", "s": "p", "pid": 3, "tid": 2, "name": "mayday pool %d" % e["a"],
                         "ts": us(e["ns"])})
+        elif ev == "program":
+            args = {"deadline_us": us(e["a"]) if e["a"] else None, "delta_ns": e["b"]}
+            out.append({"ph": "i", "s": "t", "pid": 4, "tid": e["cpu"],
+                        "name": "programmed" if e["a"] else "cancelled", "ts": us(e["ns"]),
+                        "args": args})
+        elif ev == "clockevent":
+            out.append({"ph": "i", "s": "t", "pid": 4, "tid": e["cpu"], "name": "interrupt",
+                        "ts": us(e["ns"]), "args": {"due_us": us(e["a"]) if e["a"] else None}})
+        elif ev == "timer":
+            out.append({"ph": "i", "s": "t", "pid": 4, "tid": e["cpu"],
+                        "name": "timer " + func_name(e["sym"]), "ts": us(e["ns"]),
+                        "args": {"timer": hex(e["a"])}})
+        elif ev == "slice":
+            out.append({"ph": "i", "s": "t", "pid": 4, "tid": e["cpu"], "name": "slice end " + e["name"],
+                        "ts": us(e["ns"]), "args": {"stint_us": e["a"] / 1000.0}})
     for tid in sorted(workers):
         out.append({"ph": "M", "pid": 2, "tid": tid, "name": "thread_name",
                     "args": {"name": "%s (%d)" % (names.get(tid, "?"), tid)}})
@@ -161,6 +185,7 @@ def to_svg(trace, title="baton trace"):
         rows.append(key)
     slices = [e for e in evs if e["ph"] == "X"]
     marks = [e for e in evs if e["ph"] == "i" and e["pid"] == 3]
+    fired = [e for e in evs if e["ph"] == "i" and e["pid"] == 4 and e["name"] == "interrupt"]
     blocks = [e for e in evs if e["ph"] == "i" and e["pid"] == 2 and e["name"] == "sleep"]
     t_end = max([s["ts"] + s["dur"] for s in slices] + [m["ts"] for m in marks] + [1.0])
     left, width, row_h, top = 170, 1000, 22, 40
@@ -186,6 +211,12 @@ def to_svg(trace, title="baton trace"):
                  % (x, y, w, row_h - 6, color(s["name"]), html.escape(s["name"]), s["dur"]))
         if w > 60:
             o.append('<text x="%.1f" y="%d">%s</text>' % (x + 2, y + 12, html.escape(s["name"][:int(w / 7)])))
+    for f in fired:  # clock-event interrupts: a tick under their CPU's row
+        i = index.get((1, f["tid"]))
+        if i is not None:
+            x, y = left + f["ts"] * scale, top + (i + 1) * row_h
+            o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="red"><title>clock event'
+                     '</title></line>' % (x, y - 4, x, y))
     for b in blocks:
         i = index.get((2, b["tid"]))
         if i is not None:
@@ -201,6 +232,103 @@ def to_svg(trace, title="baton trace"):
     return "\n".join(o)
 
 
+def to_svg_cpu(events, cpu, title="one CPU's clock events"):
+    """One CPU's time without a tick, as an SVG: what ran (idle as a grey
+    band), and under it each programming of the clock event (a blue mark,
+    with a dashed line to the deadline it set; a cross for "none"), each
+    interrupt (red), the timers it ran (green) and the fair slices it
+    ended (orange)."""
+    evs = [e for e in events if e["cpu"] == cpu]
+    if not evs:
+        raise TraceError("no events on cpu%d" % cpu)
+    t0, t1 = evs[0]["ns"], events[-1]["ns"]  # to the end of the trace: idle shows
+    left, width, top = 20, 1100, 50
+    scale = width / max(t1 - t0, 1)
+
+    def x(ns):
+        return left + (ns - t0) * scale
+
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
+         'font-size="11">' % (left + width + 120, top + 230),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="%d" y="20" font-size="14">%s: cpu%d, %.1f ms</text>' % (
+             left, html.escape(title), cpu, (t1 - t0) / 1e6)]
+    # Time axis, every millisecond.
+    step = max(1, int((t1 - t0) / 1e6 / 60))
+    for ms in range(0, int((t1 - t0) / 1e6) + 1, step):
+        xm = x(t0 + ms * 1e6)
+        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>' % (xm, top - 5, xm,
+                                                                             top + 150))
+        if ms % (5 * step) == 0:
+            o.append('<text x="%.1f" y="%d" fill="#888">%d ms</text>' % (xm, top - 8, ms))
+    # Row 1: what ran, a colour per thread in order of appearance.
+    palette = ["#4c8bd6", "#e3a33b", "#6bbf6b", "#b07cc6", "#d66b6b", "#5fb8b8"]
+    colours = {}
+    o.append('<text x="%d" y="%d" fill="#444">running</text>' % (left, top + 12))
+    run, ry = None, top + 18
+    for e in evs + [{"ev": "switch", "ns": t1, "name": "", "tid": 0}]:
+        if e["ev"] != "switch":
+            continue
+        if run is not None:
+            idle = run["name"].startswith("idle/")
+            w = max(x(e["ns"]) - x(run["ns"]), 0.5)
+            if not idle and run["name"] not in colours:
+                colours[run["name"]] = palette[len(colours) % len(palette)]
+            o.append('<rect x="%.1f" y="%d" width="%.1f" height="22" fill="%s"><title>%s</title>'
+                     '</rect>' % (x(run["ns"]), ry, max(w, 1.5),
+                                  "#e8e8e8" if idle else colours[run["name"]],
+                                  html.escape(run["name"])))
+            if w > 40:
+                o.append('<text x="%.1f" y="%d">%s</text>' % (x(run["ns"]) + 3, ry + 15,
+                                                              html.escape(run["name"][:int(w / 7)])))
+        run = e
+    # Row 2: the clock event.
+    cy = top + 75
+    o.append('<text x="%d" y="%d" fill="#444">clock event</text>' % (left, cy - 22))
+    o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#bbb"/>' % (left, cy, left + width, cy))
+    labels = []
+    for e in evs:
+        xe = x(e["ns"])
+        if e["ev"] == "program":
+            if e["a"]:
+                xd = min(x(e["a"]), left + width)
+                o.append('<path d="M%.1f %d Q%.1f %d %.1f %d" fill="none" stroke="#36c" '
+                         'stroke-dasharray="3,2"/>' % (xe, cy, (xe + xd) / 2, cy - 14, xd, cy))
+                o.append('<circle cx="%.1f" cy="%d" r="2.5" fill="#36c"><title>programmed for '
+                         '+%.0f us</title></circle>' % (xe, cy, e["b"] / 1000))
+            else:
+                o.append('<text x="%.1f" y="%d" fill="#36c" text-anchor="middle">x</text>' % (
+                    xe, cy + 4))
+        elif e["ev"] == "clockevent":
+            o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="red" stroke-width="2">'
+                     '<title>interrupt</title></line>' % (xe, cy - 8, xe, cy + 8))
+        elif e["ev"] == "timer":
+            labels.append((xe, "green", func_name(e["sym"])))
+        elif e["ev"] == "slice":
+            labels.append((xe, "#e80", "slice end: " + e["name"]))
+    for j, (xe, c, text) in enumerate(labels):
+        y = cy + 22 + 13 * (j % 4)
+        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>' % (xe, cy + 8, xe, y - 9, c))
+        o.append('<text x="%.1f" y="%d" fill="%s" font-size="10">%s</text>' % (xe + 2, y, c,
+                                                                             html.escape(text)))
+    ly = top + 170
+    legend = [("#36c", "clock event programmed; dashed to the deadline it set (x: none)"),
+              ("red", "its interrupt"), ("green", "a timer it ran"),
+              ("#e80", "a fair slice it ended"), ("#e8e8e8", "idle")]
+    legend += [(c, name) for name, c in colours.items()]
+    lx, yy = left, ly
+    for c, text in legend:
+        w = 14 + 6 * len(text) + 24
+        if lx + w > left + width:
+            lx, yy = left, yy + 16
+        o.append('<rect x="%d" y="%d" width="10" height="10" fill="%s" stroke="#999" '
+                 'stroke-width="0.5"/><text x="%d" y="%d">%s</text>'
+                 % (lx, yy, c, lx + 14, yy + 9, html.escape(text)))
+        lx += w
+    o.append("</svg>")
+    return "\n".join(o)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("log")
@@ -208,6 +336,8 @@ def main(argv=None):
     ap.add_argument("--svg")
     ap.add_argument("--last", action="store_true", help="use the last dump in the log")
     ap.add_argument("--title", default="baton trace")
+    ap.add_argument("--cpu-svg", help="draw one CPU's clock events (with --cpu)")
+    ap.add_argument("--cpu", type=int, default=1)
     a = ap.parse_args(argv)
     try:
         with open(a.log, encoding="utf-8", errors="replace") as f:
@@ -224,6 +354,13 @@ def main(argv=None):
     if a.svg:
         with open(a.svg, "w") as f:
             f.write(to_svg(trace, a.title))
+    if a.cpu_svg:
+        try:
+            svg = to_svg_cpu(events, a.cpu)
+        except TraceError as e:
+            sys.exit("trace2json: %s" % e)
+        with open(a.cpu_svg, "w") as f:
+            f.write(svg)
     print("trace2json: %d events -> %d trace events (%s)" % (len(events), len(trace["traceEvents"]), header),
           file=sys.stderr)
 

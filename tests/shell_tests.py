@@ -304,6 +304,50 @@ def check_trace_log(log):
     pend = [s for s in slices if s["name"] == "pending_fn"]
     if dying and not any(s["ts"] + s["dur"] > dying[0] for s in pend):
         problems.append("no pending_fn item finished after cpu1 went down (the trustee's work)")
+    return problems + check_clock_trace(trace2json, log)
+
+
+def check_clock_trace(trace2json, log):
+    """The second dump of test=trace_scenarios: cpu1's clock events (and
+    docs/clock-events.svg drawn from it). Two CPU-bound threads' slices end
+    by clock events, the sleeper's timers fire, every interrupt is a
+    one-shot programmed for a deadline (a tick has none), and once idle the
+    CPU takes one interrupt, for the one timer armed there, and none in the
+    20 ms after it."""
+    try:
+        events, _ = trace2json.parse(log, last=True)
+        svg = trace2json.to_svg_cpu(events, 1)
+    except trace2json.TraceError as e:
+        return ["trace2json, cpu1's clock events: %s" % e]
+    problems = [] if svg.startswith("<svg") and "</svg>" in svg else ["no clock-events SVG"]
+    ev = [e for e in events if e["cpu"] == 1]
+    slices = [e for e in ev if e["ev"] == "slice" and e["name"].startswith("hog/")]
+    wakes = [e for e in ev if e["ev"] == "timer" and e["sym"].startswith("sleeper_wake")]
+    last = [e for e in ev if e["ev"] == "timer" and e["sym"].startswith("clock_timer_fn")]
+    if len(slices) < 2:
+        problems.append("cpu1: %d slice ends of the CPU-bound threads (2 or more expected)"
+                        % len(slices))
+    if len(wakes) < 4:
+        problems.append("cpu1: %d timers of the sleeper fired (4 expected)" % len(wakes))
+    if len(last) != 1:
+        problems.append("cpu1: the timer armed on the idle CPU fired %d times" % len(last))
+    else:
+        # From the last switch to idle before it, to it: one interrupt only.
+        idle_from = max((e["ns"] for e in ev if e["ev"] == "switch" and e["name"] == "idle/1"
+                         and e["ns"] < last[0]["ns"]), default=None)
+        irqs = [e for e in ev if e["ev"] == "clockevent" and idle_from is not None
+                and idle_from <= e["ns"] <= last[0]["ns"]]
+        if idle_from is None or len(irqs) != 1:
+            problems.append("cpu1 idle before its timer: %d clock-event interrupts (1 expected)"
+                            % len(irqs))
+        after = [e for e in ev if e["ev"] == "clockevent" and e["ns"] > last[0]["ns"]]
+        if after:
+            problems.append("cpu1 idle after its timer: %d clock-event interrupts (none "
+                            "expected)" % len(after))
+    ticks = [e for e in ev if e["ev"] == "clockevent" and not e["a"]]
+    if ticks:
+        problems.append("cpu1: %d clock-event interrupts with no deadline programmed (a "
+                        "periodic tick?)" % len(ticks))
     return problems
 
 

@@ -1,10 +1,14 @@
 /* tests/kernel/test_trace.c - trace the two classic scenarios and dump
- * them; the harness converts the dump (scripts/trace2json.py) and checks
- * the JSON. Explicit: run with test=trace_scenarios. */
+ * them, then one CPU's clock events in a dump of their own; the harness
+ * converts the dumps (scripts/trace2json.py) and checks the JSON.
+ * Explicit: run with test=trace_scenarios. */
 #include "kernel/hotplug.h"
+#include "kernel/kthread.h"
 #include "kernel/preempt.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
@@ -61,4 +65,73 @@ static void trace_the_classic_scenarios(struct ktest *t)
 	KT_EXPECT_LE(t, 20, trace_dump());
 }
 
-KTEST_SUITE_EXPLICIT(trace_scenarios, KTEST_CASE(trace_the_classic_scenarios));
+/* One CPU's time without a tick (docs/clock-events.svg is drawn from it):
+ * two CPU-bound threads share the CPU, their slices ending by clock
+ * events; a third sleeps there in sub-tick steps, each wake-up taking the
+ * CPU at once; then the CPU is idle with one timer armed, which wakes it
+ * once, and nothing else does. */
+static volatile bool clock_hogs_stop;
+
+static int clock_hog(void *arg)
+{
+	while (!READ_ONCE(clock_hogs_stop))
+		cpu_relax();
+	return 0;
+}
+
+static int clock_sleeper(void *arg)
+{
+	for (int i = 0; i < 4; i++)
+		usleep(700 + 400 * i);
+	return 0;
+}
+
+static volatile bool clock_timer_fired;
+
+static void clock_timer_fn(struct timer_list *t)
+{
+	clock_timer_fired = true;
+}
+
+static void trace_one_cpus_clock_events(struct ktest *t)
+{
+	unsigned int cpu = num_online_cpus() > 1 ? 1 : 0;
+	struct thread *hog[2], *sleeper;
+	struct timer_list timer;
+	struct cpumask old;
+	u64 recorded, lost;
+
+	if (cpu == 0) {
+		ktest_skip(t, "needs two CPUs (the test thread waits on the other)");
+		return;
+	}
+	cpumask_copy(&old, &current->cpus_allowed);
+	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(0)), 0); /* off the traced CPU */
+	clock_hogs_stop = clock_timer_fired = false;
+	hog[0] = kthread_create_on_cpu(clock_hog, NULL, cpu, "hog/a");
+	hog[1] = kthread_create_on_cpu(clock_hog, NULL, cpu, "hog/b");
+	sleeper = kthread_create_on_cpu(clock_sleeper, NULL, cpu, "sleeper");
+	KT_ASSERT_TRUE(t, hog[0] && hog[1] && sleeper);
+	timer_setup(&timer, clock_timer_fn);
+	KT_ASSERT_TRUE(t, trace_start(4096) == 0);
+	wake_up_thread(hog[0]);
+	wake_up_thread(hog[1]);
+	msleep(12);
+	wake_up_thread(sleeper);
+	msleep(13);
+	clock_hogs_stop = true;
+	kthread_stop(hog[0]);
+	kthread_stop(hog[1]);
+	kthread_stop(sleeper);
+	add_timer_on(&timer, ktime_get_ns() + 5 * NSEC_PER_MSEC, cpu);
+	KT_WAIT_UNTIL(t, clock_timer_fired);
+	msleep(20); /* the CPU idle after it: no interrupt at all */
+	trace_stop();
+	set_cpus_allowed(current, &old);
+	trace_counts(&recorded, &lost);
+	KT_EXPECT_EQ(t, lost, 0);
+	KT_EXPECT_LE(t, 20, trace_dump());
+}
+
+KTEST_SUITE_EXPLICIT(trace_scenarios, KTEST_CASE(trace_the_classic_scenarios),
+		     KTEST_CASE(trace_one_cpus_clock_events));
