@@ -69,6 +69,13 @@ void cpuhp_add_step(struct cpuhp_step *step)
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
+void cpuhp_add_step_first(struct cpuhp_step *step)
+{
+	mutex_lock(&cpu_hotplug_lock);
+	list_add(&step->node, &phases[step->phase]);
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
 void cpuhp_remove_step(struct cpuhp_step *step)
 {
 	mutex_lock(&cpu_hotplug_lock);

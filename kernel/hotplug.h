@@ -100,8 +100,12 @@ int cpu_hot_remove(unsigned int cpu);
 
 /* Register a step (kept in the caller's memory) after those of its phase;
  * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
- * registered here do not run for CPUs already online. */
+ * registered here do not run for CPUs already online. cpuhp_add_step_first()
+ * registers it before them instead: its up callback runs first and its
+ * down callback last (a dying step then runs after every built-in one, the
+ * timers' move included: what a CPU does last before it dies). */
 void cpuhp_add_step(struct cpuhp_step *step);
+void cpuhp_add_step_first(struct cpuhp_step *step);
 void cpuhp_remove_step(struct cpuhp_step *step);
 
 /* Is cpu on its way down (between clearing active and being offline)? */
