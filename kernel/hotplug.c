@@ -293,8 +293,9 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 	} else {
 		stats.nr_down++;
 		stats.last_down_ns = ktime_get_ns() - t0;
-		/* The caller ran again only when its CPU let it, maybe a tick
-		 * later: how long the CPU took to leave is the other figure. */
+		/* The caller ran again only when its CPU let it (a slice of a
+		 * worker there may end first): how long the CPU took to leave is
+		 * the other figure. */
 		stats.last_down_dead_ns = died_at_ns[cpu] - t0;
 	}
 	return err;

@@ -67,7 +67,7 @@ void kmain(u64 mb2_info_phys)
 	cpuhp_init();				     // CPU hotplug phases and their steps
 	sched_init();				     // this context becomes cpu0's idle thread
 	lockdep_init();				     // the lock validator, from here on
-	smp_init();				     // APICs, the tick, every other CPU online
+	smp_init();				     // APICs, clock events, every other CPU online
 	local_irq_enable();			     // interrupts on; threads from here on
 	workqueue_init();			     // worker pools on every CPU
 	uart_rx_init();				     // COM1 input: IRQ 4, drained by a work item

@@ -545,8 +545,8 @@ static int bench_idle_irqs(struct bench_ctx *c)
 }
 
 /* ---- locks: what the validator (kernel/lockdep.h) adds to each ------------
- * LOCK_PAIRS take-and-release pairs per sample, from a tick (msleep(1)
- * returns on one, so no tick falls inside a sample); the sample is the
+ * LOCK_PAIRS take-and-release pairs per sample, each after an msleep(1)
+ * (no timer interrupt falls inside a sample: none is due); the sample is the
  * time per pair. With lockdep=0 they measure the primitive; with the
  * validator on, what it adds: each acquire after the first finds its
  * chain of held classes in the chain cache (a hit) and checks nothing

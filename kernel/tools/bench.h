@@ -29,9 +29,9 @@
  *   queue_cross    queue_work_on(B) from A to the item starting
  *   queue_unbound  queue_work() on system_unbound_wq to the item starting
  *   sleepers       8 items that sleep 10 ms, queued to A: first queued to
- *                  last finished (each sleep ends on a 10 ms tick, so about
- *                  20 ms; the "sleepers" comparison runs the same on the
- *                  models cmwq replaced)
+ *                  last finished (about 10.2 ms; 20 ms with nohz=off, each
+ *                  sleep ending on a 10 ms tick; the "sleepers" comparison
+ *                  runs the same on the models cmwq replaced)
  *   offline_idle   cpu_down(B) with no work pending
  *   offline_busy   cpu_down(B) with 1000 pending items that sleep 1 ms on
  *                  a workqueue allowing 8 at once (they need 125 ms): the
@@ -42,6 +42,15 @@
  *                  A (32 more than the pool has idle workers) make the
  *                  pool add workers; pages in use over the workers added
  *                  (stack, thread and worker structs)
+ *   sleep_10ms, sleep_1ms, sleep_100us  usleep() of that length on A, as
+ *                  its caller sees it (the wake-up included)
+ *   sleep_10ms_busy, sleep_1ms_busy, sleep_100us_busy  the same beside a
+ *                  CPU-bound thread on A (which runs alone 20 ms first)
+ *   slices         the stints of 3 CPU-bound threads sharing B, in the CPU
+ *                  time the scheduler counts (us)
+ *   timer_arm_cancel  add_timer + del_timer of a timer 1 s out, per pair
+ *   timer_arm_cancel_64  the same with 64 other timers pending on A
+ *   idle_irqs      timer interrupts B takes in a second with nothing to do
  *   lock_spin      spin_lock + spin_unlock of one static lock, per pair
  *   lock_nested3   three static spinlocks taken A -> B -> C, then released
  *   lock_mutex     mutex_lock + mutex_unlock, uncontended

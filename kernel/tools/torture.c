@@ -542,7 +542,8 @@ static void timer_delete(struct torture_timer *tt)
 		atomic_long_inc(&tt->deleted);
 }
 
-/* Owner only: a timer may fire up to a tick late, never 30 s late. */
+/* Owner only: a timer fires when due (later by what the host stalls), never
+ * 30 s late. */
 static void timer_check_late(struct torture_timer *tt)
 {
 	u64 now = ktime_get_ns();
