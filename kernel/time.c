@@ -65,10 +65,20 @@ static void program(struct clock_event *ce, u64 deadline, u64 now)
 	trace_event(TR_CLOCK_PROGRAM, NULL, deadline, delta);
 }
 
-/* The earliest of this CPU's deadlines. */
-static u64 next_deadline(void)
+/* Program this CPU's earliest deadline (its first timer or its slice's
+ * end) if it moved earlier than the one programmed, or, exact, if it moved
+ * at all. Interrupts off. */
+static void reprogram(bool exact)
 {
-	return min(timers_next_expiry(), sched_next_event());
+	struct clock_event *ce = this_ce();
+
+	assert(irqs_disabled());
+	if (!ce->direct)
+		return;
+	u64 next = min(timers_next_expiry(), sched_next_event());
+
+	if (next < ce->programmed || (exact && next != ce->programmed))
+		program(ce, next, 0);
 }
 
 /* A deadline that moved earlier is programmed at once. One that moved later
@@ -79,15 +89,7 @@ static u64 next_deadline(void)
  * CPU programs exactly, before each halt: clockevent_idle(). */
 void clockevent_reevaluate(void)
 {
-	struct clock_event *ce = this_ce();
-
-	assert(irqs_disabled());
-	if (!ce->direct)
-		return;
-	u64 next = next_deadline();
-
-	if (next < ce->programmed)
-		program(ce, next, 0);
+	reprogram(false);
 }
 
 /* The hardware is never set later than any deadline (one moved earlier is
@@ -104,15 +106,7 @@ void clockevent_earlier(u64 deadline, u64 now)
 
 void clockevent_idle(void)
 {
-	struct clock_event *ce = this_ce();
-
-	assert(irqs_disabled());
-	if (!ce->direct)
-		return;
-	u64 next = next_deadline();
-
-	if (next != ce->programmed)
-		program(ce, next, 0);
+	reprogram(true);
 }
 
 void clockevent_kick(unsigned int cpu)
