@@ -126,7 +126,8 @@ static u64 fair_slice(const struct rq *rq)
 
 /* Has the current thread's slice ended? It has run its slice in this stint,
  * or run so far ahead of the fair thread waiting first (in vruntime) that
- * the distance exceeds a slice. rq->lock held, update_curr() just done. */
+ * the distance exceeds a slice. rq->lock held (its one caller,
+ * sched_clock_event(), has just taken it), update_curr() just done. */
 static bool slice_over(const struct rq *rq)
 {
 	const struct thread *c = rq->curr;
@@ -142,7 +143,9 @@ static bool slice_over(const struct rq *rq)
 /* When slice_over() becomes true if nothing else changes (KTIME_MAX: it
  * cannot): the earlier of the stint reaching the slice and the vruntime
  * lead reaching it (the vruntime grows by run time x NICE_0_WEIGHT /
- * weight), counted from the last update_curr() (c->exec_start). */
+ * weight), counted from the last update_curr() (c->exec_start). rq->lock
+ * held: asserted by its one caller, update_slice_end() (on the wake-up
+ * path, where each check costs). */
 static u64 slice_deadline(const struct rq *rq)
 {
 	const struct thread *c = rq->curr;
@@ -266,7 +269,8 @@ static void resched_cpu_locked(struct rq *rq)
 }
 
 /* t was just queued on rq: it takes the CPU now, or waits for the current
- * thread's slice to end (which it may have brought closer). */
+ * thread's slice to end (which it may have brought closer). rq->lock held:
+ * its callers queued t under it (enqueue() asserts it). */
 static void preempt_or_share(struct rq *rq, struct thread *t)
 {
 	if (should_preempt(rq, t))
@@ -749,7 +753,8 @@ static void double_rq_unlock(struct rq *a, struct rq *b)
 }
 
 /* Take queued (not running) thread t off src for dst's CPU, on no run
- * queue yet; both locks held. */
+ * queue yet; both locks held (dequeue() asserts src's; its callers hold
+ * dst's as the CPU they run on: idle_balance(), move_queued()). */
 static void take_queued(struct rq *src, struct rq *dst, struct thread *t)
 {
 	dequeue(src, t);

@@ -108,6 +108,8 @@ static void check_node(const struct timer_base *b, const struct timer_list *t)
 		t->check(t);
 }
 
+/* b's earliest pending timer, or NULL. b->lock held (its callers hold it
+ * and assert it). */
 static struct timer_list *first_timer(const struct timer_base *b)
 {
 	struct rb_node *n = rb_first_cached(&b->queue);
@@ -125,6 +127,7 @@ static void base_next_changed(struct timer_base *b)
 	u64 old = b->next_expiry, next = first ? first->expires : KTIME_MAX;
 	unsigned int cpu = (unsigned int)(b - bases);
 
+	assert_spin_locked(&b->lock);
 	if (next == old)
 		return;
 	WRITE_ONCE(b->next_expiry, next);
@@ -166,6 +169,7 @@ static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_l
 /* Take pending t off b. b->lock held. */
 static void dequeue_timer(struct timer_base *b, struct timer_list *t)
 {
+	assert_spin_locked(&b->lock);
 	rb_erase_cached(&t->node, &b->queue);
 	RB_CLEAR_NODE(&t->node);
 	b->nr_pending--;
