@@ -4,9 +4,15 @@
 #   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=
 #                   FIRMWARE=bios; FIRMWARE=uefi boots through OVMF)
 #   make test       host unit tests, then kernel test boots; ends "N passed, N failed"
-#   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0)
+#   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0;
+#                   CYCLES=N instead of a duration; TORTURE_ARGS= more kernel parameters;
+#                   DETERMINISTIC=1: under -icount, all from SEED, replays exactly)
+#   make torture-replay LOG=path   run a deterministic run's log again, with its trace
+#   make torture-shrink LOG=path   the smallest run found that fails the same way
+#   make torture-search TORTURE_ARGS=... [SEEDS=1-100] [CYCLES=300]   seeds until one fails
 #   make torture-qmp  vCPU hot-plug from the host under the torture (DURATION=3600 s,
 #                   SMP=2, MAXCPUS=6, SEED=0, TORTURE_HOTPLUG=both)
+#   make test-boot  one boot of TESTS=suite,... (SMP, CMDLINE=, DETERMINISTIC=1 SEED=n)
 #   make bench      benchmarks under -icount, checked against targets (SMP=4, BENCH=all)
 #   make debug      QEMU waiting for GDB, and GDB attached, stopped at kmain
 #   make format     reformat the C sources with clang-format-14 (make test checks them)
@@ -55,7 +61,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kern
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: FORCE all iso run test test-matrix torture torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
+.PHONY: FORCE all iso run test test-boot test-matrix torture torture-replay torture-shrink torture-search torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso $(BUILD)/ktest-manifest.json
 
@@ -128,6 +134,14 @@ test: deps iso
 	$(Q)$(MAKE) --no-print-directory host-tests-build
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) all
 
+# One boot of the suites in TESTS (test=), with CMDLINE as more kernel
+# parameters; DETERMINISTIC=1 SEED=n: under -icount, the same log every time.
+TESTS ?= all
+test-boot: deps iso
+	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) boot \
+		--tests '$(TESTS)' --smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
+		--seed $(SEED) --deterministic $(DETERMINISTIC) --args '$(CMDLINE)'
+
 # Every -smp from 1 to 64 on pc and q35, plus topologies, and every suite at -smp 16, 32
 # and 64 on both (not in `make test`; README.md says how long it takes).
 test-matrix: deps iso
@@ -138,10 +152,33 @@ test-matrix: deps iso
 DURATION ?= 3600
 INTERVAL ?= 0
 SEED ?= 0
+CYCLES ?= 0
+DETERMINISTIC ?= 0
+TORTURE_ARGS ?=
 torture: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) torture \
 		--duration $(DURATION) --interval $(INTERVAL) --seed $(SEED) --smp '$(SMP)' \
-		--mem $(MEM) --machine $(MACHINE)
+		--mem $(MEM) --machine $(MACHINE) --cycles $(CYCLES) \
+		--deterministic $(DETERMINISTIC) --args '$(TORTURE_ARGS)'
+
+# Deterministic runs (docs/stress-testing.md): replay one from its log,
+# shrink it, or search seeds for a failure.
+torture-replay: deps iso
+	$(Q)test -n '$(LOG)' || { echo "make torture-replay LOG=path-of-a-deterministic-run" >&2; exit 2; }
+	$(Q)$(PYTHON) tests/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+		replay '$(LOG)' --times $(or $(TIMES),1)
+
+torture-shrink: deps iso
+	$(Q)test -n '$(LOG)' || { echo "make torture-shrink LOG=path-of-a-failing-deterministic-run" >&2; exit 2; }
+	$(Q)$(PYTHON) tests/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) shrink '$(LOG)'
+
+SEEDS ?= 1-100
+torture-search: deps iso
+	$(Q)$(PYTHON) tests/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) search \
+		--first $(firstword $(subst -, ,$(SEEDS))) --last $(lastword $(subst -, ,$(SEEDS))) \
+		--smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
+		--cycles $(if $(filter-out 0,$(CYCLES)),$(CYCLES),300) --interval $(INTERVAL) \
+		--args '$(TORTURE_ARGS)'
 
 # vCPU hot-plug from the host (tests/torture_qmp.py): QMP device_add/device_del
 # at random for DURATION seconds while the torture's load and checks run

@@ -11,6 +11,7 @@
 #include "drivers/acpi_cpuhp.h"
 #include "drivers/uart16550.h"
 #include "kernel/bootinfo.h"
+#include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
@@ -57,6 +58,7 @@ void kmain(u64 mb2_info_phys)
 	printk(KERN_INFO "command line: %s\n", boot_info.cmdline);
 	boot_log_firmware();			     // "firmware: UEFI ..." or "firmware: BIOS"
 	params_parse(boot_info.cmdline);	     // loglevel=, test=, panic=, ...
+	det_init();				     // deterministic=: seeds, delay points
 	pmm_early_init();			     // free memory from the memory map
 	paging_init();				     // our own page tables
 	pmm_init();				     // buddy zones over all RAM

@@ -20,6 +20,7 @@
 #include "kernel/sched.h"
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
@@ -404,6 +405,7 @@ static struct rq *lock_thread_rq(struct thread *t)
 
 bool wake_up_thread(struct thread *t)
 {
+	delay_point(DP_WAKE);
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
 	struct rq *rq = lock_thread_rq(t);
 	bool woke = false;
@@ -515,6 +517,7 @@ enum sched_mode {
 
 static void __schedule(enum sched_mode mode)
 {
+	delay_point(DP_SWITCH);
 	unsigned long flags = local_irq_save();
 	struct rq *rq = this_rq();
 	struct thread *prev = rq->curr, *next;

@@ -8,6 +8,7 @@
 #include "arch/x86_64/smpboot.h"
 #include "arch/x86_64/traps.h"
 #include "drivers/acpi.h"
+#include "kernel/deterministic.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
@@ -356,6 +357,8 @@ void smp_init(void)
 	lapic_timer_calibrate();
 	smp_cpu_starting();
 	clockevent_start_cpu();
+
+	det_boot_quiesce(); /* deterministic mode: QEMU's round-robin from guest time */
 
 	unsigned int cpu;
 

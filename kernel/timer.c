@@ -15,6 +15,7 @@
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/spinlock.h"
+#include "kernel/deterministic.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
@@ -346,8 +347,10 @@ void timers_get_stats(unsigned int cpu, struct timer_stats *st)
 void timers_migrate(unsigned int from, unsigned int to)
 {
 	struct timer_base *src = &bases[from], *dst = &bases[to];
-	unsigned long flags = local_irq_save();
 	struct timer_list *t;
+
+	delay_point(DP_TIMER_MOVE);
+	unsigned long flags = local_irq_save();
 
 	/* Two bases: lock in CPU order. */
 	spin_lock(from < to ? &src->lock : &dst->lock);

@@ -28,7 +28,7 @@ struct trace_ring {
 	u64 head;	     /* C: events ever written */
 };
 
-bool trace_on; /* T to change; read anywhere */
+bool trace_on; /* T to turn on; T or trace_freeze() to turn off; read anywhere */
 static DEFINE_MUTEX(trace_mutex);
 static struct trace_ring rings[NR_CPUS];
 static unsigned int ring_size; /* T */
@@ -121,6 +121,11 @@ void trace_stop(void)
 	/* Writers run with interrupts off: after an IPI round, none is left. */
 	smp_wait_irqs_off_sections();
 	mutex_unlock(&trace_mutex);
+}
+
+void trace_freeze(void)
+{
+	WRITE_ONCE(trace_on, false);
 }
 
 void trace_counts(u64 *recorded, u64 *lost)

@@ -65,6 +65,9 @@ static inline void trace_event(enum trace_type type, const struct thread *t, u64
 /* 0, -ENOMEM, or -EBUSY if already on. May sleep. */
 int trace_start(unsigned int events_per_cpu);
 void trace_stop(void);
+/* Stop recording now, from any context (a failure's moment): the rings
+ * keep what led up to it. trace_stop() must still follow before a dump. */
+void trace_freeze(void);
 /* Print the merged events (tracing must be off); returns how many. */
 unsigned long trace_dump(void);
 /* Events recorded and lost (overwritten) since trace_start. */

@@ -41,6 +41,7 @@
 #include "kernel/workqueue.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
+#include "kernel/deterministic.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
@@ -95,6 +96,15 @@ PARAM_UINT(wq_idle_timeout_ms, wq_idle_timeout_ms, 10, 3600000,
 static bool wq_lab_no_reentrancy_guard;
 PARAM_BOOL(wq_lab_no_reentrancy_guard, wq_lab_no_reentrancy_guard,
 	   "LAB ONLY: let a work item run on two workers at once");
+/* A planted race for deterministic mode's seed search and replay
+ * (docs/stress-testing.md): an item run by a trustee-managed worker
+ * publishes its last pool a few instructions late. It widens no window by
+ * itself; only an interleaving that puts a queue_work() of the same item
+ * from another CPU in those instructions runs the item twice at once.
+ * Never for real use. */
+static bool wq_lab_late_last_pool;
+PARAM_BOOL(wq_lab_late_last_pool, wq_lab_late_last_pool,
+	   "LAB ONLY: a planted hand-over race (an item's last pool published late)");
 static unsigned int wq_stats_s;
 PARAM_UINT(wq_stats, wq_stats_s, 0, 3600, "print workqueue statistics every N s (0: never)");
 static unsigned int wq_stall_s = 60;
@@ -385,6 +395,7 @@ static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 
 	if (worker->flags & WORKER_NOT_RUNNING)
 		return NULL;
+	delay_point(DP_WORKER_SLEEP);
 	/* A bound worker away from its CPU: woken while the CPU was already
 	 * out of cpu_online_mask but before workqueue_cpu_dying() unbound the
 	 * pool (the scheduler then runs it elsewhere). Its pool is about to
@@ -617,7 +628,14 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	 * the first had woken already, run one after the other. */
 	if ((intensive || (worker->flags & WORKER_UNBOUND)) && need_more_worker(pool))
 		wake_up_worker(pool);
-	w->last_pool = pool;
+	/* The lab race (wq_lab_late_last_pool): a worker the trustee runs
+	 * publishes last_pool only after PENDING is clear and the lock
+	 * dropped, so a queue_work() in between reads the previous pool and
+	 * its reentrancy guard looks in the wrong place. */
+	bool late_last_pool = wq_lab_late_last_pool && pool_is_bound(pool) && pool->disassociated;
+
+	if (!late_last_pool)
+		w->last_pool = pool;
 	w->pwq = NULL;
 	/* The validator's view of it: once PENDING is clear, w may be freed
 	 * or set up again by its owner, so run with a copy. (With lockdep=0,
@@ -631,6 +649,9 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	/* From here on it may be queued again (it will wait for us). */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	spin_unlock_irq(&pool->lock);
+	delay_point(DP_WORK_START);
+	if (late_last_pool)
+		WRITE_ONCE(w->last_pool, pool);
 
 	/* Running it holds the item and its workqueue (not under pool->lock:
 	 * an item that queues work takes that after them). */
@@ -1156,6 +1177,7 @@ retry:
 			cpu = smp_processor_id();
 		pwq = wq->cpu_pwqs[cpu];
 	}
+	delay_point(DP_QUEUE);
 	struct worker_pool *last = READ_ONCE(w->last_pool);
 	bool redirected = false;
 
@@ -1772,6 +1794,7 @@ static void trustee_fn(struct work_struct *work)
 {
 	struct worker_pool *pool = container_of(work, struct worker_pool, trustee_work);
 
+	delay_point(DP_TRUSTEE);
 	spin_lock_irq(&pool->lock);
 	while (pool->disassociated) {
 		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
@@ -1803,6 +1826,7 @@ int workqueue_cpu_dying(unsigned int cpu)
 		struct worker_pool *pool = &cpu_pools[cpu][i];
 		struct worker *worker;
 
+		delay_point(DP_CPU_DYING);
 		spin_lock(&pool->lock);
 		pool->disassociated = true;
 		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
@@ -1826,6 +1850,7 @@ int workqueue_cpu_online(unsigned int cpu)
 	struct worker *bound[NR_STD_POOLS];
 
 	might_sleep();
+	delay_point(DP_REBIND);
 	/* First a bound idle worker for each pool, so that concurrency
 	 * management has one to wake: the trustee may have released every
 	 * worker, and a pool taken back with none would leave its items to
@@ -2603,6 +2628,9 @@ void workqueue_init(void)
 	if (wq_lab_no_reentrancy_guard)
 		pr_warn("LAB: the non-reentrancy guard is OFF: work items may run on two workers "
 			"at once\n");
+	if (wq_lab_late_last_pool)
+		pr_warn("LAB: a planted race: items run by a trustee's workers publish their "
+			"last pool late\n");
 	INIT_DELAYED_WORK(&stats_work, stats_fn);
 	queue_delayed_work(system_highpri_wq, &stats_work, STATS_INTERVAL_NS);
 }

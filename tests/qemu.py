@@ -246,9 +246,31 @@ class QMP:
         self.sock.close()
 
 
+# Deterministic mode (docs/stress-testing.md): one virtual CPU at a time,
+# guest time counted in instructions (8 ns each), idle time skipped, a
+# guest-time RTC from a fixed date, RDRAND from -seed. The kernel is told
+# with deterministic=SEED.
+DETERMINISTIC_ACCEL = "tcg,thread=single"
+DETERMINISTIC_ICOUNT = "shift=3,sleep=off"
+DETERMINISTIC_RTC = "base=2026-01-01T00:00:00,clock=vm"
+
+
+def deterministic_extra(seed):
+    """QEMU's arguments for a deterministic run with this seed (beside
+    accel=DETERMINISTIC_ACCEL and Machine(serial_file=True))."""
+    return ["-icount", DETERMINISTIC_ICOUNT, "-rtc", DETERMINISTIC_RTC, "-seed", str(seed)]
+
+
 class Machine:
+    """serial_file: the guest's serial output goes straight to the log file
+    (QEMU writes a file without ever blocking: a pipe the harness drains
+    late would hold the guest's UART back for a host-timed while, which a
+    deterministic run must not see); header: a line written to the log
+    before QEMU's output. Serial input is then not connected."""
+
     def __init__(self, iso, name="baton", smp="1", mem="512M", machine="q35", accel="tcg",
-                 cmdline="", workdir=None, qmp=False, extra=(), kernel=None, firmware="bios"):
+                 cmdline="", workdir=None, qmp=False, extra=(), kernel=None, firmware="bios",
+                 serial_file=False, header=None):
         self.iso = iso
         self.firmware = firmware
         self.name = name
@@ -258,6 +280,8 @@ class Machine:
         self.use_qmp = qmp
         self.extra = extra
         self.kernel = kernel
+        self.serial_file = serial_file
+        self.header = header
         self.log_path = os.path.join(self.workdir, name + ".log")
         self.proc = None
         self.qmp = None
@@ -302,12 +326,23 @@ class Machine:
         argv = qemu_argv(self.iso, self.smp, self.mem, self.machine, self.accel, disk,
                          qmp_path=qmp_path, extra=self.extra, kernel=self.kernel,
                          firmware=self.firmware, ovmf_code=ovmf_code, ovmf_vars=ovmf_vars)
-        argv += ["-display", "none", "-monitor", "none", "-serial", "stdio"]
+        argv += ["-display", "none", "-monitor", "none"]
+        if self.serial_file:
+            argv += ["-chardev", "file,id=serial0,path=%s,append=on" % self.log_path,
+                     "-serial", "chardev:serial0"]
+        else:
+            argv += ["-serial", "stdio"]
         self.argv = argv
+        self._log = open(self.log_path, "wb")
+        if self.header:
+            self._log.write(self.header.encode() + b"\n")
+            self._log.flush()
+            with self._cond:
+                self._out += self.header.encode() + b"\n"
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
-        self._log = open(self.log_path, "wb")
-        self._reader = threading.Thread(target=self._read_serial, daemon=True)
+        target = self._tail_serial if self.serial_file else self._read_serial
+        self._reader = threading.Thread(target=target, daemon=True)
         self._reader.start()
         if qmp_path:
             self.qmp = QMP(qmp_path)
@@ -323,6 +358,30 @@ class Machine:
             with self._cond:
                 self._out += chunk
                 self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    def _tail_serial(self):
+        """serial_file: follow the log file QEMU appends to; QEMU's own
+        messages (stdout) go to the output, not to the log."""
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        with open(self.log_path, "rb") as f:
+            f.seek(len(self.header.encode()) + 1 if self.header else 0)
+            while True:
+                done = self.proc.poll() is not None
+                chunk = f.read(65536)
+                try:
+                    msgs = self.proc.stdout.read1(65536) or b""
+                except (BlockingIOError, ValueError):
+                    msgs = b""
+                if chunk or msgs:
+                    with self._cond:
+                        self._out += chunk + msgs
+                        self._cond.notify_all()
+                    continue
+                if done:
+                    break
+                time.sleep(0.05)
         with self._cond:
             self._cond.notify_all()
 

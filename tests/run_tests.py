@@ -38,6 +38,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -85,19 +86,24 @@ class Boot:
     firmware: "bios" (SeaBIOS) or "uefi" (OVMF; tests/qemu.py says what a
             UEFI boot needs, and a boot without it fails with that message).
     log_check: fn(log) -> [problems], run on the finished boot's log.
+    deterministic: a seed: QEMU in deterministic mode (tests/qemu.py,
+            docs/stress-testing.md) and deterministic=SEED for the kernel;
+            the log's first line is det_header() (what a replay reads).
     """
 
     def __init__(self, name, tests, smp=1, mem="512M", machine="q35", expect="pass",
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
                  qmp_check=None, qemu_kernel=False, alone=False, send_on=None, interact=None,
                  gdb=False, log_check=None, expect_problems=(), hang_after=None, halt_on=None,
-                 manifest_extra=None, firmware="bios", icount=None):
+                 manifest_extra=None, firmware="bios", icount=None, deterministic=None):
         self.name = name
+        self.deterministic = deterministic
         self.icount = icount            # QEMU -icount (single-threaded TCG): guest time
         self.firmware = firmware
         self.tests = tests
+        det = "deterministic=%d" % deterministic if deterministic is not None else ""
         self.cmdline = " ".join(x for x in ("test=" + tests if tests else "", TEST_ARGS,
-                                            extra_cmdline) if x)
+                                            extra_cmdline, det) if x)
         self.interact = interact
         self.gdb = gdb
         self.gdb_port = None
@@ -116,6 +122,17 @@ class Boot:
         self.hang_after = hang_after
         self.halt_on = halt_on
         self.manifest_extra = manifest_extra or {}
+
+
+DET_HEADER = "# baton deterministic run: "
+
+
+def det_header(boot):
+    """The first line of a deterministic boot's log: everything a replay
+    needs besides the image (tests/torture_replay.py reads it back)."""
+    return DET_HEADER + json.dumps({"seed": boot.deterministic, "smp": str(boot.smp),
+                                    "mem": boot.mem, "machine": boot.machine,
+                                    "cmdline": boot.cmdline}, sort_keys=True)
 
 
 def check_cpu_count(m, boot):
@@ -168,13 +185,33 @@ def check_torture_verdict(log):
     return []
 
 
-def torture_boot(duration, interval, smp, seed, mem="512M", machine="q35"):
-    """`make torture`: run for duration seconds (torture_cycles=0)."""
-    return Boot("torture", "hotplug_torture", smp=smp, mem=mem, machine=machine,
-                extra_cmdline="torture_cycles=0 torture_duration_s=%d torture_interval_ms=%d "
-                              "torture_seed=%d" % (duration, interval, seed),
-                timeout=duration + TORTURE_MARGIN, must_contain=[TORTURE_PASS],
-                log_check=check_torture_verdict)
+# Deterministic runs trace this many events per CPU (always: a replay must
+# run the same instructions as the run it repeats).
+TORTURE_DET_TRACE = 1024
+
+
+def torture_boot(duration, interval, smp, seed, mem="512M", machine="q35", deterministic=False,
+                 cycles=0, args="", name="torture"):
+    """`make torture`: run for duration seconds, or cycles (when not 0);
+    args: more kernel parameters. Deterministic: the seed is QEMU's and
+    the kernel's deterministic=SEED (and the torture's through it); the
+    time is guest time (docs/stress-testing.md)."""
+    cmd = ["torture_cycles=%d" % cycles, "torture_interval_ms=%d" % interval]
+    if not cycles:
+        cmd.append("torture_duration_s=%d" % duration)
+    if deterministic:
+        cmd.append("torture_trace=%d" % TORTURE_DET_TRACE)
+    else:
+        cmd.append("torture_seed=%d" % seed)
+    if args:
+        cmd.append(args)
+    # Deterministic runs go at a third of the speed of multi-threaded TCG
+    # (docs/stress-testing.md): a time-bound one needs the margin three times.
+    timeout = (duration * (3 if deterministic else 1) if not cycles else cycles // 10) + \
+        TORTURE_MARGIN
+    return Boot(name, "hotplug_torture", smp=smp, mem=mem, machine=machine,
+                extra_cmdline=" ".join(cmd), timeout=timeout, must_contain=[TORTURE_PASS],
+                log_check=check_torture_verdict, deterministic=seed if deterministic else None)
 
 
 # What GRUB's EFI build complained of before baton's header took a
@@ -686,9 +723,13 @@ def run_boot(boot, iso, logdir, manifest=None):
         qemu_extra = ["-gdb", "tcp:127.0.0.1:%d" % boot.gdb_port]
     if boot.icount:
         qemu_extra += ["-icount", boot.icount]
+    det = {}
+    if boot.deterministic is not None:
+        qemu_extra += qemu.deterministic_extra(boot.deterministic)
+        det = dict(accel=qemu.DETERMINISTIC_ACCEL, serial_file=True, header=det_header(boot))
     m = qemu.Machine(iso, name=boot.name, smp=boot.smp, mem=boot.mem, machine=boot.machine,
                      cmdline=boot.cmdline, workdir=logdir, qmp=True, kernel=kernel, extra=qemu_extra,
-                     firmware=boot.firmware)
+                     firmware=boot.firmware, **det)
     t0 = time.time()
     # One deadline bounds everything: the interaction, serial input, the wait.
     m.deadline = t0 + boot.timeout
@@ -800,6 +841,107 @@ def report_boot(t, boot, cases, problems, log, secs):
           flush=True)
 
 
+# Deterministic mode in make test (docs/stress-testing.md): a short torture
+# twice with one seed, whose logs must be the same byte for byte; and a seed
+# search for the planted race (wq_lab_late_last_pool), then a replay of the
+# failing seed, which must fail the same way at the same guest time with the
+# same log, and whose trace must convert.
+DET_REPEAT_SEED = 7
+DET_REPEAT_CYCLES = 200
+DET_RACE_ARGS = "wq_lab_late_last_pool=1"
+DET_RACE_SEEDS = range(1, 13)
+
+
+def first_line_difference(a, b):
+    """The first line where two logs differ (numbered from 1), both versions."""
+    la, lb = a.splitlines(), b.splitlines()
+    for i in range(max(len(la), len(lb))):
+        x = la[i] if i < len(la) else b"(end of log)"
+        y = lb[i] if i < len(lb) else b"(end of log)"
+        if x != y:
+            return i + 1, x.decode("utf-8", "replace"), y.decode("utf-8", "replace")
+    return None
+
+
+def run_det_checks(iso, logdir, manifest):
+    """[(name, ok, detail)]: the deterministic-mode checks."""
+    import torture_replay as tr  # it imports this module
+    tr.ISO[0] = iso
+    results = []
+
+    def read(path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    # 1. The same run twice.
+    logs, problems = [], []
+    for tag in "ab":
+        boot = torture_boot(0, 0, "4", DET_REPEAT_SEED, "512M", "q35", True, DET_REPEAT_CYCLES,
+                            name="det-repeat-" + tag)
+        cases, probs, log, _ = run_boot(boot, iso, logdir, manifest)
+        problems += ["run %s: %s (log %s)" % (tag, p, log) for p in probs]
+        problems += ["run %s: case %s failed (log %s)" % (tag, n, log)
+                     for n, st in cases if st == "fail"]
+        logs.append(log)
+    a, b = read(logs[0]), read(logs[1])
+    diff = first_line_difference(a, b)
+    if diff:
+        problems.append("the two logs differ from line %d: %r against %r (%s, %s)" % (
+            diff[0], diff[1], diff[2], logs[0], logs[1]))
+    results.append(("det-repeat: seed %d, %d cycles at -smp 4, twice" % (
+        DET_REPEAT_SEED, DET_REPEAT_CYCLES), not problems,
+        "; ".join(problems) or "%d bytes the same" % len(a)))
+
+    # 2. Search, replay, trace.
+    found = None
+    tried = 0
+    for seed in DET_RACE_SEEDS:
+        tried += 1
+        c = tr.Config.from_boot(torture_boot(0, 0, "4", seed, "512M", "q35", True, 300,
+                                             DET_RACE_ARGS))
+        f, log, _, _, _ = tr.run(c, "det-race-search", logdir, manifest)
+        if f:
+            found = (c, f, read(log))
+            break
+    if not found:
+        results.append(("det-race: a seed search finds the planted race", False,
+                        "no failure in seeds %d..%d with %s" % (
+                            DET_RACE_SEEDS[0], DET_RACE_SEEDS[-1], DET_RACE_ARGS)))
+        return results
+    c, f, orig = found
+    results.append(("det-race: a seed search finds the planted race", True,
+                    "seed %d after %d: %s" % (c.seed, tried, f["message"])))
+    f2, log2, _, _, _ = tr.run(c, "det-race-replay", logdir, manifest)
+    again = read(log2)
+    problems = []
+    if again != orig:
+        diff = first_line_difference(orig, again)
+        problems.append("the replay's log differs from line %d: %r against %r (%s)" % (
+            diff[0], diff[1], diff[2], log2))
+    if not f2 or (f2["time"], f2["message"]) != (f["time"], f["message"]):
+        problems.append("the replay did not fail as the run did (%s at %s s): %s" % (
+            f["message"], f["time"], "%s at %s s" % (f2["message"], f2["time"]) if f2 else
+            "no violation"))
+    paths = tr.write_trace(log2, os.path.join(logdir, "det-race-replay.trace"))
+    if not paths:
+        problems.append("the replay's log holds no trace that converts (%s)" % log2)
+    else:
+        with open(paths[0]) as fh:
+            if not json.load(fh).get("traceEvents"):
+                problems.append("the replay's trace is empty (%s)" % paths[0])
+    results.append(("det-race: the replay fails the same way at the same guest time",
+                    not problems, "; ".join(problems) or "%s s: %s" % (f["time"], f["message"])))
+    return results
+
+
+def report_det(t, results):
+    for name, ok, detail in results:
+        t.add(ok, "%s: %s" % (name, detail))
+        print("det   %-60s %s" % (name, "ok" if ok else "FAILED"), flush=True)
+        if ok:
+            print("      %s" % detail, flush=True)
+
+
 def run_host(t, build):
     exe = os.path.join(build, "host", "lib_tests")
     if not os.path.exists(exe):
@@ -853,12 +995,16 @@ def run_check(t, name):
 def run_torture(a, logdir):
     """`make torture`: one long torture boot; its "torture:" lines are
     shown as they come. Exit status 0 only for a PASS."""
-    boot = torture_boot(a.duration, a.interval, a.smp, a.seed, a.mem, a.machine)
+    if a.deterministic and not a.seed:
+        a.seed = int.from_bytes(os.urandom(3), "little") + 1
+    boot = torture_boot(a.duration, a.interval, a.smp, a.seed, a.mem, a.machine,
+                        a.deterministic, a.cycles, a.args)
     log = os.path.join(logdir, boot.name + ".log")
     if os.path.exists(log):
         os.unlink(log)
-    print("torture: %d s at -smp %s, interval %d ms, seed %d; serial log %s (timeout %d s)" % (
-        a.duration, a.smp, a.interval, a.seed, log, boot.timeout), flush=True)
+    print("torture: %s at -smp %s, interval %d ms, seed %d%s; serial log %s (timeout %d s)" % (
+        "%d cycles" % a.cycles if a.cycles else "%d s" % a.duration, a.smp, a.interval, a.seed,
+        ", deterministic" if a.deterministic else "", log, boot.timeout), flush=True)
     done = threading.Event()
 
     def follow():
@@ -883,6 +1029,31 @@ def run_torture(a, logdir):
     follower.join()
     t = Tally()
     report_boot(t, boot, *result)
+    if t.failed and a.deterministic:
+        kept = os.path.join(logdir, "torture-seed%d.log" % a.seed)
+        shutil.copyfile(log, kept)
+        print("replay it exactly: make torture-replay LOG=%s" % kept)
+        print("or make it smaller: make torture-shrink LOG=%s" % kept)
+    elif t.failed:
+        print("an ordinary run does not repeat (its interleaving is the host's); look for the "
+              "failure with make torture DETERMINISTIC=1, which replays "
+              "(docs/stress-testing.md)")
+    print("%d passed, %d failed" % (t.passed, t.failed))
+    sys.exit(1 if t.failed else 0)
+
+
+def run_one(a, logdir):
+    """`make test-boot`: one boot of the suites in --tests, with --args;
+    deterministic with --deterministic 1 (the seed: --seed, or one drawn)."""
+    if a.deterministic and not a.seed:
+        a.seed = int.from_bytes(os.urandom(3), "little") + 1
+    boot = Boot("test-boot", a.tests, smp=a.smp, mem=a.mem, machine=a.machine,
+                extra_cmdline=a.args, deterministic=a.seed if a.deterministic else None)
+    print("test-boot: test=%s at -smp %s%s; serial log %s" % (
+        a.tests, a.smp, ", deterministic, seed %d" % a.seed if a.deterministic else "",
+        os.path.join(logdir, boot.name + ".log")), flush=True)
+    t = Tally()
+    report_boot(t, boot, *run_boot(boot, a.iso, logdir, load_manifest(a.build)))
     print("%d passed, %d failed" % (t.passed, t.failed))
     sys.exit(1 if t.failed else 0)
 
@@ -890,13 +1061,18 @@ def run_torture(a, logdir):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", nargs="?", default="all",
-                    choices=["all", "host", "kernel", "harness", "matrix", "torture"])
+                    choices=["all", "host", "kernel", "harness", "matrix", "torture", "boot"])
+    ap.add_argument("--tests", default="all", help="boot: the suites (test=)")
     ap.add_argument("--duration", type=int, default=3600, help="torture: seconds")
     ap.add_argument("--interval", type=int, default=0, help="torture: ms between hotplug operations")
     ap.add_argument("--smp", default="4", help="torture: QEMU -smp")
     ap.add_argument("--mem", default="512M", help="torture: QEMU -m")
     ap.add_argument("--machine", default="q35", help="torture: QEMU -M")
     ap.add_argument("--seed", type=int, default=0, help="torture: PRNG seed (0: from the clock)")
+    ap.add_argument("--deterministic", type=int, default=0,
+                    help="torture: 1 for a deterministic run (QEMU -icount, all from the seed)")
+    ap.add_argument("--cycles", type=int, default=0, help="torture: cycles (0: --duration)")
+    ap.add_argument("--args", default="", help="torture: more kernel parameters")
     ap.add_argument("--iso", default="build/baton.iso")
     ap.add_argument("--build", default="build")
     ap.add_argument("-k", dest="only",
@@ -907,6 +1083,8 @@ def main():
     os.makedirs(logdir, exist_ok=True)
     if a.what == "torture":
         run_torture(a, logdir)
+    if a.what == "boot":
+        run_one(a, logdir)
     t = Tally()
     manifest = load_manifest(a.build)
     if manifest is None and a.what != "host":
@@ -924,10 +1102,15 @@ def main():
     if a.only:
         boots = [b for b in boots if any(k in b.name for k in a.only.split(","))]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        det = None
+        if a.what in ("all", "kernel") and (not a.only or "det" in a.only.split(",")):
+            det = ex.submit(run_det_checks, a.iso, logdir, manifest)
         futures = [(b, ex.submit(run_boot, b, a.iso, logdir, manifest)) for b in boots
                    if not b.alone]
         for b, f in futures:
             report_boot(t, b, *f.result())
+        if det:
+            report_det(t, det.result())
     for b in boots:
         if b.alone:
             report_boot(t, b, *run_boot(b, a.iso, logdir, manifest))

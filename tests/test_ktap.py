@@ -327,6 +327,75 @@ def test_manifest_reads_the_built_kernel():
     assert names["selftest_fail"]["explicit"] and not names["kmalloc"]["explicit"]
 
 
+def det_log(cmdline, body):
+    boot = run_tests.Boot("t", "hotplug_torture", smp="3", extra_cmdline=cmdline, deterministic=9)
+    return run_tests.det_header(boot) + "\n" + body
+
+
+def test_det_header_round_trip():
+    """A deterministic log's first line gives back seed, machine and the
+    kernel parameters (and the make command that runs them)."""
+    import tempfile
+    import torture_replay
+    with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+        f.write(det_log("torture_cycles=40 torture_interval_ms=0 torture_trace=1024 "
+                        "wq_lab_late_last_pool=1", "[    0.1][cpu0] hello\n"))
+    try:
+        c = torture_replay.Config.from_log(f.name)
+    finally:
+        os.unlink(f.name)
+    assert (c.seed, c.smp, c.mem, c.machine) == (9, "3", "512M", "q35")
+    assert c.params["torture_cycles"] == "40" and "deterministic" not in c.params
+    assert c.boot("x").cmdline == run_tests.Boot(
+        "t", "hotplug_torture", smp="3", deterministic=9, extra_cmdline=c.cmdline()).cmdline
+    cmd = c.make_command()
+    assert "SEED=9 SMP=3" in cmd and "CYCLES=40" in cmd, cmd
+    assert "TORTURE_ARGS='wq_lab_late_last_pool=1'" in cmd, cmd
+
+
+def test_det_log_without_header_is_refused():
+    import tempfile
+    import torture_replay
+    with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+        f.write("[    0.1][cpu0] torture: violation 1: x\n")
+    try:
+        torture_replay.Config.from_log(f.name)
+        raise AssertionError("an ordinary log was taken for a deterministic one")
+    except SystemExit as e:
+        assert "not a deterministic run's log" in str(e)
+    finally:
+        os.unlink(f.name)
+
+
+def test_failure_kind_ignores_numbers_and_item_names():
+    """Shrinking compares failures by kind: the same violation with other
+    numbers, items and CPUs is the same kind; another violation is not."""
+    import torture_replay
+    a = torture_replay.failure_kind(
+        "[    0.481313][cpu1] torture: violation 1: item doomed/0: 2 executions at once "
+        "(one on cpu1)\n")
+    b = torture_replay.failure_kind(
+        "[    1.000001][cpu3] torture: violation 1: item hi-requeue/1: 2 executions at once "
+        "(one on cpu2)\r\n")
+    c = torture_replay.failure_kind(
+        "[    1.000001][cpu3] torture: violation 1: flush_work returned early: item p/1 "
+        "queued 2, ran 1, cancelled 0\n")
+    assert a["time"] == "0.481313" and a["kind"] == b["kind"] != c["kind"], (a, b, c)
+    assert torture_replay.failure_kind("[ 1.0][cpu0] torture: PASS\n") is None
+
+
+def test_shrink_candidates_are_smaller():
+    """Every candidate the shrinker tries is smaller in one dimension."""
+    import torture_replay
+    c = torture_replay.Config(5, "4", "512M", "q35", {"torture_cycles": "300"})
+    cands = torture_replay.candidates(c, first_cycle=17)
+    assert cands and all(x.size() < c.size() for _, x in cands), [w for w, _ in cands]
+    assert cands[0][1].params["torture_cycles"] == "17"
+    assert any(x.smp == "3" for _, x in cands)
+    assert any(x.params.get("torture_threads") == "3" for _, x in cands)
+    assert any(x.params.get("delay_points", "all") != "all" for _, x in cands)
+
+
 def main():
     tests = [(k, v) for k, v in globals().items() if k.startswith("test_") and callable(v)]
     failed = 0

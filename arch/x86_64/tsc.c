@@ -8,6 +8,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "drivers/acpi.h"
+#include "kernel/deterministic.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -18,6 +19,7 @@
 #define HPET_MAIN_COUNTER  0xF0
 
 #define PIT_HZ		   1193182ULL
+#define PIT_CH0		   0x40
 #define PIT_CH2		   0x42
 #define PIT_MODE	   0x43
 #define PIT_GATE	   0x61
@@ -25,6 +27,7 @@
 #define PIT_SPEAKER	   0x02
 #define PIT_OUT2	   0x20
 #define PIT_CH2_LOHI_MODE0 0xB0
+#define PIT_CH0_LOHI_MODE0 0x30
 
 #define CALIBRATE_MS 50
 
@@ -76,6 +79,21 @@ static u64 calibrate_pit(void)
 	return (t1 - t0) * 1000 / CALIBRATE_MS;
 }
 
+/*
+ * The firmware leaves PIT channel 0 counting at 18.2 Hz. baton takes no
+ * interrupt from it (the 8259 is masked, the I/O APIC pin too), but an
+ * emulator still runs a timer for each period: wake-ups of an idle host,
+ * and under -icount events at moments set by how long the firmware ran.
+ * Mode 0 with a count of 1 ends it: one terminal count, then silence (the
+ * way Linux shuts its i8253 clock event down).
+ */
+static void pit_stop_channel0(void)
+{
+	outb(PIT_MODE, PIT_CH0_LOHI_MODE0);
+	outb(PIT_CH0, 1);
+	outb(PIT_CH0, 0);
+}
+
 void time_init(void)
 {
 	const struct acpi_sdt_header *t = acpi_get_table("HPET", 0);
@@ -90,6 +108,9 @@ void time_init(void)
 	}
 	if (hz < 1000000)
 		panic("TSC calibration against the %s failed (%lu Hz)", ref, (unsigned long)hz);
+	pit_stop_channel0();
+	/* Under -icount the TSC counts guest ns: 1 GHz exactly. */
+	hz = det_exact_rate("TSC", hz, NSEC_PER_SEC);
 	tsc_khz = hz / 1000;
 	ns_mult = (NSEC_PER_SEC << 32) / hz;
 	tsc_base = rdtsc();

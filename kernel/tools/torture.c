@@ -18,6 +18,7 @@
 #include "kernel/tools/torture.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
+#include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
@@ -31,6 +32,7 @@
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
@@ -39,7 +41,7 @@
 #include "lib/random.h"
 #include "lib/string.h"
 
-#define NR_STRESS	   4		       /* stress threads */
+#define NR_STRESS	   TORTURE_MAX_THREADS /* stress threads (at most) */
 #define STALL_NS	   (30 * NSEC_PER_SEC) /* an operation this long has hung */
 #define GIVE_UP_NS	   (30 * NSEC_PER_SEC) /* after a hang: end the run anyway */
 #define STOP_WAIT_NS	   (60 * NSEC_PER_SEC) /* for a stress thread to stop */
@@ -80,6 +82,13 @@ PARAM_BOOL(torture_fail_steps, torture_fail_steps,
 static bool torture_attrs;
 PARAM_BOOL(torture_attrs, torture_attrs,
 	   "CPU-hotplug torture: change the unbound workqueue's attributes meanwhile");
+static unsigned int torture_threads = NR_STRESS;
+PARAM_UINT(torture_threads, torture_threads, 1, NR_STRESS,
+	   "CPU-hotplug torture: stress threads (each with its items and timer)");
+static unsigned int torture_trace;
+PARAM_UINT(torture_trace, torture_trace, 0, 65536,
+	   "CPU-hotplug torture: events per CPU traced, frozen at the first violation and "
+	   "printed with the verdict (0: no tracing)");
 static const char *const hotplug_names[] = { "own", "both", "host", NULL };
 static unsigned int torture_hotplug;
 PARAM_ENUM(torture_hotplug, torture_hotplug, hotplug_names,
@@ -234,6 +243,7 @@ struct hp_counts {
 static struct torture_run {
 	struct torture_params params; /* I: with a seed */
 	u64 start_ns;		      /* I */
+	bool tracing;		      /* I: this run turned tracing on (params.trace) */
 	volatile bool stop_requested; /* torture_stop() */
 	volatile bool stopping;	      /* the end: items stop re-queueing, stress threads exit */
 	atomic_t verdict_given;	      /* A: the verdict is out */
@@ -311,8 +321,15 @@ static void __printf(1, 2) violation(const char *fmt, ...)
 	va_end(ap);
 	long n = atomic_long_add_return(1, &run.nr_violations);
 
+	if (n == 1 && run.tracing)
+		trace_freeze(); /* the ring keeps the moments before this one */
 	if (n <= VIOLATIONS_PRINTED)
 		pr_err("violation %ld: %s\n", n, buf);
+	/* A hint for shrinking (a run of that many cycles gets this far);
+	 * read racily: the count is stats_lock's, and we may hold it. */
+	if (n == 1)
+		pr_err("the first violation came during cycle %lu\n",
+		       UL(READ_ONCE(run.hp.cycles) + 1));
 	else if (n == VIOLATIONS_PRINTED + 1)
 		pr_err("further violations are counted, not printed\n");
 	unsigned long flags = spin_lock_irqsave(&report_lock);
@@ -1501,7 +1518,7 @@ static void end_run(void)
 			timed_hotplug(cpu, BRING_UP, 0);
 	WRITE_ONCE(run.stopping, true);
 	smp_mb();
-	for (unsigned int i = 0; i < NR_STRESS; i++) {
+	for (unsigned int i = 0; i < run.params.threads; i++) {
 		slot_begin(s, "waiting for", run.stress[i].thread->name, 0);
 		u64 left = wait_for_completion_timeout(&run.stress[i].done, STOP_WAIT_NS);
 
@@ -1516,7 +1533,7 @@ static void end_run(void)
 		report_verdict(RUN_GAVE_UP);
 		return; /* leave everything as it is: threads still use it */
 	}
-	for (unsigned int i = 0; i < NR_STRESS; i++)
+	for (unsigned int i = 0; i < run.params.threads; i++)
 		kthread_stop(run.stress[i].thread);
 	timer_delete(&run.timers[ONOFF_TIMER]);
 	bool idle = drain_items(s);
@@ -1575,6 +1592,26 @@ static void print_latency(const char *what, const struct value_summary *l)
 
 /* Fill the result and print the verdict, once per run (the first caller
  * does it: end_run(), or the watchdog giving up on stuck threads). */
+/* Deterministic mode: how often each delay point delayed. */
+static void report_delay_points(void)
+{
+	struct delay_stats st;
+	char buf[256];
+	size_t n = 0;
+
+	if (!delay_points_on)
+		return;
+	delay_get_stats(&st);
+	buf[0] = '\0';
+	for (int i = 0; i < NR_DELAY_SITES && n < sizeof(buf); i++)
+		if (st.passes[i])
+			n += snprintf(buf + n, sizeof(buf) - n, " %s %lu/%lu",
+				      delay_site_name((enum delay_site)i), UL(st.delays[i]),
+				      UL(st.passes[i]));
+	pr_notice("delay points (delayed/passed):%s; %lu us of delays in all\n", buf,
+		  UL(st.delayed_ns / NSEC_PER_USEC));
+}
+
 static void report_verdict(enum run_end how)
 {
 	struct torture_result *res = &run.result;
@@ -1668,6 +1705,16 @@ static void report_verdict(enum run_end how)
 			  "times; %lu of our calls found the CPU moved by them\n",
 			  hotplug_names[run.params.hotplug], UL(res->others_offline),
 			  UL(res->others_online), UL(res->overtaken));
+	report_delay_points();
+	if (run.tracing) {
+		trace_stop();
+		if (res->violations) {
+			pr_notice("the trace up to the first violation follows "
+				  "(scripts/trace2json.py "
+				  "turns it into Perfetto JSON and an SVG timeline)\n");
+			trace_dump();
+		}
+	}
 	pr_notice("violations: %lu\n", res->violations);
 	for (unsigned int i = 0; i < res->nr_reports; i++)
 		pr_notice("  %u: %s\n", i + 1, res->reports[i]);
@@ -1732,7 +1779,9 @@ static void run_init(const struct torture_params *p, const struct cpumask *onlin
 	memset(&run, 0, sizeof(run));
 	run.params = *p;
 	if (!run.params.seed)
-		run.params.seed = ktime_get_ns() | 1;
+		run.params.seed = det_mode() ? det_seed() : ktime_get_ns() | 1;
+	if (!run.params.threads || run.params.threads > NR_STRESS)
+		run.params.threads = NR_STRESS;
 	init_completion(&run.finished);
 	cpumask_copy(&run.initially_online, online);
 	for_each_present_cpu(cpu)
@@ -1781,7 +1830,9 @@ void torture_params_from_cmdline(struct torture_params *p)
 				      .fail_workers = torture_fail_workers,
 				      .fail_steps = torture_fail_steps,
 				      .attrs = torture_attrs,
-				      .hotplug = torture_hotplug };
+				      .hotplug = torture_hotplug,
+				      .threads = torture_threads,
+				      .trace = torture_trace };
 }
 
 int torture_start(const struct torture_params *p)
@@ -1816,7 +1867,7 @@ int torture_start(const struct torture_params *p)
 		if (!run.twq[w])
 			goto fail_wq;
 	}
-	for (; made < NR_STRESS; made++) {
+	for (; made < run.params.threads; made++) {
 		struct stress *st = &run.stress[made];
 
 		st->thread = kthread_create(stress_thread, st, "torture/stress%u", made);
@@ -1836,17 +1887,27 @@ int torture_start(const struct torture_params *p)
 		cpuhp_add_step(&fail_step);
 		step_added = true;
 	}
+	if (run.params.trace) {
+		int terr = trace_start(run.params.trace);
+
+		if (terr)
+			pr_warn("torture_trace: tracing could not start (%s): the run goes on "
+				"without it\n",
+				errno_name(terr));
+		run.tracing = !terr;
+	}
 	cpuhp_get_stats(&run.hp_before);
 	run.start_ns = ktime_get_ns();
 	active = true;
 	mutex_unlock(&torture_mutex);
 	pr_notice("starting: %u CPUs to take down, %u%s cycles, %u s, interval %u ms, seed %lu, "
-		  "torture_hotplug=%s\n",
+		  "torture_hotplug=%s, %u stress threads%s\n",
 		  run.nr_cand, run.params.cycles, run.params.cycles ? "" : " (time-bound)",
 		  run.params.duration_s, run.params.interval_ms, UL(run.params.seed),
-		  hotplug_names[run.params.hotplug]);
+		  hotplug_names[run.params.hotplug], run.params.threads,
+		  run.tracing ? ", traced" : "");
 	wake_up_thread(run.watch_thread);
-	for (unsigned int i = 0; i < NR_STRESS; i++)
+	for (unsigned int i = 0; i < run.params.threads; i++)
 		wake_up_thread(run.stress[i].thread);
 	wake_up_thread(onoff);
 	put_thread(onoff); /* it ends the run and exits by itself */

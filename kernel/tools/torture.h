@@ -19,7 +19,9 @@
  *                        if none has finished
  *   torture_params_from_cmdline(p)  the torture_* command-line values
  *                        (torture_cycles=, torture_duration_s=,
- *                        torture_interval_ms=, torture_seed=,
+ *                        torture_interval_ms=, torture_seed= (0: from
+ *                        the clock, or deterministic=SEED's seed),
+ *                        torture_threads=, torture_trace=,
  *                        torture_fail_workers=, torture_fail_steps=,
  *                        torture_attrs= (the variants, below),
  *                        torture_hotplug=own|both|host (the host modes,
@@ -138,7 +140,13 @@ struct torture_params {
 			       * failed onlines */
 	bool attrs;	      /* stress threads change the unbound workqueue's attributes */
 	unsigned int hotplug; /* TORTURE_HOTPLUG_*: who takes CPUs down and up */
+	unsigned int threads; /* stress threads, 1 to TORTURE_MAX_THREADS; 0: all */
+	unsigned int trace;   /* events per CPU traced (0: no tracing): the ring
+			       * is frozen at the first violation and printed
+			       * with the verdict */
 };
+
+#define TORTURE_MAX_THREADS 4
 
 #define TORTURE_HOTPLUG_OWN  0 /* the torture alone (the default) */
 #define TORTURE_HOTPLUG_BOTH 1 /* the torture and another caller (the host) */

@@ -6,6 +6,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "drivers/uart16550.h"
 #include "kernel/completion.h"
+#include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
@@ -1404,7 +1405,9 @@ static void sleepers_survive_cpus_coming_and_going(struct ktest *t)
 		wake_up_thread(spinners[i]);
 	wake_up_thread(waker);
 	wake_up_thread(armer);
-	prng_seed(&r, ktime_get_ns());
+	/* From the clock, but from the seed in deterministic mode (the clock
+	 * repeats there too: the seed says so). */
+	prng_seed(&r, det_mode() ? det_seed() : ktime_get_ns());
 	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < THS_SECONDS * NSEC_PER_SEC; cycles++) {
 		unsigned int cpu = 1 + (unsigned int)prng_below(&r, nr_cpu_ids - 1);
 
