@@ -26,10 +26,12 @@ PARAM_U64(deterministic, deterministic, 0, UINT64_MAX,
 static char delay_points_param[160] = "all";
 PARAM_STRING(delay_points, delay_points_param,
 	     "deterministic mode: the delay points that may delay (all, none, or site,site,...)");
-static unsigned int delay_percent = 10; /* I */
+#define DELAY_PERCENT 10
+#define DELAY_MAX_US  50
+static unsigned int delay_percent = DELAY_PERCENT; /* I */
 PARAM_UINT(delay_percent, delay_percent, 0, 100,
 	   "deterministic mode: the chance (%) that a pass of a delay point delays");
-static unsigned int delay_max_us = 50; /* I */
+static unsigned int delay_max_us = DELAY_MAX_US; /* I */
 PARAM_UINT(delay_max_us, delay_max_us, 1, 100000,
 	   "deterministic mode: the longest delay at a delay point (us of guest time)");
 
@@ -41,7 +43,7 @@ static const char *const site_names[NR_DELAY_SITES] = {
 	[DP_WORK_START] = "work_start", [DP_WORKER_SLEEP] = "worker_sleep",
 	[DP_QUEUE] = "queue",		[DP_CPU_DYING] = "cpu_dying",
 	[DP_TRUSTEE] = "trustee",	[DP_REBIND] = "rebind",
-	[DP_SWITCH] = "switch",		[DP_WAKE] = "wake",
+	[DP_MIGRATE] = "migrate",	[DP_SCHED_DYING] = "sched_dying",
 	[DP_TIMER_MOVE] = "timer_move",
 };
 
@@ -63,12 +65,25 @@ u64 det_seed(void)
 	return deterministic;
 }
 
+#define ALL_SITES ((1u << NR_DELAY_SITES) - 1)
+
+/* The names of the sites in mask, separated by commas, into buf. */
+static void join_sites(char *buf, size_t size, u32 mask)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < NR_DELAY_SITES && n < size; i++)
+		if (mask & (1u << i))
+			n += snprintf(buf + n, size - n, "%s%s", n ? "," : "", site_names[i]);
+}
+
 /* delay_points=: "all", "none" or names separated by commas. An unknown
  * name is reported and skipped. */
 static u32 parse_sites(const char *s)
 {
 	if (!strcmp(s, "all"))
-		return (1u << NR_DELAY_SITES) - 1;
+		return ALL_SITES;
 	if (!strcmp(s, "none") || !*s)
 		return 0;
 	u32 mask = 0;
@@ -81,15 +96,17 @@ static u32 parse_sites(const char *s)
 		for (int i = 0; i < NR_DELAY_SITES; i++)
 			if (strlen(site_names[i]) == len && !strncmp(s, site_names[i], len))
 				found = i;
-		if (found < 0)
+		if (found < 0) {
+			char all[160];
+
+			join_sites(all, sizeof(all), ALL_SITES);
 			pr_warn("delay_points: no delay point is called '%.*s' (they are: all, "
 				"none, "
-				"work_start, worker_sleep, queue, cpu_dying, trustee, rebind, "
-				"switch, "
-				"wake, timer_move); skipped\n",
-				(int)len, s);
-		else
+				"%s); skipped\n",
+				(int)len, s, all);
+		} else {
 			mask |= 1u << found;
+		}
 		s += len;
 		if (*s == ',')
 			s++;
@@ -100,8 +117,13 @@ static u32 parse_sites(const char *s)
 /* Before time_init(): the clock rates depend on the mode. */
 void det_init(void)
 {
-	if (!deterministic)
+	if (!deterministic) {
+		if (strcmp(delay_points_param, "all") || delay_percent != DELAY_PERCENT ||
+		    delay_max_us != DELAY_MAX_US)
+			pr_warn("delay_points=, delay_percent= and delay_max_us= act only in "
+				"deterministic mode (deterministic=SEED): ignored\n");
 		return;
+	}
 	sites_enabled = parse_sites(delay_points_param);
 	delay_threshold = ((u64)delay_percent << 32) / 100;
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
@@ -109,13 +131,8 @@ void det_init(void)
 	delay_points_on = sites_enabled && delay_percent;
 
 	char buf[160];
-	size_t n = 0;
 
-	buf[0] = '\0';
-	for (int i = 0; i < NR_DELAY_SITES; i++)
-		if (sites_enabled & (1u << i))
-			n += snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "," : "",
-				      site_names[i]);
+	join_sites(buf, sizeof(buf), sites_enabled);
 	if (delay_points_on)
 		pr_info("on, seed %lu; delay points %s: %u%% of passes, up to %u us\n",
 			(unsigned long)deterministic, buf, delay_percent, delay_max_us);

@@ -43,8 +43,8 @@ enum delay_site {
 	DP_CPU_DYING,	 /* a dying CPU is about to unbind one of its pools */
 	DP_TRUSTEE,	 /* a trustee starts on a disassociated pool */
 	DP_REBIND,	 /* a returning CPU is about to take a pool back */
-	DP_SWITCH,	 /* the scheduler is about to switch threads */
-	DP_WAKE,	 /* a wake-up is about to queue a thread */
+	DP_MIGRATE,	 /* a thread moves to another CPU's run queue, on neither lock */
+	DP_SCHED_DYING,	 /* a dying CPU is about to move one of its queued threads */
 	DP_TIMER_MOVE,	 /* a dying CPU's timers are about to move */
 	NR_DELAY_SITES
 };

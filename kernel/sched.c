@@ -372,6 +372,7 @@ static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
 	t->cpu = cpu; /* under both P and the old R */
 	t->stats.nr_migrations++;
 	spin_unlock_no_resched(&rq->lock);
+	delay_point(DP_MIGRATE); /* in transit: on neither run queue's lock */
 	rq = cpu_rq(cpu);
 	spin_lock(&rq->lock);
 	t->vruntime = rq->min_vruntime + lead;
@@ -405,7 +406,6 @@ static struct rq *lock_thread_rq(struct thread *t)
 
 bool wake_up_thread(struct thread *t)
 {
-	delay_point(DP_WAKE);
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
 	struct rq *rq = lock_thread_rq(t);
 	bool woke = false;
@@ -517,7 +517,6 @@ enum sched_mode {
 
 static void __schedule(enum sched_mode mode)
 {
-	delay_point(DP_SWITCH);
 	unsigned long flags = local_irq_save();
 	struct rq *rq = this_rq();
 	struct thread *prev = rq->curr, *next;
@@ -1198,6 +1197,7 @@ void sched_cpu_dying(unsigned int cpu)
 
 	assert(irqs_disabled() && cpu == smp_processor_id());
 	for (;;) {
+		delay_point(DP_SCHED_DYING);
 		spin_lock(&rq->lock);
 		struct thread *t = list_first_entry_or_null(&rq->fifo, struct thread, run_link);
 

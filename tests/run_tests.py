@@ -333,11 +333,26 @@ KERNEL_BOOTS = [
          send_on=(SERIAL_RX_READY, serial_rx_pattern(SERIAL_RX_BYTES))),
     # Bad parameters are reported and the boot goes on with the defaults.
     Boot("bad-cmdline", "params", smp=1, machine="pc",
-         extra_cmdline="loglevel=banana nosuchparam=1 panic=sometimes loglevel=99",
+         extra_cmdline="loglevel=banana nosuchparam=1 panic=sometimes loglevel=99 "
+                       "delay_percent=20",
          must_contain=[r"unknown parameter 'nosuchparam' ignored",
                        r"bad value 'banana' for loglevel= \(malformed.*using default 7",
                        r"bad value 'sometimes' for panic= .*using earlier value exit",
-                       r"bad value '99' for loglevel= \(out of range"]),
+                       r"bad value '99' for loglevel= \(out of range",
+                       r"delay_points=, delay_percent= and delay_max_us= act only in "
+                       r"deterministic mode \(deterministic=SEED\): ignored"],
+         ),
+    # Deterministic mode's own: an unknown delay point is named and skipped;
+    # without QEMU's -icount the mode refuses to run, saying why.
+    Boot("bad-cmdline-deterministic", "params", smp=1, machine="pc", deterministic=1,
+         extra_cmdline="delay_points=work_start,bogus",
+         must_contain=[r"delay_points: no delay point is called 'bogus' \(they are: all, none, "
+                       r"work_start,worker_sleep,.*,timer_move\); skipped",
+                       r"deterministic: on, seed 1; delay points work_start: 10% of passes"]),
+    Boot("deterministic-without-icount", "params", smp=1, machine="pc", expect="panic",
+         extra_cmdline="deterministic=5",
+         must_contain=[r"Kernel panic - not syncing: deterministic mode: the TSC runs at \d+ Hz, "
+                       r"not at the 1000000000 Hz of QEMU's -icount: boot with -icount"]),
     # The crash reports a test build must produce, read by a person.
     Boot("report-page-fault", "crash_page_fault", expect="panic",
          must_contain=[r"#PF page fault \(vector 14\)", r"NULL pointer dereference",

@@ -232,8 +232,8 @@ def candidates(c, first_cycle):
     return out
 
 
-ALL_SITES = ["work_start", "worker_sleep", "queue", "cpu_dying", "trustee", "rebind", "switch",
-             "wake", "timer_move"]
+ALL_SITES = ["work_start", "worker_sleep", "queue", "cpu_dying", "trustee", "rebind", "migrate",
+             "sched_dying", "timer_move"]
 
 
 def cmd_shrink(a, logdir, manifest):
