@@ -7,7 +7,6 @@
  */
 #define pr_fmt(fmt) "deterministic: " fmt
 #include "kernel/deterministic.h"
-#include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "kernel/panic.h"
@@ -159,7 +158,9 @@ void det_boot_quiesce(void)
 	/* The other CPUs sit in the firmware's halt loop until their INIT:
 	 * with this one halted too, QEMU stops its kick timer, and the timer
 	 * interrupt's wake-up restarts it at a moment of guest time only. */
-	lapic_timer_oneshot(100 * NSEC_PER_USEC);
+	u64 now = ktime_get_ns();
+
+	clockevent_earlier(now + 100 * NSEC_PER_USEC, now);
 	__asm__ volatile("sti; hlt; cli" ::: "memory");
 }
 

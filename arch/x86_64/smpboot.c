@@ -89,11 +89,37 @@ static bool can_sleep(void)
 	       !irqs_disabled();
 }
 
+/*
+ * The boot CPU bringing up the others, before interrupts are on: no thread
+ * can sleep yet, but the CPU can halt until its clock event. Spinning there
+ * made each CPU's start wait under -icount for QEMU's round-robin kick
+ * (100 ms of guest time each: a started CPU was not run while the boot CPU
+ * spun), where halting lets it run at once.
+ */
+static bool can_halt(void)
+{
+	return !smp_booted && irqs_disabled() && smp_processor_id() == 0;
+}
+
+/* Halt, interrupts taken meanwhile, until us have passed. can_halt(). */
+static void halt_for(u64 us)
+{
+	u64 now = ktime_get_ns(), end = now + us * NSEC_PER_USEC;
+
+	while (now < end) {
+		clockevent_earlier(end, now);
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+		now = ktime_get_ns();
+	}
+}
+
 /* Wait us: the MP specification's pauses. */
 static void ap_delay(u64 us)
 {
 	if (can_sleep())
 		usleep(us);
+	else if (can_halt())
+		halt_for(us);
 	else
 		udelay(us);
 }
@@ -103,6 +129,8 @@ static void ap_wait_pause(void)
 {
 	if (can_sleep())
 		usleep(AP_POLL_US);
+	else if (can_halt())
+		halt_for(AP_POLL_US);
 	else
 		cpu_relax();
 }
