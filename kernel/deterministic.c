@@ -158,10 +158,7 @@ void det_boot_quiesce(void)
 	/* The other CPUs sit in the firmware's halt loop until their INIT:
 	 * with this one halted too, QEMU stops its kick timer, and the timer
 	 * interrupt's wake-up restarts it at a moment of guest time only. */
-	u64 now = ktime_get_ns();
-
-	clockevent_earlier(now + 100 * NSEC_PER_USEC, now);
-	__asm__ volatile("sti; hlt; cli" ::: "memory");
+	clockevent_halt_for(100);
 }
 
 void __delay_point(enum delay_site site)

@@ -104,6 +104,18 @@ void clockevent_earlier(u64 deadline, u64 now)
 		program(ce, deadline, now);
 }
 
+void clockevent_halt_for(u64 us)
+{
+	u64 now = ktime_get_ns(), end = now + us * NSEC_PER_USEC;
+
+	assert(irqs_disabled());
+	while (now < end) {
+		clockevent_earlier(end, now);
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+		now = ktime_get_ns();
+	}
+}
+
 void clockevent_idle(void)
 {
 	reprogram(true);

@@ -85,6 +85,9 @@ void clockevent_stop_cpu(void);
 void clockevent_reevaluate(void);
 void clockevent_earlier(u64 deadline, u64 now);
 void clockevent_idle(void);
+/* Halt until us have passed, taking interrupts meanwhile (the boot CPU
+ * before threads exist). Interrupts off on entry and on return. */
+void clockevent_halt_for(u64 us);
 void clockevent_kick(unsigned int cpu);
 void clockevent_get_stats(unsigned int cpu, struct clockevent_stats *st);
 bool clockevent_periodic(void);

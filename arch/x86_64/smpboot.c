@@ -101,25 +101,13 @@ static bool can_halt(void)
 	return !smp_booted && irqs_disabled() && smp_processor_id() == 0;
 }
 
-/* Halt, interrupts taken meanwhile, until us have passed. can_halt(). */
-static void halt_for(u64 us)
-{
-	u64 now = ktime_get_ns(), end = now + us * NSEC_PER_USEC;
-
-	while (now < end) {
-		clockevent_earlier(end, now);
-		__asm__ volatile("sti; hlt; cli" ::: "memory");
-		now = ktime_get_ns();
-	}
-}
-
 /* Wait us: the MP specification's pauses. */
 static void ap_delay(u64 us)
 {
 	if (can_sleep())
 		usleep(us);
 	else if (can_halt())
-		halt_for(us);
+		clockevent_halt_for(us);
 	else
 		udelay(us);
 }
@@ -130,7 +118,7 @@ static void ap_wait_pause(void)
 	if (can_sleep())
 		usleep(AP_POLL_US);
 	else if (can_halt())
-		halt_for(AP_POLL_US);
+		clockevent_halt_for(AP_POLL_US);
 	else
 		cpu_relax();
 }
