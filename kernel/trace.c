@@ -50,6 +50,7 @@ static const char *const type_names[TR_NR_TYPES] = {
 	[TR_CLOCK_EVENT] = "clockevent",
 	[TR_TIMER_EXPIRE] = "timer",
 	[TR_SLICE_END] = "slice",
+	[TR_WQ_HOG] = "hog",
 };
 
 void __trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b)
@@ -184,7 +185,8 @@ unsigned long trace_dump(void)
 			if (*p == ' ')
 				*p = '_';
 		if (best->type == TR_WORK_QUEUE || best->type == TR_WORK_START ||
-		    best->type == TR_WORK_END || best->type == TR_TIMER_EXPIRE)
+		    best->type == TR_WORK_END || best->type == TR_TIMER_EXPIRE ||
+		    best->type == TR_WQ_HOG)
 			printk(KERN_RAW "T %lu %u %s %u %s %lx %lx %pS\n", best->ts, best->cpu,
 			       type_names[best->type], best->tid, name, best->a, best->b,
 			       (void *)best->b);

@@ -38,6 +38,7 @@ enum trace_type {
 	TR_CLOCK_EVENT,	   /* a clock-event interrupt: a = the deadline it was for */
 	TR_TIMER_EXPIRE,   /* a = timer, b = its callback */
 	TR_SLICE_END,	   /* t = the thread whose slice ended, a = its stint (ns) */
+	TR_WQ_HOG,	   /* t = worker whose item held its pool, a = pool id, b = func */
 	TR_NR_TYPES
 };
 

@@ -64,9 +64,16 @@
 #define MAX_IDLE_WORKERS_RATIO	  4 /* keep 1 idle worker per 4 busy ones */
 #define MIN_IDLE_WORKERS	  2
 #define MAYDAY_INITIAL_TIMEOUT_NS (10 * NSEC_PER_MSEC) /* creation may fail this long */
-#define MAYDAY_INTERVAL_NS	  (100 * NSEC_PER_MSEC)
-#define CREATE_COOLDOWN_MS	  10 /* between failed creation attempts */
-#define STATS_INTERVAL_NS	  NSEC_PER_SEC
+/* Adapting (docs/workqueue.md, "Concurrency management that adapts"). */
+#define LONG_BLOCK_FACTOR  10 /* a hold that expired: no holds for 10 holds' time */
+#define PACE_FREE_WORKERS  64 /* made back to back before creation is paced */
+#define PACE_FIRST_NS	   (200 * NSEC_PER_USEC)
+#define PACE_QUIET_NS	   (100 * NSEC_PER_MSEC) /* no creation this long: a new storm */
+#define REAP_MIN_NS	   (50 * NSEC_PER_MSEC)	 /* the shortest idle life, far over need */
+#define HOG_MAX_BACKOFF	   4 /* in a long batch, look for hogs every 16 thresholds */
+#define MAYDAY_INTERVAL_NS (100 * NSEC_PER_MSEC)
+#define CREATE_COOLDOWN_MS 10 /* between failed creation attempts */
+#define STATS_INTERVAL_NS  NSEC_PER_SEC
 /* pool->trustee_state, also the b value of TR_TRUSTEE trace events (a
  * move to TRUSTEE_NONE is the hand-back when the CPU is online again). */
 #define TRUSTEE_NONE	  0 /* the CPU is online: no trustee */
@@ -88,9 +95,23 @@ static const char *const trustee_names[] = { "none", "in-charge", "done" };
 	(WORKER_IDLE | WORKER_PREP | WORKER_CPU_INTENSIVE | WORKER_DIE | WORKER_UNBOUND |          \
 	 WORKER_RESCUER)
 
-unsigned int wq_idle_timeout_ms = 300000;
+unsigned int wq_idle_timeout_ms = 5000;
 PARAM_UINT(wq_idle_timeout_ms, wq_idle_timeout_ms, 10, 3600000,
-	   "ms an unneeded idle workqueue worker lives before it is reaped");
+	   "ms a pool remembers its busiest moment, and an unneeded idle worker lives");
+unsigned int wq_create_hold_us = 200;
+PARAM_UINT(wq_create_hold_us, wq_create_hold_us, 0, 100000,
+	   "us a worker left without a spare waits for a blocked one to return before making one "
+	   "(0: at once)");
+unsigned int wq_pace_max_us = 10000;
+PARAM_UINT(wq_pace_max_us, wq_pace_max_us, 0, 1000000,
+	   "longest pause between worker creations in a storm, past 64 workers (0: no pacing)");
+unsigned int wq_max_workers = 512;
+PARAM_UINT(wq_max_workers, wq_max_workers, 4, 4096,
+	   "most workers in one pool (rescuers make WQ_MEM_RECLAIM work progress beyond it)");
+unsigned int wq_cpu_intensive_thresh_us = 20;
+PARAM_UINT(wq_cpu_intensive_thresh_us, wq_cpu_intensive_thresh_us, 0, 10000000,
+	   "us a pool may be held by items on the CPU, no item finishing, while others wait; "
+	   "then they run as CPU-intensive (0: never)");
 /* Lab 2 (docs/labs.md): turn the non-reentrancy guard off and watch an
  * item run on two workers at once. Never for real use. */
 static bool wq_lab_no_reentrancy_guard;
@@ -149,8 +170,25 @@ struct worker_pool {
 	struct list_head unbound_node;	 /* PM */
 	struct timer_list idle_timer;	 /* queues idle_cull_work */
 	struct work_struct idle_cull_work;
-	struct timer_list mayday_timer; /* armed while the manager struggles */
+	struct timer_list mayday_timer; /* armed while the manager struggles, or no worker is idle
+					 */
+	/* Adapting. last_block_ns: when a counted worker last blocked with
+	 * work pending and none left running; written by the sleeping hook
+	 * on the pool's CPU, read under L on that CPU (so never at once). */
+	u64 last_block_ns;
+	u64 long_until;	     /* L: blocks outlast the hold: none until then */
+	bool create_waiting; /* L, on the pool's CPU: a worker waits to create (hooks read it) */
+	u64 pace_ns, last_create_ns;	/* L: the current pause between creations */
+	struct timer_list create_timer; /* L: armed while a worker waits to create */
+	struct timer_list hog_timer;	/* armed while work waits behind a counted runner */
+	u64 hog_executed;		/* L: nr_executed when the hog timer was armed */
+	u64 hog_expires;		/* L: when it fires */
+	unsigned int hog_backoff;	/* L: its period is thresh << hog_backoff */
+	unsigned int nr_hogs_running;	/* L: workers marked, still in their item */
+	unsigned int peak_busy;		/* L: most busy workers lately, and when */
+	u64 peak_at;
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued; /* L */
+	u64 nr_deferred, nr_hogs;					   /* L */
 	/* The statistics work only: the executed count at its last look, and
 	 * since when it has seen pending work without progress (0: not). */
 	u64 watch_executed, watch_since;
@@ -169,6 +207,7 @@ struct worker {
 	struct pool_workqueue *current_pwq; /* L */
 	unsigned int flags;		    /* L, and W for its own NOT_RUNNING changes */
 	bool sleeping;			    /* W: sleeping() ran */
+	bool hog;			    /* L: this item held the pool: CPU-intensive now */
 	u64 last_active;		    /* L: when it went idle */
 	struct workqueue_struct *rescue_wq; /* I: rescuers only */
 };
@@ -236,6 +275,9 @@ struct workqueue_struct *system_wq;
 struct workqueue_struct *system_highpri_wq;
 struct workqueue_struct *system_long_wq;
 struct workqueue_struct *system_unbound_wq;
+/* The trustees' own (docs/hotplug.md): unbound, with a rescuer, so that a
+ * dying CPU's work is taken over even when no worker can be had. */
+static struct workqueue_struct *trustee_wq;
 
 static bool pool_is_bound(const struct worker_pool *pool)
 {
@@ -264,18 +306,61 @@ static bool need_to_create_worker(struct worker_pool *pool)
 	return need_more_worker(pool) && !may_start_working(pool);
 }
 
-/* pool->lock held. An unused unbound pool needs no idle worker at all. */
-static bool too_many_workers(struct worker_pool *pool)
+/* Whether the pool's need counts its busiest moment of the last
+ * wq_idle_timeout_ms (a pool hit by a storm every few seconds keeps the
+ * workers for the next one) or only what is busy now. */
+enum need_kind { NEED_NOW, NEED_WITH_PEAK };
+
+/* How many idle workers the pool needs: two, one per four busy ones, and
+ * (NEED_WITH_PEAK) enough to serve its recent peak again. An unused
+ * unbound pool needs none; a disassociated one keeps all (the trustee
+ * releases them). pool->lock held. */
+static unsigned int idle_needed(struct worker_pool *pool, u64 now, enum need_kind kind)
 {
 	unsigned int nr_idle = pool->nr_idle + (pool->manager_active ? 1 : 0);
 	unsigned int nr_busy = pool->nr_workers - nr_idle;
+	unsigned int keep = MIN_IDLE_WORKERS + nr_busy / MAX_IDLE_WORKERS_RATIO;
 
+	assert_spin_locked(&pool->lock);
 	if (!pool_is_bound(pool) && pool->refcnt == 0)
-		return pool->nr_idle > 0;
+		return 0;
 	if (pool->disassociated)
-		return false; /* the trustee releases them */
-	return nr_idle > MIN_IDLE_WORKERS &&
-	       (nr_idle - MIN_IDLE_WORKERS) * MAX_IDLE_WORKERS_RATIO >= nr_busy;
+		return ~0u;
+	if (kind == NEED_WITH_PEAK &&
+	    now - pool->peak_at < (u64)READ_ONCE(wq_idle_timeout_ms) * NSEC_PER_MSEC &&
+	    pool->peak_busy + MIN_IDLE_WORKERS > nr_busy)
+		keep = max(keep, pool->peak_busy + MIN_IDLE_WORKERS - nr_busy);
+	return keep;
+}
+
+/* More idle workers than the pool needs now. pool->lock held. */
+static bool too_many_workers(struct worker_pool *pool, u64 now)
+{
+	return pool->nr_idle > idle_needed(pool, now, NEED_NOW);
+}
+
+/* How long an idle worker beyond the need lives: wq_idle_timeout_ms
+ * divided by one more than the excess idle workers (in proportion to how
+ * far over the need the pool is: half of it for one too many), down to
+ * REAP_MIN_NS. */
+static u64 idle_life_ns(unsigned int excess)
+{
+	u64 life = (u64)READ_ONCE(wq_idle_timeout_ms) * NSEC_PER_MSEC / (excess + 1);
+
+	return max(life, (u64)REAP_MIN_NS);
+}
+
+/* A worker leaves the idle list to work: remember the pool's busiest
+ * moment. pool->lock held. */
+static void note_busy(struct worker_pool *pool)
+{
+	unsigned int busy = pool->nr_workers - pool->nr_idle;
+
+	if (busy >= pool->peak_busy ||
+	    ktime_get_ns() - pool->peak_at >= (u64)READ_ONCE(wq_idle_timeout_ms) * NSEC_PER_MSEC) {
+		pool->peak_busy = busy;
+		pool->peak_at = ktime_get_ns();
+	}
 }
 
 /* ---- workers: idle list and flags --------------------------------------- */
@@ -321,16 +406,19 @@ static void worker_enter_idle(struct worker *worker)
 	struct worker_pool *pool = worker->pool;
 
 	assert_spin_locked(&pool->lock);
+	u64 now = ktime_get_ns();
+
 	worker->flags |= WORKER_IDLE;
 	pool->nr_idle++;
-	worker->last_active = ktime_get_ns();
+	worker->last_active = now;
 	list_add(&worker->idle_entry, &pool->idle_list); /* LIFO */
 	if (pool->disassociated) {
 		pool->trustee_events++;
 		wake_up(&pool->trustee_wait);
 	}
-	if (too_many_workers(pool) && !timer_pending(&pool->idle_timer))
-		mod_timer(&pool->idle_timer, ktime_get_ns() + wq_idle_timeout_ms * NSEC_PER_MSEC);
+	if (too_many_workers(pool, now) && !timer_pending(&pool->idle_timer))
+		mod_timer(&pool->idle_timer,
+			  now + idle_life_ns(pool->nr_idle - idle_needed(pool, now, NEED_NOW)));
 }
 
 /* The idle-list rule (top of file): the idle list of an associated
@@ -407,6 +495,15 @@ static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 	if (atomic_dec_return(&pool->nr_running) == 0 && !list_empty(&pool->worklist)) {
 		struct worker *idle = first_idle_worker(pool);
 
+		/* For the creation hold: when the pool last had to turn to
+		 * another worker (only if a hold can need it: a clock read). */
+		if (READ_ONCE(wq_create_hold_us))
+			pool->last_block_ns = ktime_get_ns();
+		/* The one idle worker already waits for a hold to end: its
+		 * timer wakes it (and it looks at this block then). Read on
+		 * the pool's CPU, where it is written (under L). */
+		if (idle && pool->create_waiting && pool->nr_idle == 1)
+			idle = NULL;
 		trace_event(TR_WORKER_SLEEP, t, (u64)pool->id, idle ? idle->thread->tid : 0);
 		return idle ? idle->thread : NULL;
 	}
@@ -457,7 +554,7 @@ void workqueue_describe_thread(struct thread *t, char *buf, size_t size)
 	work_func_t fn = worker ? READ_ONCE(worker->current_func) : NULL;
 
 	if (fn)
-		snprintf(buf, size, "%pS", fn);
+		snprintf(buf, size, "%pS%s", fn, READ_ONCE(worker->hog) ? " [cpu-hog]" : "");
 	else if (worker)
 		snprintf(buf, size, "%s",
 			 (READ_ONCE(worker->flags) & WORKER_IDLE) ? "(idle)" : "(busy)");
@@ -680,8 +777,12 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 		put(w); /* the last touch of w by the workqueue */
 
 	spin_lock_irq(&pool->lock);
-	if (intensive)
+	/* Its workqueue's flag, or the hog timer's verdict: for this item only. */
+	if (worker->flags & WORKER_CPU_INTENSIVE)
 		worker_clr_flags(worker, WORKER_CPU_INTENSIVE);
+	if (worker->hog)
+		pool->nr_hogs_running--;
+	worker->hog = false;
 	pool->nr_executed++;
 	list_del_init(&worker->hentry);
 	worker->current_work = NULL;
@@ -696,6 +797,93 @@ static void process_scheduled_works(struct worker *worker)
 	while (!list_empty(&worker->scheduled))
 		process_one_work(worker,
 				 list_first_entry(&worker->scheduled, struct work_struct, entry));
+}
+
+/* ---- creation that adapts: the hold and the pace --------------------------
+ *
+ * A worker about to take work with no idle worker left behind it would
+ * make one first (the manager role), so that a blocking item always has a
+ * successor. Two policies may make it wait, idle, with the pool's create
+ * timer armed for when it may make one (it is woken earlier if another
+ * block hands it work, and the timer wakes it when due):
+ *   the hold: a counted worker that blocked less than wq_create_hold_us
+ *     ago counts as still running, so a short block makes no worker; a
+ *     hold that expires with the need still there means the blocks are
+ *     long: then no hold for LONG_BLOCK_FACTOR holds' time, so that a pool
+ *     whose items sleep for long gets its workers at full speed;
+ *   the pace: past PACE_FREE_WORKERS workers, each creation waits a pause
+ *     that starts at PACE_FIRST_NS and doubles while creation keeps being
+ *     asked for, up to wq_pace_max_us; PACE_QUIET_NS without a creation
+ *     ends the storm.
+ * Only per-CPU pools that are associated: elsewhere nothing is counted,
+ * every item gets a worker at once.
+ */
+
+static u64 hold_ns(void)
+{
+	return (u64)READ_ONCE(wq_create_hold_us) * NSEC_PER_USEC;
+}
+
+/* Must the caller (about to work, no idle worker left) wait before
+ * making a worker? If so the create timer is armed for when it may.
+ * pool->lock held, on the pool's CPU. */
+static bool creation_deferred(struct worker_pool *pool)
+{
+	assert_spin_locked(&pool->lock);
+	if (!pool_is_bound(pool) || pool->disassociated)
+		return false;
+	u64 now = ktime_get_ns(), hold = hold_ns(), at = 0;
+	/* Workers in an item other than the caller (it left the idle list):
+	 * with nothing running, those not marked as hogs are blocked, and
+	 * the hold waits for them. None: nobody is coming back. */
+	unsigned int blocked = pool->nr_workers - pool->nr_idle - 1 - pool->nr_hogs_running;
+
+	if (hold && blocked && now >= pool->long_until)
+		at = pool->last_block_ns + hold;
+	if (pool->pace_ns && now - pool->last_create_ns >= PACE_QUIET_NS)
+		pool->pace_ns = 0; /* the storm is over */
+	if (pool->pace_ns)
+		at = max(at, pool->last_create_ns + pool->pace_ns);
+	if (now < at) {
+		if (!pool->create_waiting)
+			pool->nr_deferred++;
+		pool->create_waiting = true;
+		mod_timer(&pool->create_timer, at);
+		return true;
+	}
+	/* Waited, and no worker ran since the last block for a whole hold:
+	 * the blocks are long ones. */
+	if (pool->create_waiting && hold && now >= pool->last_block_ns + hold)
+		pool->long_until = now + LONG_BLOCK_FACTOR * hold;
+	pool->create_waiting = false;
+	return false;
+}
+
+/* A worker was made for pool: the pace of the next one. pool->lock held. */
+static void pace_after_create(struct worker_pool *pool)
+{
+	u64 max_pace = (u64)READ_ONCE(wq_pace_max_us) * NSEC_PER_USEC;
+
+	assert_spin_locked(&pool->lock);
+	pool->last_create_ns = ktime_get_ns();
+	if (!pool_is_bound(pool) || pool->nr_workers < PACE_FREE_WORKERS || !max_pace)
+		pool->pace_ns = 0;
+	else
+		pool->pace_ns = min(pool->pace_ns ? 2 * pool->pace_ns : PACE_FIRST_NS, max_pace);
+}
+
+/* Timer callback: a waiting worker may make its worker now, unless a
+ * blocked one came back meanwhile. */
+static void pool_create_timeout(struct timer_list *t)
+{
+	struct worker_pool *pool = container_of(t, struct worker_pool, create_timer);
+
+	spin_lock(&pool->lock);
+	if (need_more_worker(pool))
+		wake_up_worker(pool);
+	else
+		pool->create_waiting = false; /* held, and no worker was needed */
+	spin_unlock_no_resched(&pool->lock);
 }
 
 /* ---- creating workers, managing, maydays -------------------------------- */
@@ -785,12 +973,40 @@ static struct thread *worker_attach(struct worker *worker, bool created_unbound)
 	return th;
 }
 
-/* Create one worker for pool and start it idle. May sleep; no locks held. */
+/* The pool has wq_max_workers: say so, once per boot, in words. */
+static void report_max_workers(struct worker_pool *pool)
+{
+	static bool reported;
+
+	if (__atomic_exchange_n(&reported, true, __ATOMIC_RELAXED))
+		return;
+	if (pool_is_bound(pool))
+		pr_warn("pool %d (cpu%u%s) has wq_max_workers=%u workers: no more are made while "
+			"it is full; WQ_MEM_RECLAIM work goes to its rescuer, the rest waits "
+			"(reported "
+			"once)\n",
+			pool->id, pool->cpu, pool->attrs.nice < 0 ? " highpri" : "",
+			wq_max_workers);
+	else
+		pr_warn("unbound pool %d has wq_max_workers=%u workers: no more are made while it "
+			"is full; WQ_MEM_RECLAIM work goes to its rescuer, the rest waits "
+			"(reported "
+			"once)\n",
+			pool->id, wq_max_workers);
+}
+
+/* Create one worker for pool and start it idle; false if the pool is full
+ * (wq_max_workers) or out of memory or threads. May sleep; no locks held. */
 static bool create_worker(struct worker_pool *pool)
 {
 	/* A per-CPU pool whose CPU is offline gets workers that may run on any
 	 * active CPU (the trustee's); they rebind when the CPU returns. */
 	bool created_unbound = !pool_is_bound(pool) || READ_ONCE(pool->disassociated);
+
+	if (READ_ONCE(pool->nr_workers) >= READ_ONCE(wq_max_workers)) {
+		report_max_workers(pool);
+		return false;
+	}
 	struct worker *worker = worker_new(pool, created_unbound);
 
 	if (!worker)
@@ -798,6 +1014,7 @@ static bool create_worker(struct worker_pool *pool)
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 	struct thread *th = worker_attach(worker, created_unbound);
 
+	pace_after_create(pool);
 	spin_unlock_irqrestore(&pool->lock, flags);
 	put_thread(th); /* it frees itself when it exits */
 	return true;
@@ -908,6 +1125,8 @@ static bool worker_maybe_rebind(struct worker *worker)
 	return true;
 }
 
+static void watch_for_hog(struct worker_pool *pool);
+
 static int worker_thread(void *arg)
 {
 	struct worker *worker = arg;
@@ -926,9 +1145,16 @@ static int worker_thread(void *arg)
 			goto recheck;
 		if (!need_more_worker(pool))
 			goto sleep;
-		if (!may_start_working(pool) && manage_workers(pool))
-			goto recheck;
+		if (!may_start_working(pool)) {
+			if (creation_deferred(pool))
+				goto sleep; /* wait idle: a blocked worker may be back soon */
+			if (manage_workers(pool))
+				goto recheck;
+		}
+		note_busy(pool);
 		worker_clr_flags(worker, WORKER_PREP);
+		if (!list_is_singular(&pool->worklist))
+			watch_for_hog(pool); /* more waits behind what we take */
 		do {
 			struct work_struct *w =
 				list_first_entry(&pool->worklist, struct work_struct, entry);
@@ -946,6 +1172,8 @@ static int worker_thread(void *arg)
 		if (worker_maybe_rebind(worker) || !list_empty(&pool->worklist))
 			goto recheck;
 	sleep:
+		if (!need_more_worker(pool))
+			pool->create_waiting = false; /* nobody waits to create now */
 		if (pool_is_bound(pool) && !pool->disassociated &&
 		    (worker->flags & WORKER_UNBOUND)) {
 			/* Its CPU is back but it could not rebind (the CPU went
@@ -980,12 +1208,25 @@ static void idle_cull_fn(struct work_struct *work)
 		queue_work_on(pool->cpu, system_wq, work);
 		return;
 	}
-	while (too_many_workers(pool)) {
+	/* Oldest first, each once idle for its life: shorter the further
+	 * over the need the pool is. While the recent peak keeps them, look
+	 * again when it is forgotten. */
+	for (;;) {
+		u64 now = ktime_get_ns();
+		unsigned int keep = idle_needed(pool, now, NEED_WITH_PEAK);
+
+		if (pool->nr_idle <= keep) {
+			if (too_many_workers(pool, now))
+				mod_timer(&pool->idle_timer,
+					  pool->peak_at + (u64)wq_idle_timeout_ms * NSEC_PER_MSEC +
+						  1);
+			break;
+		}
 		struct worker *worker =
 			list_last_entry(&pool->idle_list, struct worker, idle_entry);
-		u64 expires = worker->last_active + wq_idle_timeout_ms * NSEC_PER_MSEC;
+		u64 expires = worker->last_active + idle_life_ns(pool->nr_idle - keep);
 
-		if (ktime_get_ns() < expires && !(pool->refcnt == 0 && !pool_is_bound(pool))) {
+		if (now < expires && !(pool->refcnt == 0 && !pool_is_bound(pool))) {
 			mod_timer(&pool->idle_timer, expires);
 			break;
 		}
@@ -1014,8 +1255,10 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 	struct worker_pool *pool = pwq->pool;
 	struct work_struct *w, *n;
 
-	set_cpus_allowed(current,
-			 pool_is_bound(pool) ? cpumask_of(pool->cpu) : &pool->attrs.cpumask);
+	/* A per-CPU pool whose CPU is offline is served from any active CPU. */
+	set_cpus_allowed(current, !pool_is_bound(pool)		 ? &pool->attrs.cpumask :
+				  READ_ONCE(pool->disassociated) ? &cpu_active_mask :
+								   cpumask_of(pool->cpu));
 	spin_lock_irq(&pool->lock);
 	rescuer->pool = pool;
 	list_add_tail(&rescuer->node, &pool->workers); /* a member while it works here */
@@ -1070,6 +1313,114 @@ static int rescuer_thread(void *arg)
 	__set_current_state(THREAD_RUNNING);
 	sched_hook_remove(&wq_worker_hooks);
 	return 0;
+}
+
+/* ---- CPU hogs -------------------------------------------------------------
+ *
+ * An item that stays on the CPU without blocking holds its per-CPU pool:
+ * it is the counted runner, so the items behind it wait until it ends.
+ * When work waits behind a counted runner, the pool's hog timer is armed
+ * for wq_cpu_intensive_thresh_us; if no item of the pool finished
+ * meanwhile, the runners are marked CPU-intensive for the rest of their
+ * item (as if their workqueue were WQ_CPU_INTENSIVE: out of nr_running),
+ * and an idle worker starts the next item. One hog at a time per pool: a
+ * second waits until the first ends, so that a stream of CPU-bound items
+ * does not make a worker each. The timer runs again while work waits,
+ * backing off to 16 thresholds while items keep finishing (a long batch),
+ * so a hog later in a batch is seen too; new work queued behind a runner
+ * brings it back to one threshold. Linux (6.5) does the same from its
+ * tick, on the item's CPU time, with a 10 ms threshold.
+ */
+
+/* Work was put on the worklist behind a counted runner: watch it. Any
+ * context; pool->lock held. */
+static void watch_for_hog(struct worker_pool *pool)
+{
+	unsigned int thresh = READ_ONCE(wq_cpu_intensive_thresh_us);
+
+	assert_spin_locked(&pool->lock);
+	if (!thresh || !pool_is_bound(pool) || pool->disassociated)
+		return;
+	u64 at = ktime_get_ns() + (u64)thresh * NSEC_PER_USEC;
+
+	/* Pending with its period backed off (a long batch): bring it in. */
+	if (timer_pending(&pool->hog_timer)) {
+		if (pool->hog_expires <= at)
+			return;
+		del_timer(&pool->hog_timer);
+	}
+	pool->hog_executed = pool->nr_executed;
+	pool->hog_backoff = 0;
+	pool->hog_expires = at;
+	add_timer_on(&pool->hog_timer, at, pool->cpu);
+}
+
+/* Mark the counted runners of pool that are on the CPU as CPU hogs.
+ * pool->lock held. */
+static void mark_hogs(struct worker_pool *pool)
+{
+	static bool reported;
+	struct worker *worker;
+
+	assert_spin_locked(&pool->lock);
+	for (int b = 0; b < BUSY_HASH_SIZE; b++)
+		list_for_each_entry(worker, &pool->busy_hash[b], hentry) {
+			if ((worker->flags & WORKER_NOT_RUNNING) || READ_ONCE(worker->sleeping))
+				continue;
+			/* One at a time: a second hog waits for the first to
+			 * end, so CPU-bound items never make a worker each. */
+			if (pool->nr_hogs_running)
+				return;
+			worker_set_flags(worker, WORKER_CPU_INTENSIVE);
+			worker->hog = true;
+			pool->nr_hogs_running++;
+			pool->nr_hogs++;
+			trace_event(TR_WQ_HOG, worker->thread, (u64)pool->id,
+				    (u64)worker->current_func);
+			if (!__atomic_exchange_n(&reported, true, __ATOMIC_RELAXED))
+				pr_notice("%pS held cpu%u's pool for over %u us with work waiting: "
+					  "it "
+					  "runs as CPU-intensive now (wq_cpu_intensive_thresh_us; "
+					  "the first of such, reported once; `wq` counts them)\n",
+					  worker->current_func, pool->cpu,
+					  wq_cpu_intensive_thresh_us);
+		}
+}
+
+/* Timer callback, on the pool's CPU: has the pool been held? */
+static void pool_hog_timeout(struct timer_list *t)
+{
+	struct worker_pool *pool = container_of(t, struct worker_pool, hog_timer);
+	unsigned int thresh = READ_ONCE(wq_cpu_intensive_thresh_us);
+
+	spin_lock(&pool->lock);
+	if (thresh && !pool->disassociated && smp_processor_id() == pool->cpu &&
+	    !list_empty(&pool->worklist) && atomic_read(&pool->nr_running)) {
+		if (pool->nr_executed == pool->hog_executed) {
+			mark_hogs(pool);
+			if (need_more_worker(pool))
+				wake_up_worker(pool);
+			pool->hog_backoff = 0;
+		} else if (pool->hog_backoff < HOG_MAX_BACKOFF) {
+			pool->hog_backoff++; /* progress: a batch, look less often */
+		}
+		pool->hog_executed = pool->nr_executed;
+		pool->hog_expires =
+			ktime_get_ns() + ((u64)thresh * NSEC_PER_USEC << pool->hog_backoff);
+		mod_timer(t, pool->hog_expires);
+	}
+	spin_unlock_no_resched(&pool->lock);
+}
+
+/* Work was queued to a pool with no idle worker: if nobody manages it
+ * either, nobody would call the rescuers should creation fail. Arm the
+ * mayday timer anyway (it looks again and stays armed only while a
+ * worker is needed and none can be had). pool->lock held. */
+static void mayday_watch(struct worker_pool *pool)
+{
+	assert_spin_locked(&pool->lock);
+	if (!pool->manager_active && !timer_pending(&pool->mayday_timer))
+		mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INITIAL_TIMEOUT_NS);
 }
 
 /* ---- queueing ----------------------------------------------------------- */
@@ -1214,6 +1565,10 @@ retry:
 		list_add_tail(&w->entry, &pool->worklist);
 		if (need_more_worker(pool))
 			wake_up_worker(pool);
+		else
+			watch_for_hog(pool);
+		if (unlikely(!pool->nr_idle))
+			mayday_watch(pool);
 	} else {
 		set_bit(WORK_STRUCT_INACTIVE, &w->flags);
 		pwq->nr_inactive++;
@@ -1227,7 +1582,7 @@ retry:
 	}
 	spin_unlock_no_resched(&pool->lock);
 	if (kick)
-		queue_work(system_unbound_wq, &pool->trustee_work); /* it needs a worker */
+		queue_work(trustee_wq, &pool->trustee_work); /* it needs a worker */
 	return true;
 }
 
@@ -1753,7 +2108,8 @@ unsigned int work_busy(struct work_struct *w)
  * only on the pool's CPU): every worker gets WORKER_UNBOUND (out of
  * concurrency management, nr_running is zeroed) and may run on any active
  * CPU. cpu_down() does not wait for the pools to drain. A trustee - a work
- * item on system_unbound_wq, not a thread - takes charge: the pool behaves
+ * item of trustee_wq (unbound, WQ_MEM_RECLAIM: its rescuer runs it when no
+ * worker can be had), not a thread - takes charge: the pool behaves
  * like an unbound one (every pending item gets a worker), the trustee is
  * its manager when no worker is idle (manage_workers(): creation, maydays
  * to rescuers if it fails), and once the work is gone it releases the idle
@@ -1839,8 +2195,12 @@ int workqueue_cpu_dying(unsigned int cpu)
 		atomic_set(&pool->nr_running, 0);
 		if (need_more_worker(pool))
 			wake_up_worker(pool);
+		/* Whether or not the trustee runs soon: should no worker be
+		 * had for the pool's items, the rescuers are called. */
+		if (need_to_create_worker(pool))
+			mayday_watch(pool);
 		spin_unlock_no_resched(&pool->lock);
-		queue_work(system_unbound_wq, &pool->trustee_work);
+		queue_work(trustee_wq, &pool->trustee_work);
 	}
 	return 0;
 }
@@ -1934,6 +2294,8 @@ static int init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
 	INIT_LIST_HEAD(&pool->unbound_node);
 	timer_setup(&pool->idle_timer, idle_worker_timeout);
 	timer_setup(&pool->mayday_timer, pool_mayday_timeout);
+	timer_setup(&pool->create_timer, pool_create_timeout);
+	timer_setup(&pool->hog_timer, pool_hog_timeout);
 	INIT_WORK(&pool->idle_cull_work, idle_cull_fn);
 	INIT_WORK(&pool->trustee_work, trustee_fn);
 	init_waitqueue_head(&pool->trustee_wait);
@@ -2401,6 +2763,9 @@ static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 		.nr_destroyed = pool->nr_destroyed,
 		.nr_maydays = pool->nr_maydays,
 		.nr_rescued = pool->nr_rescued,
+		.nr_deferred = pool->nr_deferred,
+		.nr_hogs = pool->nr_hogs,
+		.peak_busy = pool->peak_busy,
 	};
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
@@ -2496,10 +2861,10 @@ static void dump_pool(struct worker_pool *pool, void *arg)
 			 pool->attrs.nice, pool->refcnt);
 	d->len += scnprintf(d->buf + d->len, d->size - d->len,
 			    "pool %-28s workers %u idle %u running %d pending %u | executed %lu "
-			    "created %lu destroyed %lu maydays %lu rescued %lu\n",
+			    "created %lu destroyed %lu maydays %lu rescued %lu held %lu hogs %lu\n",
 			    where, st.nr_workers, st.nr_idle, st.nr_running, st.nr_pending,
 			    st.nr_executed, st.nr_created, st.nr_destroyed, st.nr_maydays,
-			    st.nr_rescued);
+			    st.nr_rescued, st.nr_deferred, st.nr_hogs);
 }
 
 size_t workqueue_dump(char *buf, size_t size)
@@ -2510,6 +2875,12 @@ size_t workqueue_dump(char *buf, size_t size)
 	might_sleep();
 	if (size)
 		buf[0] = '\0';
+	d.len += scnprintf(
+		buf, size,
+		"policy: creation hold %u us, pace up to %u us past %d workers, at most %u "
+		"workers a pool, CPU hog after %u us, idle life %u ms\n",
+		wq_create_hold_us, wq_pace_max_us, PACE_FREE_WORKERS, wq_max_workers,
+		wq_cpu_intensive_thresh_us, wq_idle_timeout_ms);
 	mutex_lock(&wq_pool_mutex);
 	for_each_pool(dump_pool, &d);
 	list_for_each_entry(wq, &workqueues, list) {
@@ -2623,7 +2994,9 @@ void workqueue_init(void)
 	system_highpri_wq = alloc_workqueue("events_highpri", WQ_HIGHPRI, 0);
 	system_long_wq = alloc_workqueue("events_long", 0, 0);
 	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
-	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq)
+	trustee_wq = alloc_workqueue("trustee", WQ_UNBOUND | WQ_MEM_RECLAIM, WQ_MAX_ACTIVE);
+	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq ||
+	    !trustee_wq)
 		panic("workqueue: cannot allocate the system workqueues");
 	if (wq_lab_no_reentrancy_guard)
 		pr_warn("LAB: the non-reentrancy guard is OFF: work items may run on two workers "

@@ -279,9 +279,22 @@ extern struct workqueue_struct *system_highpri_wq;
 extern struct workqueue_struct *system_long_wq;
 extern struct workqueue_struct *system_unbound_wq;
 
-/* Idle workers beyond the pool's needs live this long (command line
- * wq_idle_timeout_ms=; tests lower it). */
+/* The policies of concurrency management that adapts (docs/workqueue.md),
+ * each a command-line parameter of the same name; tests and benchmarks
+ * change them at run time (plain stores, read with READ_ONCE):
+ *   wq_idle_timeout_ms          a pool's memory of its busiest moment, and
+ *                               the life of an idle worker beyond the need
+ *                               (shorter the further over it)
+ *   wq_create_hold_us           a short block makes no worker
+ *   wq_pace_max_us              creation paced in a storm
+ *   wq_max_workers              the most workers in one pool
+ *   wq_cpu_intensive_thresh_us  an item holding its pool this long with
+ *                               work waiting runs as CPU-intensive */
 extern unsigned int wq_idle_timeout_ms;
+extern unsigned int wq_create_hold_us;
+extern unsigned int wq_pace_max_us;
+extern unsigned int wq_max_workers;
+extern unsigned int wq_cpu_intensive_thresh_us;
 
 void workqueue_init(void);
 
@@ -302,6 +315,9 @@ struct wq_pool_stats {
 	int nr_running;
 	unsigned int nr_pending;
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;
+	u64 nr_deferred; /* creations held or paced */
+	u64 nr_hogs;	 /* items marked CPU-intensive for holding the pool */
+	unsigned int peak_busy;
 };
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st);
 

@@ -140,6 +140,11 @@ def to_chrome(events):
             state = TRUSTEE[e["b"]] if e["b"] < len(TRUSTEE) else str(e["b"])
             out.append({"ph": "i", "s": "p", "pid": 3, "tid": 1, "name": "pool %d trustee %s" % (e["a"], state),
                         "ts": us(e["ns"])})
+        elif ev == "hog":
+            out.append({"ph": "i", "s": "t", "pid": 2, "tid": e["tid"],
+                        "name": "cpu hog " + func_name(e["sym"]), "ts": us(e["ns"]),
+                        "args": {"pool": e["a"], "cpu": e["cpu"]}})
+            workers.add(e["tid"])
         elif ev == "mayday":
             out.append({"ph": "i", "s": "p", "pid": 3, "tid": 2, "name": "mayday pool %d" % e["a"],
                         "ts": us(e["ns"])})

@@ -239,10 +239,33 @@ def compare_tables(cmp):
     rows = []
     for f in cmp.get("storm", []):
         rows.append([f["row"], f["n"], f["created"], f["peak_threads"], ms(f["all_started_ns"]),
-                     "%.1f" % (f["reap_ns"] / 1e9), f["left"]])
-    md.append(table("storm: 256 items blocking at once on one CPU",
+                     "%.1f" % (f["reap_ns"] / 1e9), f["left"],
+                     "%s, %s, %s" % (f.get("again1", "-"), f.get("again2", "-"),
+                                     f.get("again3", "-"))])
+    md.append(table("storm: 256 items blocking at once on one CPU (cmwq: then again every 2 s)",
                     ["model", "items", "threads created", "peak", "all started (ms)",
-                     "extra threads gone after (s)", "kept"], rows))
+                     "extra threads gone after (s)", "kept", "made by the storms 2 s apart"],
+                    rows))
+    rows = []
+    for f in cmp.get("shortblock", []):
+        rows.append([f["row"], f["items"], ms(f["ns"]), f["created"], f["switches"],
+                     f["workers"], f["deferred"]])
+    md.append(table("shortblock: 256 items on one CPU, each 5 us of work and a block of 20-200 us "
+                    "(before: no hold, no pace, no hog detection; hold-N: the hold at N us; "
+                    "cmwq: the defaults)",
+                    ["policy", "items", "all done (ms)", "workers made", "context switches",
+                     "workers after", "creations held"], rows))
+    rows = []
+    for f in cmp.get("latency_busy", []):
+        if not f["row"].startswith("thresh-"):
+            continue
+        b = find(cmp, "burst", f["row"])
+        rows.append([f["row"][7:], us(f["p50_ns"]), us(f["p99_ns"]), us(f["max_ns"]),
+                     "%.0f" % (b["ns"] / NS_PER_INSN / b["items"]) if b else "-"])
+    md.append(table("hog: queue to start behind 1 ms CPU-bound items, and the burst's cost, by "
+                    "CPU-hog threshold (0: no detection)",
+                    ["threshold", "busy p50 (us)", "busy p99 (us)", "busy max (us)",
+                     "burst instructions/item"], rows))
     return "\n".join(md)
 
 
@@ -301,10 +324,43 @@ def claims(cmp):
         return c["ns"] <= 11e6, "64 sleepers of 10 ms on one CPU: cmwq %.1f ms, first queued " \
                                 "to last done (target <= 11 ms; the limit is 10 ms)" % (c["ns"] / 1e6)
 
+    def short_workers():
+        b, c = get("shortblock", "before"), get("shortblock", "cmwq")
+        return c["created"] * 4 <= b["created"], \
+            "256 items blocking 20-200 us: %d workers made, %d before the hold " \
+            "(target: at most 1/4)" % (c["created"], b["created"])
+
+    def short_time():
+        b, c = get("shortblock", "before"), get("shortblock", "cmwq")
+        r = c["ns"] / b["ns"]
+        return r <= 1.10, "256 items blocking 20-200 us: all done in %.1f ms, %.1f ms before " \
+                          "the hold (%+.0f%%; target: no worse than +10%%)" % (
+                              c["ns"] / 1e6, b["ns"] / 1e6, (r - 1) * 100)
+
+    def storm_reaped():
+        c = get("storm", "cmwq")
+        return c["reap_ns"] <= 10e9, "after the storms, the extra workers are gone in %.1f s " \
+                                     "(target: within 10 s)" % (c["reap_ns"] / 1e9)
+
+    def storm_kept():
+        c = get("storm", "cmwq")
+        again = [c.get("again%d" % i, -1) for i in (1, 2, 3)]
+        return max(again) * 10 <= c["n"], "the same storm every 2 s makes %s workers each " \
+                                          "time after the first (target: under a tenth of its " \
+                                          "%d items)" % (", ".join(map(str, again)), c["n"])
+
+    def hog_latency():
+        c, d = get("latency_busy", "cmwq"), get("latency_busy", "dedicated")
+        r = c["p99_ns"] / d["p99_ns"]
+        return r <= 2, "queue to start behind CPU-bound items, p99: cmwq %.1f us, dedicated " \
+                       "%.1f us (%.2fx; target: within 2x)" % (c["p99_ns"] / 1e3,
+                                                               d["p99_ns"] / 1e3, r)
+
     out = []
     for fn in (sleepers64, sleepers64_exact, threads16, burst_switches, burst_instructions,
                offline1000,
-               offline_flat, offline_flat_dead):
+               offline_flat, offline_flat_dead, short_workers, short_time, storm_reaped,
+               storm_kept, hog_latency):
         try:
             ok, text = fn()
         except KeyError as e:
@@ -314,7 +370,7 @@ def claims(cmp):
 
 
 COMPARE_SCENARIOS = ["storm", "threads", "burst", "sleepers", "mixed", "chain", "latency",
-                     "offline"]
+                     "offline", "shortblock", "hog"]
 
 
 def time_claims(figures):

@@ -212,12 +212,12 @@ static void noop_fn(struct work_struct *w)
 		atomic_inc(&r->out_of_order);
 }
 
-static int scenario_burst(const struct cmp_ctx *c)
+static int burst_one(const struct cmp_ctx *c, enum bench_model m, const char *row)
 {
 	unsigned int nr = c->small ? 32 : 10000;
 	int err = 0;
 
-	for_each_model(m) {
+	{
 		struct cmp_run *r = run_alloc(c, m, nr, noop_fn, 0);
 
 		if (!r)
@@ -251,10 +251,21 @@ static int scenario_burst(const struct cmp_ctx *c)
 			err = -EIO;
 		}
 		if (!err)
-			bench_cmp_line("burst", bench_model_names[m],
+			bench_cmp_line("burst", row ? row : bench_model_names[m],
 				       "items=%u ns=%lu queue_ns=%lu switches=%lu", nr, t1 - t0,
 				       tq - t0, sw1 - sw0);
 		run_free(r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int scenario_burst(const struct cmp_ctx *c)
+{
+	for_each_model(m) {
+		int err = burst_one(c, m, NULL);
+
 		if (err)
 			return err;
 	}
@@ -712,7 +723,7 @@ static u64 pct(const u64 *sorted, unsigned int n, unsigned int p)
 	return sorted[(n - 1) * p / 100];
 }
 
-static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy)
+static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, const char *row)
 {
 	unsigned int n = c->small ? 5 : 200;
 	struct cmp_run *r = run_alloc(c, m, n, latency_fn, 0);
@@ -752,7 +763,8 @@ static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy)
 		err = run_check(r, "latency");
 	if (!err) {
 		sort(lat, n, sizeof(u64), cmp_u64);
-		bench_cmp_line(busy ? "latency_busy" : "latency_idle", bench_model_names[m],
+		bench_cmp_line(busy ? "latency_busy" : "latency_idle",
+			       row ? row : bench_model_names[m],
 			       "n=%u p50_ns=%lu p99_ns=%lu max_ns=%lu", n, pct(lat, n, 50),
 			       pct(lat, n, 99), lat[n - 1]);
 	}
@@ -771,7 +783,7 @@ static int scenario_latency(const struct cmp_ctx *c)
 		pr_notice("latency: busy CPU skipped (needs two online CPUs)\n");
 	for (int busy = 0; busy < (c->a == c->b ? 1 : 2); busy++)
 		for_each_model(m) {
-			int err = latency_one(c, m, busy);
+			int err = latency_one(c, m, busy, NULL);
 
 			if (err)
 				return err;
@@ -800,11 +812,43 @@ static unsigned int threads_now(const struct cmp_ctx *c, enum bench_model m, str
 							 0;
 }
 
+/* The storm is repeated this often (cmwq): the pool should keep its
+ * workers from one to the next. */
+#define STORM_REPEAT_MS 2000
+#define STORM_REPEATS	3
+
+/* One storm of r's items: queue them all, wait until all have started
+ * (each blocked on the gate), open the gate, wait until all are done.
+ * Returns false if they never all started. */
+static bool storm_round(const struct cmp_ctx *c, struct cmp_run *r, u64 *all_ns)
+{
+	atomic_set(&r->started, 0);
+	WRITE_ONCE(r->gate_open, false);
+	for (unsigned int i = 0; i < r->nr; i++)
+		atomic_set(&r->items[i].runs, 0);
+	u64 t0 = now();
+
+	for (unsigned int i = 0; i < r->nr; i++)
+		queue_item(r, i, c->b);
+	bool all = wait_bounded(r, atomic_read(&r->started) == (int)r->nr);
+
+	*all_ns = now() - t0;
+	return all;
+}
+
+static void storm_release(struct cmp_run *r)
+{
+	WRITE_ONCE(r->gate_open, true);
+	wake_up_all(&r->gate);
+	model_flush(r->mwq);
+}
+
 static int storm_one(const struct cmp_ctx *c, enum bench_model m)
 {
 	unsigned int n = c->small ? 8 : 256;
 	struct cmp_run *r = run_alloc(c, m, n, gated_fn, 0);
-	struct wq_pool_stats peak;
+	struct wq_pool_stats peak, st;
+	u64 all_ns, again[STORM_REPEATS] = { 0 };
 	int err = 0;
 
 	if (!r)
@@ -813,21 +857,29 @@ static int storm_one(const struct cmp_ctx *c, enum bench_model m)
 	msleep(1);
 	workqueue_pool_stats(c->b, WQ_POOL_NORMAL, &storm_before);
 	int threads0 = (int)nr_threads();
-	u64 t0 = now();
-
-	for (unsigned int i = 0; i < n; i++)
-		queue_item(r, i, c->b);
-	bool all = wait_bounded(r, atomic_read(&r->started) == (int)n);
-	u64 t1 = now();
+	bool all = storm_round(c, r, &all_ns);
 	int threads_peak = (int)nr_threads() - threads0;
 
 	workqueue_pool_stats(c->b, WQ_POOL_NORMAL, &peak);
-	WRITE_ONCE(r->gate_open, true);
-	wake_up_all(&r->gate);
-	model_flush(r->mwq);
+	storm_release(r);
+	err = run_check(r, "storm");
+	/* cmwq: the same storm every 2 s; how many workers each makes. */
+	for (unsigned int k = 0; k < STORM_REPEATS && m == MODEL_CMWQ && !c->small && !err && all;
+	     k++) {
+		u64 ignored;
+
+		msleep(STORM_REPEAT_MS);
+		workqueue_pool_stats(c->b, WQ_POOL_NORMAL, &st);
+		all = storm_round(c, r, &ignored);
+		storm_release(r);
+		err = run_check(r, "storm");
+		struct wq_pool_stats after;
+
+		workqueue_pool_stats(c->b, WQ_POOL_NORMAL, &after);
+		again[k] = after.nr_created - st.nr_created;
+	}
 	u64 t2 = now();
 
-	err = run_check(r, "storm");
 	if (!err && !all) {
 		pr_err("storm %s: only %d of %u items started at once\n", bench_model_names[m],
 		       atomic_read(&r->started), n);
@@ -837,7 +889,8 @@ static int storm_one(const struct cmp_ctx *c, enum bench_model m)
 	 * time of the last decrease, once the count has stayed put for a
 	 * whole idle timeout (cmwq keeps a few idle workers for good). */
 	unsigned int left = threads_now(c, m, r), last = left;
-	u64 t3 = t2, quiet_ns = wq_idle_timeout_ms * NSEC_PER_MSEC + STORM_POLL_MS * NSEC_PER_MSEC;
+	u64 t3 = t2,
+	    quiet_ns = 2 * (u64)wq_idle_timeout_ms * NSEC_PER_MSEC + STORM_POLL_MS * NSEC_PER_MSEC;
 
 	while (!c->small && left && now() - t3 < quiet_ns) {
 		msleep(STORM_POLL_MS);
@@ -849,11 +902,11 @@ static int storm_one(const struct cmp_ctx *c, enum bench_model m)
 	if (!err)
 		bench_cmp_line("storm", bench_model_names[m],
 			       "n=%u created=%lu peak_threads=%d all_started_ns=%lu left=%u "
-			       "reap_ns=%lu",
+			       "reap_ns=%lu again1=%lu again2=%lu again3=%lu",
 			       n,
 			       m == MODEL_CMWQ ? peak.nr_created - storm_before.nr_created :
 						 (u64)threads_peak,
-			       threads_peak, t1 - t0, left, t3 - t2);
+			       threads_peak, all_ns, left, t3 - t2, again[0], again[1], again[2]);
 	run_free(r);
 	return err;
 }
@@ -867,12 +920,131 @@ static int scenario_storm(const struct cmp_ctx *c)
 	return err ? err : storm_one(c, MODEL_THREAD_PER_ITEM);
 }
 
+/* ---- 9. short blocks: the creation hold ------------------------------------------- */
+
+#define SHORT_ITEMS   256
+#define SHORT_SPIN_NS (5 * NSEC_PER_USEC)
+
+/* A little work, then a block of 20 to 200 us (spread over the items). */
+static void short_block_fn(struct work_struct *w)
+{
+	struct citem *it = container_of(w, struct citem, work);
+
+	item_start(it);
+	spin_ns(SHORT_SPIN_NS);
+	usleep(20 + (it->idx * 73) % 181);
+	item_end(it);
+}
+
+/* Let cpu's normal pool shed the workers earlier runs left, so that each
+ * row starts from the same pool: two idle workers. */
+static void pool_to_rest(unsigned int cpu)
+{
+	unsigned int saved = wq_idle_timeout_ms;
+	struct wq_pool_stats st;
+
+	WRITE_ONCE(wq_idle_timeout_ms, 20);
+	for (int i = 0; i < 300; i++) {
+		workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st);
+		if (st.nr_workers <= 2)
+			break;
+		msleep(100);
+	}
+	WRITE_ONCE(wq_idle_timeout_ms, saved);
+}
+
+static int short_one(const struct cmp_ctx *c, const char *row)
+{
+	unsigned int n = c->small ? 16 : SHORT_ITEMS;
+	struct cmp_run *r = run_alloc(c, MODEL_CMWQ, n, short_block_fn, 0);
+	struct wq_pool_stats st0, st1;
+
+	if (!r)
+		return -ENOMEM;
+	pool_to_rest(c->b);
+	workqueue_pool_stats(c->b, WQ_POOL_NORMAL, &st0);
+	u64 sw0 = cpu_switches(c->b), t0 = now();
+
+	for (unsigned int i = 0; i < n; i++)
+		queue_item(r, i, c->b);
+	model_flush(r->mwq);
+	u64 t1 = now(), sw1 = cpu_switches(c->b);
+
+	workqueue_pool_stats(c->b, WQ_POOL_NORMAL, &st1);
+	int err = run_check(r, "shortblock");
+
+	if (!err)
+		bench_cmp_line("shortblock", row,
+			       "items=%u ns=%lu created=%lu switches=%lu workers=%u deferred=%lu",
+			       n, t1 - t0, st1.nr_created - st0.nr_created, sw1 - sw0,
+			       st1.nr_workers, st1.nr_deferred - st0.nr_deferred);
+	run_free(r);
+	return err;
+}
+
+/* Rows: the policy before (no hold, no pace, no hog detection), then holds of several
+ * lengths (the default's row is the one the claims read). */
+static int scenario_shortblock(const struct cmp_ctx *c)
+{
+	static const unsigned int holds[] = { 50, 100, 200, 500 };
+	unsigned int hold = wq_create_hold_us, pace = wq_pace_max_us;
+	unsigned int thresh = wq_cpu_intensive_thresh_us;
+	char row[32];
+	int err;
+
+	WRITE_ONCE(wq_create_hold_us, 0);
+	WRITE_ONCE(wq_pace_max_us, 0);
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, 0);
+	err = short_one(c, "before");
+	WRITE_ONCE(wq_pace_max_us, pace);
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
+	for (unsigned int k = 0; k < ARRAY_SIZE(holds) && !err && !c->small; k++) {
+		WRITE_ONCE(wq_create_hold_us, holds[k]);
+		snprintf(row, sizeof(row), "hold-%uus", holds[k]);
+		err = short_one(c, row);
+	}
+	WRITE_ONCE(wq_create_hold_us, hold);
+	if (!err)
+		err = short_one(c, "cmwq");
+	return err;
+}
+
+/* ---- 10. CPU hogs: the threshold -------------------------------------------------- */
+
+/* Queue-to-start behind CPU-bound items, and the burst's cost, for
+ * several thresholds (0: no detection, the policy before); the default's
+ * rows are the latency and burst scenarios' own. */
+static int scenario_hog(const struct cmp_ctx *c)
+{
+	static const unsigned int thresh[] = { 0, 10000, 1000, 200, 50, 20 };
+	unsigned int saved = wq_cpu_intensive_thresh_us;
+	char row[32];
+	int err = 0;
+
+	if (c->a == c->b) {
+		pr_notice("hog: skipped (needs two online CPUs)\n");
+		return 0;
+	}
+	for (unsigned int k = 0; k < ARRAY_SIZE(thresh) && !err; k++) {
+		if (c->small && k != 0 && k != ARRAY_SIZE(thresh) - 1)
+			continue;
+		WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh[k]);
+		snprintf(row, sizeof(row), "thresh-%uus", thresh[k]);
+		err = latency_one(c, MODEL_CMWQ, true, row);
+		if (!err)
+			err = burst_one(c, MODEL_CMWQ, row);
+	}
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, saved);
+	return err;
+}
+
 /* ---- the list ----------------------------------------------------------------------- */
 
 static const struct cmp_scenario scenarios[] = {
 	/* The storm first, from pools at rest: it waits until its workers are
 	 * reaped, so that "threads" finds the pools at rest too. */
-	{ "storm", "256 items blocking at once: workers made, peak, reaping", scenario_storm },
+	{ "storm", "256 items blocking at once, then every 2 s: workers made, peak, reaping",
+	  scenario_storm },
 	{ "threads", "1 to 16 workqueues on every CPU: threads and memory, idle and loaded",
 	  scenario_threads },
 	{ "burst", "10,000 empty items on one CPU: instructions and switches per item",
@@ -884,6 +1056,10 @@ static const struct cmp_scenario scenarios[] = {
 	{ "latency", "queue to start, p50/p99/max, idle CPU and busy CPU", scenario_latency },
 	{ "offline", "cpu_down with 0..1000 pending 1 ms items: trustee, drain-first",
 	  scenario_offline },
+	{ "shortblock", "256 items blocking 20-200 us on one CPU: workers made, by creation hold",
+	  scenario_shortblock },
+	{ "hog", "queue-to-start behind CPU-bound items and burst cost, by hog threshold",
+	  scenario_hog },
 };
 
 const struct cmp_scenario *bench_cmp_scenarios(unsigned int *n)

@@ -22,6 +22,7 @@
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
+#include "lib/printf.h"
 #include "lib/random.h"
 #include "lib/string.h"
 
@@ -313,6 +314,29 @@ static void cm_fn(struct work_struct *w)
 	atomic_dec(&cm_running);
 }
 
+/* 16 CPU-bound items queued together to cpu through wq: the most that ran
+ * at once (concurrency management: 1). CPU-hog detection is off meanwhile:
+ * it would let a second start beside a hog (tests/kernel/test_wq_adapt.c). */
+static struct work_struct cm[16];
+
+static int cpu_bound_batch_max(unsigned int cpu, struct workqueue_struct *wq)
+{
+	unsigned int thresh = wq_cpu_intensive_thresh_us;
+
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, 0);
+	atomic_set(&cm_max, 0);
+	preempt_disable();
+	for (int i = 0; i < 16; i++) {
+		INIT_WORK(&cm[i], cm_fn);
+		queue_work_on(cpu, wq, &cm[i]);
+	}
+	preempt_enable();
+	for (int i = 0; i < 16; i++)
+		flush_work(&cm[i]);
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
+	return atomic_read(&cm_max);
+}
+
 /* The CPU comes back while the trustee still has work (the items wait on a
  * gate opened after cpu_up() returned): the workers finish them and rebind.
  * Half of the items are queued again meanwhile, from here: each item runs
@@ -325,7 +349,6 @@ static void cm_fn(struct work_struct *w)
 static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 {
 	unsigned int cpu = last_cpu(), n = REONLINE_ITEMS, requeued = 0;
-	static struct work_struct cm[16];
 	struct workqueue_struct *wq;
 
 	if (!need_two(t))
@@ -371,16 +394,7 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 	KT_EXPECT_EQ(t, work_ran_on, cpu);
 	/* ...and concurrency management is back: CPU-bound items (they never
 	 * block) queued together run one at a time. */
-	atomic_set(&cm_max, 0);
-	preempt_disable();
-	for (int i = 0; i < 16; i++) {
-		INIT_WORK(&cm[i], cm_fn);
-		queue_work_on(cpu, wq, &cm[i]);
-	}
-	preempt_enable();
-	for (int i = 0; i < 16; i++)
-		flush_work(&cm[i]);
-	KT_EXPECT_EQ(t, atomic_read(&cm_max), 1);
+	KT_EXPECT_EQ(t, cpu_bound_batch_max(cpu, wq), 1);
 	kfree(items);
 	destroy_workqueue(wq);
 }
@@ -534,7 +548,6 @@ static void ping_queue_on(unsigned int cpu, struct work_struct *w)
 static void hotplug_while_workers_block_and_wake(struct ktest *t)
 {
 	unsigned int cpu = last_cpu();
-	static struct work_struct cm[16];
 	struct wq_pool_stats st;
 
 	if (!need_two(t))
@@ -568,16 +581,7 @@ static void hotplug_while_workers_block_and_wake(struct ktest *t)
 				      st.nr_running == 0 && st.nr_pending == 0)));
 	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0));
 	/* ...and concurrency management is exact again: one at a time. */
-	atomic_set(&cm_max, 0);
-	preempt_disable();
-	for (int i = 0; i < 16; i++) {
-		INIT_WORK(&cm[i], cm_fn);
-		queue_work_on(cpu, system_wq, &cm[i]);
-	}
-	preempt_enable();
-	for (int i = 0; i < 16; i++)
-		flush_work(&cm[i]);
-	KT_EXPECT_EQ(t, atomic_read(&cm_max), 1);
+	KT_EXPECT_EQ(t, cpu_bound_batch_max(cpu, system_wq), 1);
 }
 
 /* Work queued to a possible CPU that was never online (-smp N,maxcpus=M)
@@ -1109,28 +1113,50 @@ static void the_rescuer_of_an_unbound_workqueue_runs_its_items(struct ktest *t)
 	destroy_workqueue(wq);
 }
 
-/* Two items that each wait until both run: system_unbound_wq's pool has
- * two workers after them, idle (the idle timer keeps two). */
-static atomic_t pair_inside;
+/* system_unbound_wq's workers, all blocked until the gate opens. */
+static struct completion unbound_gate;
+static atomic_t unbound_inside;
 
-static void pair_fn(struct work_struct *w)
+static void unbound_blocker_fn(struct work_struct *w)
 {
-	atomic_inc(&pair_inside);
-	u64 t0 = ktime_get_ns();
-
-	while (atomic_read(&pair_inside) < 2 && ktime_get_ns() - t0 < WAIT_NS)
-		msleep(1);
+	atomic_inc(&unbound_inside);
+	wait_for_completion(&unbound_gate);
 }
 
-/* The trustee's mayday path: work queued to an offline CPU whose pools
- * the trustee has emptied, while no worker can be made. The trustee is the
- * pool's manager, fails, and the mayday timer calls the rescuer of the
- * item's WQ_MEM_RECLAIM workqueue, which runs it on an online CPU. */
-static void the_trustee_calls_the_rescuer_when_it_cannot_make_workers(struct ktest *t)
+/* "rescued N" of workqueue name in the dump (-1 if it is not listed). */
+static long wq_rescued(const char *name)
+{
+	size_t size = 64 * 1024;
+	char *buf = kmalloc(size), key[40];
+	long n = -1;
+
+	if (!buf)
+		return -1;
+	workqueue_dump(buf, size);
+	snprintf(key, sizeof(key), "wq %-16s ", name);
+	char *line = strstr(buf, key), *r = line ? strstr(line, " rescued ") : NULL;
+
+	if (r && (!strchr(line, '\n') || r < strchr(line, '\n')))
+		for (n = 0, r += 9; *r >= '0' && *r <= '9'; r++)
+			n = n * 10 + (*r - '0');
+	kfree(buf);
+	return n;
+}
+
+#define UNBOUND_BLOCKERS 8
+
+/* The trustee needs no spare worker: work queued to an offline CPU whose
+ * pools the trustee has emptied, while no worker can be made and every
+ * worker of system_unbound_wq's pool is blocked. The trustee's own
+ * workqueue has a rescuer, which runs the trustee; the offline pool's
+ * mayday timer is armed whether or not the trustee ran, and calls the
+ * rescuer of the item's WQ_MEM_RECLAIM workqueue, which runs it on an
+ * online CPU. */
+static void the_trustee_runs_with_no_worker_to_spare(struct ktest *t)
 {
 	unsigned int cpu = last_cpu();
 	struct workqueue_struct *wq;
-	static struct work_struct w;
+	static struct work_struct w, blockers[UNBOUND_BLOCKERS];
 	struct wq_pool_stats before, after;
 
 	if (!need_two(t))
@@ -1139,27 +1165,34 @@ static void the_trustee_calls_the_rescuer_when_it_cannot_make_workers(struct kte
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_TRUE(t, wait_until(cpu_pools_empty(cpu)));
-	/* The trustee is an item of system_unbound_wq, which has no rescuer:
-	 * its pool needs a worker to spare for it while creation fails. */
-	static struct work_struct pair[2];
+	long trustee_rescued = wq_rescued("trustee");
 
-	atomic_set(&pair_inside, 0);
-	for (int i = 0; i < 2; i++) {
-		INIT_WORK(&pair[i], pair_fn);
-		queue_work(system_unbound_wq, &pair[i]);
+	KT_EXPECT_LE(t, 0, trustee_rescued);
+	/* No worker can be made from here on; then every worker of the
+	 * unbound pool (where the trustee's workqueue has its items) blocks:
+	 * the pool keeps a few idle ones, fewer than the blockers. */
+	kthread_fail_next(1000000);
+	init_completion(&unbound_gate);
+	atomic_set(&unbound_inside, 0);
+	for (int i = 0; i < UNBOUND_BLOCKERS; i++) {
+		INIT_WORK(&blockers[i], unbound_blocker_fn);
+		queue_work(system_unbound_wq, &blockers[i]);
 	}
-	for (int i = 0; i < 2; i++)
-		flush_work(&pair[i]);
-	KT_EXPECT_EQ(t, atomic_read(&pair_inside), 2);
+	KT_EXPECT_TRUE(t, wait_until(atomic_read(&unbound_inside) > 0));
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	init_completion(&rescued);
 	rescued_in_rescuer = false;
 	INIT_WORK(&w, rescued_fn);
-	kthread_fail_next(1000000);
 	queue_work_on(cpu, wq, &w);
 	u64 left = wait_for_completion_timeout(&rescued, WAIT_NS);
 
+	/* The trustee was queued by that item, and has run by its rescuer. */
+	KT_EXPECT_TRUE(t, wait_until(wq_rescued("trustee") > trustee_rescued));
+	KT_EXPECT_LT(t, atomic_read(&unbound_inside), UNBOUND_BLOCKERS); /* all were busy */
 	kthread_fail_next(0);
+	complete_all(&unbound_gate);
+	for (int i = 0; i < UNBOUND_BLOCKERS; i++)
+		flush_work(&blockers[i]);
 	KT_EXPECT_NE(t, left, 0);
 	KT_EXPECT_TRUE(t, rescued_in_rescuer);
 	KT_EXPECT_NE(t, rescued_on, NR_CPUS);
@@ -1258,7 +1291,7 @@ KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(er
 	    KTEST_CASE(a_worker_that_cannot_be_made_fails_the_online),
 	    KTEST_CASE(every_way_up_can_fail_rolls_back), KTEST_CASE(two_callers_at_once),
 	    KTEST_CASE(the_rescuer_of_an_unbound_workqueue_runs_its_items),
-	    KTEST_CASE(the_trustee_calls_the_rescuer_when_it_cannot_make_workers),
+	    KTEST_CASE(the_trustee_runs_with_no_worker_to_spare),
 	    KTEST_CASE(freezing_holds_across_hotplug));
 
 /*

@@ -1,0 +1,346 @@
+/* tests/kernel/test_wq_adapt.c - concurrency management that adapts
+ * (docs/workqueue.md): the creation hold, the pace, reaping in proportion,
+ * CPU-hog detection, the bound on workers.
+ *
+ * Each case reaches its state by construction (items blocked on a gate
+ * the case opens, a spinner it stops) and sets the policy it exercises to
+ * a value no busy host can defeat (a hold of 100 s), then restores it.
+ */
+#include "arch/x86_64/atomic.h"
+#include "kernel/completion.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/tools/ktest.h"
+#include "kernel/workqueue.h"
+#include "lib/string.h"
+#include "tests/ktest_assert.h"
+
+#define SPIN_LIMIT_NS (60 * NSEC_PER_SEC) /* a spinner gives up after this, test or not */
+
+static unsigned int last_online_cpu(void)
+{
+	unsigned int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+static struct wq_pool_stats pool_now(unsigned int cpu, enum wq_cpu_pool which)
+{
+	struct wq_pool_stats st;
+
+	workqueue_pool_stats(cpu, which, &st);
+	return st;
+}
+
+/* ---- gated items ---------------------------------------------------------- */
+
+struct gated {
+	struct work_struct work;
+	struct completion *gate;
+	atomic_t *started;
+};
+
+static void gated_fn(struct work_struct *w)
+{
+	struct gated *g = container_of(w, struct gated, work);
+
+	atomic_inc(g->started);
+	wait_for_completion(g->gate);
+}
+
+static struct gated *gated_alloc(unsigned int n, struct completion *gate, atomic_t *started)
+{
+	struct gated *g = kcalloc(n, sizeof(*g));
+
+	for (unsigned int i = 0; g && i < n; i++) {
+		INIT_WORK(&g[i].work, gated_fn);
+		g[i].gate = gate;
+		g[i].started = started;
+	}
+	return g;
+}
+
+static void gated_finish(struct gated *g, unsigned int n, struct completion *gate)
+{
+	complete_all(gate);
+	for (unsigned int i = 0; i < n; i++)
+		flush_work(&g[i].work);
+	kfree(g);
+}
+
+/* ---- the hold ------------------------------------------------------------- */
+
+/* Items that block while a hold lasts (100 s here): the pool's idle
+ * workers take them, the last one waits instead of making a worker, and
+ * when the blocked ones come back they run the rest. No worker is made. */
+static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
+{
+	unsigned int cpu = last_online_cpu(), hold = wq_create_hold_us;
+	struct completion gate;
+	atomic_t started;
+
+	init_completion(&gate);
+	atomic_set(&started, 0);
+	WRITE_ONCE(wq_create_hold_us, 100 * 1000 * 1000);
+	unsigned int n = pool_now(cpu, WQ_POOL_HIGHPRI).nr_idle + 3;
+	struct gated *g = gated_alloc(n, &gate, &started);
+
+	KT_ASSERT_NOT_NULL(t, g);
+	/* The first block starts the hold (a spare it needed before is made
+	 * before it starts, so it is counted in the base). */
+	queue_work_on(cpu, system_highpri_wq, &g[0].work);
+	KT_WAIT_UNTIL(t, atomic_read(&started) == 1);
+	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_HIGHPRI);
+
+	for (unsigned int i = 1; i < n; i++)
+		queue_work_on(cpu, system_highpri_wq, &g[i].work);
+	/* Some worker found no spare and waits: that is the state to check. */
+	KT_WAIT_UNTIL(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_deferred > base.nr_deferred);
+	struct wq_pool_stats held = pool_now(cpu, WQ_POOL_HIGHPRI);
+
+	KT_EXPECT_EQ(t, held.nr_created, base.nr_created);
+	KT_EXPECT_LT(t, (unsigned int)atomic_read(&started), n);
+	gated_finish(g, n, &gate);
+	KT_EXPECT_EQ(t, (unsigned int)atomic_read(&started), n);
+	KT_EXPECT_EQ(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_created, base.nr_created);
+	WRITE_ONCE(wq_create_hold_us, hold);
+}
+
+/* A block that outlasts the hold (1 ms here; the gate stays shut) makes a
+ * worker: every item starts, each in a worker of its own. */
+static void a_block_past_the_hold_makes_a_worker(struct ktest *t)
+{
+	unsigned int cpu = last_online_cpu(), hold = wq_create_hold_us;
+	struct completion gate;
+	atomic_t started;
+
+	init_completion(&gate);
+	atomic_set(&started, 0);
+	WRITE_ONCE(wq_create_hold_us, 1000);
+	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_HIGHPRI);
+	unsigned int n = base.nr_idle + 3;
+	struct gated *g = gated_alloc(n, &gate, &started);
+
+	KT_ASSERT_NOT_NULL(t, g);
+	for (unsigned int i = 0; i < n; i++)
+		queue_work_on(cpu, system_highpri_wq, &g[i].work);
+	KT_WAIT_UNTIL(t, (unsigned int)atomic_read(&started) == n);
+	struct wq_pool_stats st = pool_now(cpu, WQ_POOL_HIGHPRI);
+
+	KT_EXPECT_LE(t, base.nr_created + 3, st.nr_created);
+	gated_finish(g, n, &gate);
+	WRITE_ONCE(wq_create_hold_us, hold);
+}
+
+/* ---- the pace ------------------------------------------------------------- */
+
+#define STORM_ITEMS 80 /* past the 64 workers made back to back */
+
+/* A storm past 64 workers: creation is paced (counted as deferred with no
+ * hold), and every item still starts. */
+static void a_storm_is_paced(struct ktest *t)
+{
+	unsigned int cpu = last_online_cpu(), hold = wq_create_hold_us, pace = wq_pace_max_us;
+	struct completion gate;
+	atomic_t started;
+
+	init_completion(&gate);
+	atomic_set(&started, 0);
+	WRITE_ONCE(wq_create_hold_us, 0);
+	WRITE_ONCE(wq_pace_max_us, 1000);
+	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_HIGHPRI);
+	struct gated *g = gated_alloc(STORM_ITEMS, &gate, &started);
+
+	KT_ASSERT_NOT_NULL(t, g);
+	for (unsigned int i = 0; i < STORM_ITEMS; i++)
+		queue_work_on(cpu, system_highpri_wq, &g[i].work);
+	KT_WAIT_UNTIL(t, atomic_read(&started) == STORM_ITEMS);
+	struct wq_pool_stats st = pool_now(cpu, WQ_POOL_HIGHPRI);
+
+	KT_EXPECT_LE(t, STORM_ITEMS, st.nr_workers);
+	KT_EXPECT_LT(t, base.nr_deferred, st.nr_deferred);
+	gated_finish(g, STORM_ITEMS, &gate);
+	WRITE_ONCE(wq_create_hold_us, hold);
+	WRITE_ONCE(wq_pace_max_us, pace);
+}
+
+/* ---- reaping -------------------------------------------------------------- */
+
+static atomic_t quick_runs;
+
+static void quick_fn(struct work_struct *w)
+{
+	atomic_inc(&quick_runs);
+	msleep(1);
+}
+
+/* After a storm the extra workers go (in proportion: far over the need,
+ * quickly), and the pool they leave still runs what is queued, blocking
+ * items included. */
+static void reaping_leaves_the_pool_able_to_run_work(struct ktest *t)
+{
+	unsigned int cpu = last_online_cpu(), saved = wq_idle_timeout_ms;
+	static struct work_struct quick[8];
+	struct completion gate;
+	atomic_t started;
+
+	init_completion(&gate);
+	atomic_set(&started, 0);
+	WRITE_ONCE(wq_idle_timeout_ms, 50);
+	struct gated *g = gated_alloc(24, &gate, &started);
+
+	KT_ASSERT_NOT_NULL(t, g);
+	for (unsigned int i = 0; i < 24; i++)
+		queue_work_on(cpu, system_highpri_wq, &g[i].work);
+	KT_WAIT_UNTIL(t, atomic_read(&started) == 24);
+	gated_finish(g, 24, &gate);
+	KT_WAIT_UNTIL(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_workers <= 2);
+	WRITE_ONCE(wq_idle_timeout_ms, saved);
+	atomic_set(&quick_runs, 0);
+	for (int i = 0; i < 8; i++) {
+		INIT_WORK(&quick[i], quick_fn);
+		queue_work_on(cpu, system_highpri_wq, &quick[i]);
+	}
+	for (int i = 0; i < 8; i++)
+		flush_work(&quick[i]);
+	KT_EXPECT_EQ(t, atomic_read(&quick_runs), 8);
+}
+
+/* ---- CPU hogs ------------------------------------------------------------- */
+
+static volatile bool hog_release;
+static atomic_t hog_started, after_hog_ran;
+static volatile bool hog_marked;
+
+static void hog_fn(struct work_struct *w)
+{
+	u64 t0 = ktime_get_ns();
+	char what[96];
+
+	atomic_inc(&hog_started);
+	while (!READ_ONCE(hog_release) && ktime_get_ns() - t0 < SPIN_LIMIT_NS)
+		cpu_relax();
+	workqueue_describe_thread(current, what, sizeof(what));
+	hog_marked = strstr(what, "[cpu-hog]") != NULL;
+}
+
+static void after_hog_fn(struct work_struct *w)
+{
+	atomic_inc(&after_hog_ran);
+}
+
+/* An item that spins until released holds its pool's CPU without
+ * blocking; an item queued behind it must start meanwhile. */
+static void a_cpu_hog_stops_holding_the_pool(struct ktest *t)
+{
+	unsigned int cpu = last_online_cpu();
+	static struct work_struct hog, after;
+
+	WRITE_ONCE(hog_release, false);
+	hog_marked = false;
+	atomic_set(&hog_started, 0);
+	atomic_set(&after_hog_ran, 0);
+	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_NORMAL);
+
+	INIT_WORK(&hog, hog_fn);
+	INIT_WORK(&after, after_hog_fn);
+	queue_work_on(cpu, system_wq, &hog);
+	KT_WAIT_UNTIL(t, atomic_read(&hog_started) == 1);
+	queue_work_on(cpu, system_wq, &after);
+	KT_WAIT_UNTIL(t, atomic_read(&after_hog_ran) == 1);
+	WRITE_ONCE(hog_release, true);
+	flush_work(&hog);
+	flush_work(&after);
+	KT_EXPECT_TRUE(t, hog_marked);
+	KT_EXPECT_LT(t, base.nr_hogs, pool_now(cpu, WQ_POOL_NORMAL).nr_hogs);
+}
+
+static atomic_t bound_now, bound_max;
+
+static void cpu_bound_fn(struct work_struct *w)
+{
+	int n = atomic_inc_return(&bound_now);
+
+	atomic_max(&bound_max, n);
+	udelay(2000);
+	atomic_dec(&bound_now);
+}
+
+/* A stream of CPU-bound items (each a hog at 20 us) never makes a worker
+ * each: one hog at a time, so at most two of them run at once. */
+static void cpu_bound_items_make_one_hog_at_a_time(struct ktest *t)
+{
+	static struct work_struct items[16];
+	unsigned int cpu = last_online_cpu();
+
+	atomic_set(&bound_now, 0);
+	atomic_set(&bound_max, 0);
+	for (int i = 0; i < 16; i++) {
+		INIT_WORK(&items[i], cpu_bound_fn);
+		queue_work_on(cpu, system_wq, &items[i]);
+	}
+	for (int i = 0; i < 16; i++)
+		flush_work(&items[i]);
+	KT_EXPECT_LE(t, atomic_read(&bound_max), 2);
+}
+
+/* ---- the bound ------------------------------------------------------------ */
+
+static struct completion rescued;
+static volatile bool rescued_by_rescuer;
+
+static void reclaim_fn(struct work_struct *w)
+{
+	rescued_by_rescuer = strncmp(current->name, "kworker/R-", 10) == 0;
+	complete(&rescued);
+}
+
+/* A pool at wq_max_workers with every worker blocked: a WQ_MEM_RECLAIM
+ * item still runs, by its rescuer; the rest run once the gate opens. */
+static void at_the_bound_the_rescuer_runs_reclaim_work(struct ktest *t)
+{
+	unsigned int cpu = last_online_cpu(), bound = wq_max_workers;
+	struct workqueue_struct *wq = alloc_workqueue("test_bound", WQ_MEM_RECLAIM, 0);
+	static struct work_struct item;
+	struct completion gate;
+	atomic_t started;
+
+	KT_ASSERT_NOT_NULL(t, wq);
+	init_completion(&gate);
+	init_completion(&rescued);
+	atomic_set(&started, 0);
+	rescued_by_rescuer = false;
+	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_NORMAL);
+	unsigned int n = base.nr_workers + 2;
+	struct gated *g = gated_alloc(n, &gate, &started);
+
+	KT_ASSERT_NOT_NULL(t, g);
+	WRITE_ONCE(wq_max_workers, base.nr_workers);
+	for (unsigned int i = 0; i < n; i++)
+		queue_work_on(cpu, system_wq, &g[i].work);
+	INIT_WORK(&item, reclaim_fn);
+	queue_work_on(cpu, wq, &item);
+	KT_WAIT_UNTIL(t, completion_done(&rescued));
+	struct wq_pool_stats st = pool_now(cpu, WQ_POOL_NORMAL);
+
+	KT_EXPECT_TRUE(t, rescued_by_rescuer);
+	KT_EXPECT_LE(t, st.nr_workers, base.nr_workers);
+	KT_EXPECT_LT(t, base.nr_rescued, st.nr_rescued);
+	WRITE_ONCE(wq_max_workers, bound);
+	gated_finish(g, n, &gate);
+	KT_EXPECT_EQ(t, (unsigned int)atomic_read(&started), n);
+	flush_work(&item);
+	destroy_workqueue(wq);
+}
+
+KTEST_SUITE(wq_adapt, KTEST_CASE(a_block_within_the_hold_makes_no_worker),
+	    KTEST_CASE(a_block_past_the_hold_makes_a_worker), KTEST_CASE(a_storm_is_paced),
+	    KTEST_CASE(reaping_leaves_the_pool_able_to_run_work),
+	    KTEST_CASE(a_cpu_hog_stops_holding_the_pool),
+	    KTEST_CASE(cpu_bound_items_make_one_hog_at_a_time),
+	    KTEST_CASE(at_the_bound_the_rescuer_runs_reclaim_work));
