@@ -110,7 +110,7 @@ PARAM_UINT(wq_max_workers, wq_max_workers, 4, 4096,
 	   "most workers in one pool (rescuers make WQ_MEM_RECLAIM work progress beyond it)");
 unsigned int wq_cpu_intensive_thresh_us = 20;
 PARAM_UINT(wq_cpu_intensive_thresh_us, wq_cpu_intensive_thresh_us, 0, 10000000,
-	   "us a pool may be held by items on the CPU, no item finishing, while others wait; "
+	   "us an item may stay the pool's runner while others wait; "
 	   "then they run as CPU-intensive (0: never)");
 /* Lab 2 (docs/labs.md): turn the non-reentrancy guard off and watch an
  * item run on two workers at once. Never for real use. */
@@ -179,14 +179,15 @@ struct worker_pool {
 	u64 long_until;	     /* L: blocks outlast the hold: none until then */
 	bool create_waiting; /* L, on the pool's CPU: a worker waits to create (hooks read it) */
 	u64 pace_ns, last_create_ns;	/* L: the current pause between creations */
-	struct timer_list create_timer; /* L: armed while a worker waits to create */
+	struct timer_list create_timer; /* armed while a worker waits to create */
 	struct timer_list hog_timer;	/* armed while work waits behind a counted runner */
-	u64 hog_executed;		/* L: nr_executed when the hog timer was armed */
+	u64 nr_started;			/* L: items started, numbering them */
+	u64 hog_seq;			/* L: nr_started when the hog timer was last armed */
 	u64 hog_expires;		/* L: when it fires */
 	unsigned int hog_backoff;	/* L: its period is thresh << hog_backoff */
 	unsigned int nr_hogs_running;	/* L: workers marked, still in their item */
 	unsigned int peak_busy;		/* L: most busy workers lately, and when */
-	u64 peak_at;
+	u64 peak_at;			/* L */
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued; /* L */
 	u64 nr_deferred, nr_hogs;					   /* L */
 	/* The statistics work only: the executed count at its last look, and
@@ -208,6 +209,7 @@ struct worker {
 	unsigned int flags;		    /* L, and W for its own NOT_RUNNING changes */
 	bool sleeping;			    /* W: sleeping() ran */
 	bool hog;			    /* L: this item held the pool: CPU-intensive now */
+	u64 current_seq;		    /* L: the current item's number (pool->nr_started) */
 	u64 last_active;		    /* L: when it went idle */
 	struct workqueue_struct *rescue_wq; /* I: rescuers only */
 };
@@ -355,11 +357,13 @@ static u64 idle_life_ns(unsigned int excess)
 static void note_busy(struct worker_pool *pool)
 {
 	unsigned int busy = pool->nr_workers - pool->nr_idle;
+	u64 now = ktime_get_ns();
 
+	assert_spin_locked(&pool->lock);
 	if (busy >= pool->peak_busy ||
-	    ktime_get_ns() - pool->peak_at >= (u64)READ_ONCE(wq_idle_timeout_ms) * NSEC_PER_MSEC) {
+	    now - pool->peak_at >= (u64)READ_ONCE(wq_idle_timeout_ms) * NSEC_PER_MSEC) {
 		pool->peak_busy = busy;
-		pool->peak_at = ktime_get_ns();
+		pool->peak_at = now;
 	}
 }
 
@@ -713,6 +717,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_work = w;
 	worker->current_func = w->func;
 	worker->current_pwq = pwq;
+	worker->current_seq = ++pool->nr_started;
 	list_add(&worker->hentry, busy_bucket(pool, w));
 	bool intensive = pwq && (pwq->wq->flags & WQ_CPU_INTENSIVE);
 
@@ -832,6 +837,8 @@ static bool creation_deferred(struct worker_pool *pool)
 	assert_spin_locked(&pool->lock);
 	if (!pool_is_bound(pool) || pool->disassociated)
 		return false;
+	/* The hooks read create_waiting on this CPU without the lock. */
+	WARN_ON_ONCE(smp_processor_id() != pool->cpu);
 	u64 now = ktime_get_ns(), hold = hold_ns(), at = 0;
 	/* Workers in an item other than the caller (it left the idle list):
 	 * with nothing running, those not marked as hogs are blocked, and
@@ -1210,21 +1217,29 @@ static void idle_cull_fn(struct work_struct *work)
 	}
 	/* Oldest first, each once idle for its life: shorter the further
 	 * over the need the pool is. While the recent peak keeps them, look
-	 * again when it is forgotten. */
+	 * again when it is forgotten. This item may run on a worker of the
+	 * pool it reaps, which is idle again as soon as it returns: counted
+	 * as idle here, or a pool one over its need would keep that one and
+	 * re-arm this for ever (the waking of an idle CPU every few seconds). */
+	struct worker *self = current_worker();
+	unsigned int me = self && self->pool == pool;
+
 	for (;;) {
 		u64 now = ktime_get_ns();
 		unsigned int keep = idle_needed(pool, now, NEED_WITH_PEAK);
 
-		if (pool->nr_idle <= keep) {
-			if (too_many_workers(pool, now))
+		if (pool->nr_idle + me <= keep) {
+			if (pool->nr_idle + me > idle_needed(pool, now, NEED_NOW))
 				mod_timer(&pool->idle_timer,
 					  pool->peak_at + (u64)wq_idle_timeout_ms * NSEC_PER_MSEC +
 						  1);
 			break;
 		}
+		if (!pool->nr_idle)
+			break; /* only this worker is over the need: it stays */
 		struct worker *worker =
 			list_last_entry(&pool->idle_list, struct worker, idle_entry);
-		u64 expires = worker->last_active + idle_life_ns(pool->nr_idle - keep);
+		u64 expires = worker->last_active + idle_life_ns(pool->nr_idle + me - keep);
 
 		if (now < expires && !(pool->refcnt == 0 && !pool_is_bound(pool))) {
 			mod_timer(&pool->idle_timer, expires);
@@ -1320,15 +1335,16 @@ static int rescuer_thread(void *arg)
  * An item that stays on the CPU without blocking holds its per-CPU pool:
  * it is the counted runner, so the items behind it wait until it ends.
  * When work waits behind a counted runner, the pool's hog timer is armed
- * for wq_cpu_intensive_thresh_us; if no item of the pool finished
- * meanwhile, the runners are marked CPU-intensive for the rest of their
- * item (as if their workqueue were WQ_CPU_INTENSIVE: out of nr_running),
+ * for wq_cpu_intensive_thresh_us; a counted runner still in the item it
+ * was in when the timer was armed is marked CPU-intensive for the rest of
+ * that item (as if their workqueue were WQ_CPU_INTENSIVE: out of nr_running),
  * and an idle worker starts the next item. One hog at a time per pool: a
  * second waits until the first ends, so that a stream of CPU-bound items
- * does not make a worker each. The timer runs again while work waits,
- * backing off to 16 thresholds while items keep finishing (a long batch),
- * so a hog later in a batch is seen too; new work queued behind a runner
- * brings it back to one threshold. Linux (6.5) does the same from its
+ * does not make a worker each. The timer runs again while work waits
+ * behind a runner, backing off to 16 thresholds while it marks nobody (a
+ * batch of short items, or a hog already out), so a hog later in a batch
+ * is seen too; new work queued behind a runner brings it back to one
+ * threshold. Linux (6.5) does the same from its
  * tick, on the item's CPU time, with a 10 ms threshold.
  */
 
@@ -1349,42 +1365,48 @@ static void watch_for_hog(struct worker_pool *pool)
 			return;
 		del_timer(&pool->hog_timer);
 	}
-	pool->hog_executed = pool->nr_executed;
+	pool->hog_seq = pool->nr_started;
 	pool->hog_backoff = 0;
 	pool->hog_expires = at;
 	add_timer_on(&pool->hog_timer, at, pool->cpu);
 }
 
-/* Mark the counted runners of pool that are on the CPU as CPU hogs.
- * pool->lock held. */
-static void mark_hogs(struct worker_pool *pool)
+/* Mark as CPU hogs the counted runners of pool that are on the CPU in an
+ * item they started before the hog timer was armed (so one threshold ago
+ * or more); how many were. pool->lock held. */
+static unsigned int mark_hogs(struct worker_pool *pool)
 {
+	unsigned int marked = 0;
+
 	static bool reported;
 	struct worker *worker;
 
 	assert_spin_locked(&pool->lock);
 	for (int b = 0; b < BUSY_HASH_SIZE; b++)
 		list_for_each_entry(worker, &pool->busy_hash[b], hentry) {
-			if ((worker->flags & WORKER_NOT_RUNNING) || READ_ONCE(worker->sleeping))
+			if ((worker->flags & WORKER_NOT_RUNNING) || READ_ONCE(worker->sleeping) ||
+			    worker->current_seq > pool->hog_seq)
 				continue;
 			/* One at a time: a second hog waits for the first to
 			 * end, so CPU-bound items never make a worker each. */
 			if (pool->nr_hogs_running)
-				return;
+				return marked;
 			worker_set_flags(worker, WORKER_CPU_INTENSIVE);
 			worker->hog = true;
 			pool->nr_hogs_running++;
 			pool->nr_hogs++;
+			marked++;
 			trace_event(TR_WQ_HOG, worker->thread, (u64)pool->id,
 				    (u64)worker->current_func);
 			if (!__atomic_exchange_n(&reported, true, __ATOMIC_RELAXED))
-				pr_notice("%pS held cpu%u's pool for over %u us with work waiting: "
-					  "it "
-					  "runs as CPU-intensive now (wq_cpu_intensive_thresh_us; "
-					  "the first of such, reported once; `wq` counts them)\n",
-					  worker->current_func, pool->cpu,
-					  wq_cpu_intensive_thresh_us);
+				pr_notice(
+					"%pS held cpu%u's pool for over %u us with work waiting: "
+					"it runs as CPU-intensive now (wq_cpu_intensive_thresh_us; "
+					"the first of such, reported once; `wq` counts them)\n",
+					worker->current_func, pool->cpu,
+					wq_cpu_intensive_thresh_us);
 		}
+	return marked;
 }
 
 /* Timer callback, on the pool's CPU: has the pool been held? */
@@ -1396,15 +1418,16 @@ static void pool_hog_timeout(struct timer_list *t)
 	spin_lock(&pool->lock);
 	if (thresh && !pool->disassociated && smp_processor_id() == pool->cpu &&
 	    !list_empty(&pool->worklist) && atomic_read(&pool->nr_running)) {
-		if (pool->nr_executed == pool->hog_executed) {
-			mark_hogs(pool);
+		if (mark_hogs(pool)) {
 			if (need_more_worker(pool))
 				wake_up_worker(pool);
 			pool->hog_backoff = 0;
 		} else if (pool->hog_backoff < HOG_MAX_BACKOFF) {
-			pool->hog_backoff++; /* progress: a batch, look less often */
+			/* Progress (a batch), or a hog already out and another
+			 * waiting for it to end: look less often. */
+			pool->hog_backoff++;
 		}
-		pool->hog_executed = pool->nr_executed;
+		pool->hog_seq = pool->nr_started;
 		pool->hog_expires =
 			ktime_get_ns() + ((u64)thresh * NSEC_PER_USEC << pool->hog_backoff);
 		mod_timer(t, pool->hog_expires);
@@ -2765,7 +2788,6 @@ static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 		.nr_rescued = pool->nr_rescued,
 		.nr_deferred = pool->nr_deferred,
 		.nr_hogs = pool->nr_hogs,
-		.peak_busy = pool->peak_busy,
 	};
 	spin_unlock_irqrestore(&pool->lock, flags);
 }

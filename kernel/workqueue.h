@@ -317,7 +317,6 @@ struct wq_pool_stats {
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;
 	u64 nr_deferred; /* creations held or paced */
 	u64 nr_hogs;	 /* items marked CPU-intensive for holding the pool */
-	unsigned int peak_busy;
 };
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st);
 
