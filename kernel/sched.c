@@ -657,6 +657,12 @@ void yield(void)
 	schedule(); /* state RUNNING: requeued behind its equals */
 }
 
+void sched_resched_here(void)
+{
+	assert(irqs_disabled());
+	this_cpu_write(need_resched, true);
+}
+
 void preempt_schedule(void)
 {
 	do {

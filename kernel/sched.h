@@ -179,6 +179,11 @@ __noreturn void cpu_idle(void); /* the idle loop */
 void schedule(void);
 void yield(void);
 bool wake_up_thread(struct thread *t); /* true if it was blocked */
+/* From an interrupt on this CPU (interrupts off): choose again at its exit,
+ * so that threads woken meanwhile compete with the interrupted one now
+ * rather than when its slice ends (still by the fair class's rule). The
+ * workqueue uses it when a CPU hog stops holding its pool. */
+void sched_resched_here(void);
 /* For the clock event (this CPU, interrupts off): the end of the current
  * slice (KTIME_MAX: none), and its interrupt's check; true if the slice
  * deadline was due. */

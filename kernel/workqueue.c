@@ -98,11 +98,11 @@ static const char *const trustee_names[] = { "none", "in-charge", "done" };
 unsigned int wq_idle_timeout_ms = 5000;
 PARAM_UINT(wq_idle_timeout_ms, wq_idle_timeout_ms, 10, 3600000,
 	   "ms a pool remembers its busiest moment, and an unneeded idle worker lives");
-unsigned int wq_create_hold_us = 200;
+unsigned int wq_create_hold_us = 100;
 PARAM_UINT(wq_create_hold_us, wq_create_hold_us, 0, 100000,
 	   "us a worker left without a spare waits for a blocked one to return before making one "
 	   "(0: at once)");
-unsigned int wq_pace_max_us = 10000;
+unsigned int wq_pace_max_us = 1000;
 PARAM_UINT(wq_pace_max_us, wq_pace_max_us, 0, 1000000,
 	   "longest pause between worker creations in a storm, past 64 workers (0: no pacing)");
 unsigned int wq_max_workers = 512;
@@ -1421,6 +1421,11 @@ static void pool_hog_timeout(struct timer_list *t)
 		if (mark_hogs(pool)) {
 			if (need_more_worker(pool))
 				wake_up_worker(pool);
+			/* The hog is what this interrupt interrupted: let the
+			 * woken worker compete with it now, not at its slice
+			 * end (without this, p99 behind a hog was a whole 1 ms
+			 * item whenever the hog's worker had run less lately). */
+			sched_resched_here();
 			pool->hog_backoff = 0;
 		} else if (pool->hog_backoff < HOG_MAX_BACKOFF) {
 			/* Progress (a batch), or a hog already out and another

@@ -87,7 +87,7 @@ static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
 	init_completion(&gate);
 	atomic_set(&started, 0);
 	WRITE_ONCE(wq_create_hold_us, 100 * 1000 * 1000);
-	/* An expired hold earlier switched holds off for 10 holds (2 ms at
+	/* An expired hold earlier switched holds off for 10 holds (1 ms at
 	 * the default): past that now, however late this sleep returns. */
 	msleep(10);
 	unsigned int n = pool_now(cpu, WQ_POOL_HIGHPRI).nr_idle + 3;
