@@ -831,14 +831,17 @@ static u64 hold_ns(void)
 
 /* Must the caller (about to work, no idle worker left) wait before
  * making a worker? If so the create timer is armed for when it may.
- * pool->lock held, on the pool's CPU. */
+ * pool->lock held. Never on a CPU other than the pool's (see below). */
 static bool creation_deferred(struct worker_pool *pool)
 {
 	assert_spin_locked(&pool->lock);
-	if (!pool_is_bound(pool) || pool->disassociated)
+	/* Only on the pool's CPU: the hooks read create_waiting there without
+	 * the lock, and the create timer must fire there. A worker of an
+	 * associated pool may run elsewhere (one that could not rebind yet,
+	 * or between its CPU leaving the online mask and the dying step):
+	 * it makes its worker at once, as without these policies. */
+	if (!pool_is_bound(pool) || pool->disassociated || smp_processor_id() != pool->cpu)
 		return false;
-	/* The hooks read create_waiting on this CPU without the lock. */
-	WARN_ON_ONCE(smp_processor_id() != pool->cpu);
 	u64 now = ktime_get_ns(), hold = hold_ns(), at = 0;
 	/* Workers in an item other than the caller (it left the idle list):
 	 * with nothing running, those not marked as hogs are blocked, and
