@@ -36,7 +36,13 @@ static void trace_the_classic_scenarios(struct ktest *t)
 	u64 recorded, lost;
 
 	KT_ASSERT_TRUE(t, trace_start(8192) == 0);
-	/* 1: item A blocks; B and C run on another worker meanwhile. */
+	/* 1: item A blocks; B and C run on another worker meanwhile. CPU-hog
+	 * detection is off for it: A's worker, slow to reach its msleep()
+	 * under TCG, could be marked a hog first and lose the CPU to B and C,
+	 * which then run before A blocks, not while. */
+	unsigned int thresh = wq_cpu_intensive_thresh_us;
+
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, 0);
 	INIT_WORK(&a, blocker_fn);
 	INIT_WORK(&b, spinner_fn);
 	INIT_WORK(&c, spinner_fn);
@@ -48,6 +54,7 @@ static void trace_the_classic_scenarios(struct ktest *t)
 	flush_work(&a);
 	flush_work(&b);
 	flush_work(&c);
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
 	/* 2: a CPU goes offline with pending work; the trustee's workers finish it. */
 	if (cpu) {
 		for (int i = 0; i < 6; i++) {
