@@ -1362,12 +1362,13 @@ static void watch_for_hog(struct worker_pool *pool)
 		return;
 	u64 at = ktime_get_ns() + (u64)thresh * NSEC_PER_USEC;
 
-	/* Pending with its period backed off (a long batch): bring it in. */
-	if (timer_pending(&pool->hog_timer)) {
-		if (pool->hog_expires <= at)
-			return;
-		del_timer(&pool->hog_timer);
-	}
+	/* Pending, soon enough: leave it. Otherwise (not pending, or its
+	 * period backed off in a long batch) arm it for one threshold; always
+	 * through del_timer(): timer_pending() read without the timer's base
+	 * lock can miss a timer that a dying CPU's timers are moving. */
+	if (timer_pending(&pool->hog_timer) && pool->hog_expires <= at)
+		return;
+	del_timer(&pool->hog_timer);
 	pool->hog_seq = pool->nr_started;
 	pool->hog_backoff = 0;
 	pool->hog_expires = at;
