@@ -23,11 +23,14 @@ ROOT = os.path.join(HERE, "..")
 PROMPT = "baton> "
 
 
-# A kernel log line ("[    1.234567][cpu2] ...") that another CPU printed in
+# Kernel log lines ("[    1.234567][cpu2] ...") that other CPUs printed in
 # the middle of the shell's echo: printk ends the open line first, so the
-# echo of "cpus" can read "cp\r\n[...][cpu1] ...\r\nus". Shell.run() lets
-# such a line break the echo anywhere; the output it returns keeps them.
-KERNEL_LINE_BREAK = r"(?:\r?\n\[ *\d+\.\d{6}\]\[cpu\d+\] [^\r\n]*\r?\n)?"
+# echo of "cpus" can read "cp\r\n[...][cpu1] ...\r\nus", with as many
+# lines in between as were printed meanwhile (a running torture prints
+# several: one line only here made 'torture stop' time out with its answer
+# in the log). Shell.run() lets them break the echo anywhere; the output it
+# returns keeps them.
+KERNEL_LINE_BREAK = r"(?:\r?\n(?:\[ *\d+\.\d{6}\]\[cpu\d+\] [^\r\n]*\r?\n)+)?"
 
 
 def echo_pattern(line):

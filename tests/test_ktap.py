@@ -396,6 +396,17 @@ def test_shrink_candidates_are_smaller():
     assert any(x.params.get("delay_points", "all") != "all" for _, x in cands)
 
 
+def test_echo_survives_kernel_lines_in_between():
+    import re
+    import shell_tests
+    pat = shell_tests.echo_pattern("torture stop")
+    one = "torture\r\n[    2.183203][cpu0] sched: a line\r\n stop\r\n"
+    two = ("torture\r\n[    2.183203][cpu0] sched: a line\r\n"
+           "[    2.184390][cpu0] sched: another\r\n stop\r\n")
+    assert re.match(pat, one) and re.match(pat, two)
+    assert not re.match(pat, "torture\r\nnot a kernel line\r\n stop")
+
+
 def main():
     tests = [(k, v) for k, v in globals().items() if k.startswith("test_") and callable(v)]
     failed = 0
