@@ -62,6 +62,21 @@ static bool take_injected(unsigned int *counter)
 
 /* ---- steps -------------------------------------------------------------- */
 
+void cpus_read_lock(void)
+{
+	mutex_lock(&cpu_hotplug_lock);
+}
+
+void cpus_read_unlock(void)
+{
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
+bool cpus_locked(void)
+{
+	return mutex_owned(&cpu_hotplug_lock);
+}
+
 void cpuhp_add_step(struct cpuhp_step *step)
 {
 	mutex_lock(&cpu_hotplug_lock);
@@ -478,7 +493,10 @@ static struct cpuhp_step builtin_steps[] = {
 	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .down = irqs_dying },
 	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .down = workqueue_cpu_dying },
 	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
-	{ .name = "workqueue:online", .phase = CPUHP_ONLINE, .up = workqueue_cpu_online },
+	{ .name = "workqueue:online",
+	  .phase = CPUHP_ONLINE,
+	  .up = workqueue_cpu_online,
+	  .down = workqueue_cpu_offline },
 };
 
 void cpuhp_init(void)

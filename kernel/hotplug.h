@@ -108,6 +108,14 @@ void cpuhp_add_step(struct cpuhp_step *step);
 void cpuhp_add_step_first(struct cpuhp_step *step);
 void cpuhp_remove_step(struct cpuhp_step *step);
 
+/* Keep CPUs from coming or going meanwhile (the hotplug lock itself): for
+ * code that sets something up for each online CPU (the workqueue's pools
+ * of a new nice level). Sleeps; not from a hotplug callback, which runs
+ * under it already. cpus_locked(): the caller holds it (either way). */
+void cpus_read_lock(void);
+void cpus_read_unlock(void);
+bool cpus_locked(void);
+
 /* Is cpu on its way down (between clearing active and being offline)? */
 bool cpu_going_down(unsigned int cpu);
 

@@ -42,6 +42,7 @@
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
 #include "kernel/deterministic.h"
+#include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
@@ -164,11 +165,14 @@ struct worker_pool {
 	int trustee_state;	     /* L: TRUSTEE_* */
 	unsigned int trustee_events; /* L: bumped to wake the trustee */
 	struct wait_queue_head trustee_wait;
-	struct work_struct trustee_work; /* manages the pool while disassociated */
-	int next_id;			 /* L */
-	int refcnt;			 /* PM+L: unbound pools: pwqs using it */
-	struct list_head unbound_node;	 /* PM */
-	struct timer_list idle_timer;	 /* queues idle_cull_work */
+	/* Manages the pool while disassociated; delayed only for the retries
+	 * of a trustee run by its workqueue's rescuer (trustee_fn). */
+	struct delayed_work trustee_work;
+	u64 nr_trustee_runs;	       /* L */
+	int next_id;		       /* L */
+	int refcnt;		       /* PM+L: pwqs using it */
+	struct list_head unbound_node; /* PM */
+	struct timer_list idle_timer;  /* queues idle_cull_work */
 	struct work_struct idle_cull_work;
 	struct timer_list mayday_timer; /* armed while the manager struggles, or no worker is idle
 					 */
@@ -235,14 +239,19 @@ struct workqueue_struct {
 	unsigned int flags;   /* I */
 	int saved_max_active; /* M */
 	struct mutex mutex;
-	struct list_head pwqs;			  /* M: every pwq, retired ones included */
-	struct list_head list;			  /* PM: all workqueues */
-	struct pool_workqueue *cpu_pwqs[NR_CPUS]; /* I: bound workqueues */
-	struct pool_workqueue *dfl_pwq;		  /* M; read with READ_ONCE: unbound */
-	struct workqueue_attrs unbound_attrs;	  /* M */
-	int nr_drainers;			  /* M; read without it by queueing */
-	bool destroying;			  /* M; likewise */
-	atomic_t nr_timers;			  /* A: delayed items with their timer armed */
+	struct list_head pwqs; /* M: every pwq, retired ones included */
+	struct list_head list; /* PM: all workqueues */
+	/* Bound: where an item for each CPU goes (its own pwq, or another
+	 * CPU's of the mask: wq_update_cpu_map), and the workqueue's pwq on
+	 * each CPU's pool of its nice. */
+	struct pool_workqueue *cpu_pwqs[NR_CPUS];  /* PM+M; read with READ_ONCE */
+	struct pool_workqueue *pool_pwqs[NR_CPUS]; /* M */
+	struct pool_workqueue *dfl_pwq;		   /* M; read with READ_ONCE: unbound */
+	struct workqueue_attrs attrs;		   /* PM+M */
+	bool restricted;			   /* PM+M: the mask leaves out a possible CPU */
+	int nr_drainers;			   /* M; read without it by queueing */
+	bool destroying;			   /* M; likewise */
+	atomic_t nr_timers;			   /* A: delayed items with their timer armed */
 	/* flushing (see "colours" in workqueue.h) */
 	struct spinlock flush_lock;
 	struct mutex flush_mutex;	   /* serialises flushers taking a colour */
@@ -266,6 +275,12 @@ struct wq_barrier {
 };
 
 static struct worker_pool cpu_pools[NR_CPUS][NR_STD_POOLS];
+/* The per-CPU pools of a nice other than the standard two (0 and -20),
+ * indexed by nice - NICE_MIN: made the first time a bound workqueue asks
+ * for that nice, one pool per possible CPU, and kept. Set under PM and the
+ * hotplug lock, so the hotplug callbacks see a set that does not change. */
+#define NR_NICE_LEVELS (NICE_MAX - NICE_MIN + 1)
+static struct worker_pool **nice_pools[NR_NICE_LEVELS]; /* PM+H; read with READ_ONCE */
 static DEFINE_MUTEX(wq_pool_mutex);
 static LIST_HEAD(unbound_pools); /* PM; pools are never freed, only re-keyed */
 static LIST_HEAD(workqueues);	 /* PM */
@@ -285,6 +300,36 @@ static bool pool_is_bound(const struct worker_pool *pool)
 {
 	return pool->cpu != WORK_CPU_UNBOUND;
 }
+
+/* cpu's pool of nice: NULL for a nice level not made yet. */
+static struct worker_pool *cpu_pool(unsigned int cpu, int nice)
+{
+	if (nice == 0)
+		return &cpu_pools[cpu][WQ_POOL_NORMAL];
+	if (nice == HIGHPRI_NICE)
+		return &cpu_pools[cpu][WQ_POOL_HIGHPRI];
+	struct worker_pool **level = READ_ONCE(nice_pools[nice - NICE_MIN]);
+
+	return level ? level[cpu] : NULL;
+}
+
+/* The next of cpu's pools after *i (start at 0): the standard two, then one
+ * per nice level made so far. */
+static struct worker_pool *next_cpu_pool(unsigned int cpu, unsigned int *i)
+{
+	while (*i < NR_STD_POOLS + NR_NICE_LEVELS) {
+		unsigned int n = (*i)++;
+
+		if (n < NR_STD_POOLS)
+			return &cpu_pools[cpu][n];
+		struct worker_pool **level = READ_ONCE(nice_pools[n - NR_STD_POOLS]);
+
+		if (level)
+			return level[cpu];
+	}
+	return NULL;
+}
+#define for_each_cpu_pool(pool, cpu, i) for ((i) = 0; ((pool) = next_cpu_pool((cpu), &(i)));)
 
 /* ---- policy ------------------------------------------------------------- */
 
@@ -314,9 +359,10 @@ static bool need_to_create_worker(struct worker_pool *pool)
 enum need_kind { NEED_NOW, NEED_WITH_PEAK };
 
 /* How many idle workers the pool needs: two, one per four busy ones, and
- * (NEED_WITH_PEAK) enough to serve its recent peak again. An unused
- * unbound pool needs none; a disassociated one keeps all (the trustee
- * releases them). pool->lock held. */
+ * (NEED_WITH_PEAK) enough to serve its recent peak again. A disassociated
+ * one keeps all (the trustee releases them); an unused one needs none, or
+ * one for a per-CPU pool (concurrency management needs one to wake: the
+ * pools of a nice level no workqueue uses any more). pool->lock held. */
 static unsigned int idle_needed(struct worker_pool *pool, u64 now, enum need_kind kind)
 {
 	unsigned int nr_idle = pool->nr_idle + (pool->manager_active ? 1 : 0);
@@ -324,10 +370,10 @@ static unsigned int idle_needed(struct worker_pool *pool, u64 now, enum need_kin
 	unsigned int keep = MIN_IDLE_WORKERS + nr_busy / MAX_IDLE_WORKERS_RATIO;
 
 	assert_spin_locked(&pool->lock);
-	if (!pool_is_bound(pool) && pool->refcnt == 0)
-		return 0;
 	if (pool->disassociated)
 		return ~0u;
+	if (pool->refcnt == 0) /* unused: a per-CPU pool keeps the one it must have */
+		return pool_is_bound(pool) ? 1 : 0;
 	if (kind == NEED_WITH_PEAK &&
 	    now - pool->peak_at < (u64)READ_ONCE(wq_idle_timeout_ms) * NSEC_PER_MSEC &&
 	    pool->peak_busy + MIN_IDLE_WORKERS > nr_busy)
@@ -697,6 +743,21 @@ static void pwq_dec_nr_in_flight(struct pool_workqueue *pwq, unsigned int color,
 	color_done(pwq->wq, color);
 }
 
+/* A worker of a CPU's pool run by the trustee (on any active CPU) is about
+ * to run an item of a workqueue with a CPU mask: keep it to the active
+ * CPUs of the mask, if there are any. May sleep. True if it narrowed its
+ * affinity (the caller widens it again after the item). */
+static bool keep_to_wq_cpus(struct workqueue_struct *wq)
+{
+	struct cpumask cpus;
+
+	mutex_lock(&wq->mutex);
+	bool some = cpumask_and(&cpus, &wq->attrs.cpumask, &cpu_active_mask);
+
+	mutex_unlock(&wq->mutex);
+	return some && set_cpus_allowed(current, &cpus) == 0;
+}
+
 /* Run w on this worker. pool->lock held on entry and exit (dropped inside). */
 static void process_one_work(struct worker *worker, struct work_struct *w)
 {
@@ -735,6 +796,9 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	 * dropped, so a queue_work() in between reads the previous pool and
 	 * its reentrancy guard looks in the wrong place. */
 	bool late_last_pool = wq_lab_late_last_pool && pool_is_bound(pool) && pool->disassociated;
+	/* Run by the trustee: an item of a workqueue with a CPU mask keeps to it. */
+	bool keep_to_mask =
+		pwq && pool_is_bound(pool) && pool->disassociated && READ_ONCE(pwq->wq->restricted);
 
 	if (!late_last_pool)
 		w->last_pool = pool;
@@ -751,6 +815,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	/* From here on it may be queued again (it will wait for us). */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	spin_unlock_irq(&pool->lock);
+	bool narrowed = keep_to_mask && keep_to_wq_cpus(pwq->wq);
+
 	delay_point(DP_WORK_START);
 	if (late_last_pool)
 		WRITE_ONCE(w->last_pool, pool);
@@ -780,6 +846,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 		  worker->current_func, preempt_count());
 	if (put && color != WORK_NO_COLOR)
 		put(w); /* the last touch of w by the workqueue */
+	if (narrowed)	/* any active CPU again, or its own CPU if it is back */
+		set_cpus_allowed(current, &cpu_active_mask);
 
 	spin_lock_irq(&pool->lock);
 	/* Its workqueue's flag, or the hog timer's verdict: for this item only. */
@@ -1244,7 +1312,7 @@ static void idle_cull_fn(struct work_struct *work)
 			list_last_entry(&pool->idle_list, struct worker, idle_entry);
 		u64 expires = worker->last_active + idle_life_ns(pool->nr_idle + me - keep);
 
-		if (now < expires && !(pool->refcnt == 0 && !pool_is_bound(pool))) {
+		if (now < expires && pool->refcnt) {
 			mod_timer(&pool->idle_timer, expires);
 			break;
 		}
@@ -1555,10 +1623,11 @@ retry:
 		pwq = READ_ONCE(wq->dfl_pwq);
 	} else {
 		/* An offline CPU's items go to its pool all the same: its trustee
-		 * has them run on other CPUs (workqueue.h, "CPUs going offline"). */
-		if (cpu >= NR_CPUS || !wq->cpu_pwqs[cpu])
+		 * has them run on other CPUs (workqueue.h, "CPUs going offline").
+		 * With a CPU mask, the map sends them to the mask's CPUs. */
+		if (cpu >= NR_CPUS || !READ_ONCE(wq->cpu_pwqs[cpu]))
 			cpu = smp_processor_id();
-		pwq = wq->cpu_pwqs[cpu];
+		pwq = READ_ONCE(wq->cpu_pwqs[cpu]);
 	}
 	delay_point(DP_QUEUE);
 	struct worker_pool *last = READ_ONCE(w->last_pool);
@@ -1614,7 +1683,7 @@ retry:
 	}
 	spin_unlock_no_resched(&pool->lock);
 	if (kick)
-		queue_work(trustee_wq, &pool->trustee_work); /* it needs a worker */
+		queue_work(trustee_wq, &pool->trustee_work.work); /* it needs a worker */
 	return true;
 }
 
@@ -2173,21 +2242,48 @@ static void trustee_set_state(struct worker_pool *pool, int state)
 	trace_event(TR_TRUSTEE, NULL, (u64)pool->id, (u64)state);
 }
 
+/* Run by its workqueue's rescuer, a trustee comes back this often. */
+#define TRUSTEE_RETRY_NS (CREATE_COOLDOWN_MS * NSEC_PER_MSEC)
+
+static bool running_in_rescuer(void)
+{
+	struct worker *worker = current_worker();
+
+	return worker && (worker->flags & WORKER_RESCUER);
+}
+
 /* The trustee: runs a disassociated pool until its work is gone, as the
  * pool's manager (manage_workers) when no worker is idle; then releases
  * the idle workers (TRUSTEE_DONE) and leaves. Queued again by work queued
  * to the pool meanwhile, or when it finds no idle worker; returns at once
- * once the CPU is back. */
+ * once the CPU is back.
+ * Run by the trustees' rescuer (no worker could be had), it must not keep
+ * it: the one rescuer serves the trustees of every pool, both of a CPU
+ * and those of other CPUs going down. So it makes one pass (one creation
+ * attempt, no waiting) and comes back TRUSTEE_RETRY_NS later, queued
+ * again (by the rescuer again, if still no worker can be had). */
 static void trustee_fn(struct work_struct *work)
 {
-	struct worker_pool *pool = container_of(work, struct worker_pool, trustee_work);
+	struct worker_pool *pool =
+		container_of(to_delayed_work(work), struct worker_pool, trustee_work);
+	bool rescuer = running_in_rescuer();
 
 	delay_point(DP_TRUSTEE);
 	spin_lock_irq(&pool->lock);
+	pool->nr_trustee_runs++;
 	while (pool->disassociated) {
 		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
-		if (need_to_create_worker(pool) && manage_workers(pool))
+		if (need_to_create_worker(pool) && !rescuer && manage_workers(pool))
 			continue;
+		if (need_to_create_worker(pool) && rescuer && !pool->manager_active) {
+			mayday_watch(pool); /* for the items, should this fail too */
+			spin_unlock_irq(&pool->lock);
+			bool made = create_worker(pool);
+
+			spin_lock_irq(&pool->lock);
+			if (made)
+				continue;
+		}
 		if (list_empty(&pool->worklist) && pool->nr_idle == pool->nr_workers &&
 		    !pool->manager_active) {
 			/* The work is gone: release the workers. */
@@ -2197,6 +2293,11 @@ static void trustee_fn(struct work_struct *work)
 		}
 		if (need_more_worker(pool))
 			wake_up_worker(pool);
+		if (rescuer) {
+			spin_unlock_irq(&pool->lock);
+			queue_delayed_work(trustee_wq, &pool->trustee_work, TRUSTEE_RETRY_NS);
+			return;
+		}
 		unsigned int seen = pool->trustee_events;
 
 		spin_unlock_irq(&pool->lock);
@@ -2209,9 +2310,12 @@ static void trustee_fn(struct work_struct *work)
 
 int workqueue_cpu_dying(unsigned int cpu)
 {
+	struct worker_pool *pool;
+	unsigned int i;
+
 	assert(irqs_disabled() && smp_processor_id() == cpu);
-	for (int i = 0; i < NR_STD_POOLS; i++) {
-		struct worker_pool *pool = &cpu_pools[cpu][i];
+	for_each_cpu_pool(pool, cpu, i)
+	{
 		struct worker *worker;
 
 		delay_point(DP_CPU_DYING);
@@ -2232,14 +2336,18 @@ int workqueue_cpu_dying(unsigned int cpu)
 		if (need_to_create_worker(pool))
 			mayday_watch(pool);
 		spin_unlock_no_resched(&pool->lock);
-		queue_work(trustee_wq, &pool->trustee_work);
+		queue_work(trustee_wq, &pool->trustee_work.work);
 	}
 	return 0;
 }
 
+static void update_cpu_maps(void);
+
 int workqueue_cpu_online(unsigned int cpu)
 {
-	struct worker *bound[NR_STD_POOLS];
+	struct worker *bound[NR_STD_POOLS + NR_NICE_LEVELS];
+	struct worker_pool *pool;
+	unsigned int i, n = 0;
 
 	might_sleep();
 	delay_point(DP_REBIND);
@@ -2249,17 +2357,20 @@ int workqueue_cpu_online(unsigned int cpu)
 	 * nobody. Made before anything changes, so that failing is clean:
 	 * cpu_up() then takes the CPU back down, and the trustee keeps the
 	 * pools (docs/hotplug.md). */
-	for (int i = 0; i < NR_STD_POOLS; i++) {
-		bound[i] = worker_new(&cpu_pools[cpu][i], false);
-		if (!bound[i]) {
-			while (i--)
-				worker_discard(bound[i]);
+	for_each_cpu_pool(pool, cpu, i)
+	{
+		bound[n] = worker_new(pool, false);
+		if (!bound[n]) {
+			while (n--)
+				worker_discard(bound[n]);
 			pr_warn("cpu%u: no bound worker could be created: online refused\n", cpu);
 			return -ENOMEM;
 		}
+		n++;
 	}
-	for (int i = 0; i < NR_STD_POOLS; i++) {
-		struct worker_pool *pool = &cpu_pools[cpu][i];
+	n = 0;
+	for_each_cpu_pool(pool, cpu, i)
+	{
 		struct worker *worker;
 
 		spin_lock_irq(&pool->lock);
@@ -2282,11 +2393,23 @@ int workqueue_cpu_online(unsigned int cpu)
 		}
 		/* In the same locked section: the pool is never associated
 		 * without its bound worker. */
-		struct thread *th = worker_attach(bound[i], false);
+		struct thread *th = worker_attach(bound[n++], false);
 
 		spin_unlock_irq(&pool->lock);
 		put_thread(th);
 	}
+	update_cpu_maps();
+	return 0;
+}
+
+/* The CPU is no longer active: workqueues with a CPU mask send what is
+ * queued for it to their other CPUs from now on. What is queued there
+ * already goes to the trustee, whose workers keep to the mask
+ * (keep_to_wq_cpus). */
+int workqueue_cpu_offline(unsigned int cpu)
+{
+	might_sleep();
+	update_cpu_maps();
 	return 0;
 }
 
@@ -2329,7 +2452,7 @@ static int init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
 	timer_setup(&pool->create_timer, pool_create_timeout);
 	timer_setup(&pool->hog_timer, pool_hog_timeout);
 	INIT_WORK(&pool->idle_cull_work, idle_cull_fn);
-	INIT_WORK(&pool->trustee_work, trustee_fn);
+	INIT_DELAYED_WORK(&pool->trustee_work, trustee_fn);
 	init_waitqueue_head(&pool->trustee_wait);
 	return 0;
 }
@@ -2389,15 +2512,77 @@ static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
 	return found;
 }
 
-/* Drop a reference; an unused pool's idle workers go at once. PM held. */
-static void put_unbound_pool(struct worker_pool *pool)
+/* A pwq takes a reference to its per-CPU pool. PM held. */
+static void get_cpu_pool(struct worker_pool *pool)
 {
 	assert(mutex_owned(&wq_pool_mutex));
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
-	if (--pool->refcnt == 0)
-		destroy_idle_workers(pool);
+	pool->refcnt++;
 	spin_unlock_irqrestore(&pool->lock, flags);
+}
+
+/* Drop a pwq's reference. An unused unbound pool's idle workers go at
+ * once; an unused per-CPU pool (a nice level nobody uses any more) keeps
+ * one, the rest reaped on its CPU (the idle-list rule) by its timer, now.
+ * PM held. */
+static void put_pool(struct worker_pool *pool)
+{
+	assert(mutex_owned(&wq_pool_mutex));
+	unsigned long flags = spin_lock_irqsave(&pool->lock);
+	u64 now = ktime_get_ns();
+
+	if (--pool->refcnt == 0) {
+		if (!pool_is_bound(pool))
+			destroy_idle_workers(pool);
+		else if (too_many_workers(pool, now))
+			mod_timer(&pool->idle_timer, now);
+	}
+	spin_unlock_irqrestore(&pool->lock, flags);
+}
+
+/* Make sure the per-CPU pools of nice exist and that each online CPU's has
+ * a worker: 0, or -ENOMEM (what was made stays, unused, for another try).
+ * PM and the hotplug lock held, so no CPU comes or goes meanwhile. */
+static int get_nice_level(int nice)
+{
+	struct worker_pool **level;
+	unsigned int cpu;
+
+	assert(mutex_owned(&wq_pool_mutex) && cpus_locked());
+	if (nice == 0 || nice == HIGHPRI_NICE)
+		return 0; /* the standard pools, made at boot */
+	level = nice_pools[nice - NICE_MIN];
+	if (!level) {
+		level = kcalloc(NR_CPUS, sizeof(*level));
+		if (!level)
+			return -ENOMEM;
+		for_each_possible_cpu(cpu) {
+			struct worker_pool *pool = kzalloc(sizeof(*pool));
+
+			if (!pool || init_pool(pool, cpu, nice)) {
+				kfree(pool);
+				goto fail;
+			}
+			pool->id = next_pool_id++;
+			pool->disassociated = !cpu_online(cpu); /* until cpu_up() */
+			level[cpu] = pool;
+		}
+		/* The hotplug callbacks walk it from now on. */
+		WRITE_ONCE(nice_pools[nice - NICE_MIN], level);
+	}
+	for_each_online_cpu(cpu)
+		if (!READ_ONCE(level[cpu]->nr_workers) && !create_worker(level[cpu]))
+			return -ENOMEM;
+	return 0;
+fail:
+	for_each_possible_cpu(cpu)
+		if (level[cpu]) {
+			kfree(level[cpu]->busy_hash);
+			kfree(level[cpu]);
+		}
+	kfree(level);
+	return -ENOMEM;
 }
 
 /* ---- workqueues --------------------------------------------------------- */
@@ -2417,7 +2602,9 @@ static struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq, struct work
 	return pwq;
 }
 
-/* Drop the pool references of retired pwqs that have drained. M and PM held. */
+/* Drop the pool references of retired pwqs that have drained (their
+ * memory stays until the workqueue goes: a queuer may still look at one).
+ * M and PM held. */
 static void release_retired_pwqs(struct workqueue_struct *wq)
 {
 	struct pool_workqueue *pwq;
@@ -2435,17 +2622,171 @@ static void release_retired_pwqs(struct workqueue_struct *wq)
 		spin_unlock_irqrestore(&pwq->pool->lock, flags);
 		if (idle) {
 			pwq->released = true;
-			put_unbound_pool(pwq->pool);
+			put_pool(pwq->pool);
 		}
 	}
 }
 
-static int check_attrs(const struct workqueue_attrs *attrs)
+/* Why wq cannot take attrs, in words; NULL if it can. */
+static const char *attrs_refusal(struct workqueue_struct *wq, const struct workqueue_attrs *attrs)
 {
+	if (wq->flags & __WQ_ORDERED)
+		return "an ordered workqueue keeps its attributes (a second pool would let its "
+		       "next item start beside the last one)";
 	if (attrs->nice < NICE_MIN || attrs->nice > NICE_MAX)
-		return -EINVAL;
+		return "nice must be -20..19";
 	if (!cpumask_intersects(&attrs->cpumask, &cpu_active_mask))
-		return -EINVAL;
+		return "no CPU of the mask is active";
+	if ((wq->flags & __WQ_FIXED_CPUS) && !cpumask_subset(&cpu_possible_mask, &attrs->cpumask))
+		return "the CPUs of a system per-CPU workqueue are fixed (its users queue work "
+		       "on exact CPUs)";
+	return NULL;
+}
+
+/* Point each CPU's entry of a bound workqueue's map at the pwq its items go
+ * to: the CPU's own, if the mask has it and it is active, or a mask
+ * covers every possible CPU (an offline CPU's items then go to its pool,
+ * and its trustee has them run elsewhere); otherwise one of the mask's
+ * active CPUs, spread by CPU number. With none of them active, every CPU
+ * maps to itself: items run anywhere rather than nowhere (Linux's fallback
+ * for unbound workqueues). PM and M held. */
+static void wq_update_cpu_map(struct workqueue_struct *wq)
+{
+	struct cpumask live;
+	unsigned int cpu, n = 0;
+
+	assert(mutex_owned(&wq_pool_mutex) && mutex_owned(&wq->mutex));
+	if (wq->flags & WQ_UNBOUND)
+		return;
+	if (wq->restricted && cpumask_and(&live, &wq->attrs.cpumask, &cpu_active_mask))
+		n = cpumask_weight(&live);
+	for_each_possible_cpu(cpu) {
+		unsigned int to = cpu;
+
+		if (n && !cpumask_test_cpu(cpu, &live))
+			to = cpumask_nth(cpu % n, &live);
+		WRITE_ONCE(wq->cpu_pwqs[cpu], wq->pool_pwqs[to]);
+	}
+}
+
+/* A CPU became active or stopped being so: remap the bound workqueues with
+ * a CPU mask. May sleep; the hotplug lock held. */
+static void update_cpu_maps(void)
+{
+	struct workqueue_struct *wq;
+
+	mutex_lock(&wq_pool_mutex);
+	list_for_each_entry(wq, &workqueues, list) {
+		mutex_lock(&wq->mutex);
+		if (wq->restricted)
+			wq_update_cpu_map(wq);
+		mutex_unlock(&wq->mutex);
+	}
+	mutex_unlock(&wq_pool_mutex);
+}
+
+/* Move a bound workqueue to the per-CPU pools of nice: new pwqs for every
+ * possible CPU, returned in *fresh; the caller swaps them in. 0 or -ENOMEM
+ * (nothing changed). PM, M and the hotplug lock held. */
+static int repool_bound(struct workqueue_struct *wq, int nice, struct pool_workqueue **fresh)
+{
+	int err = get_nice_level(nice);
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (err)
+			break;
+		fresh[cpu] = alloc_pwq(wq, cpu_pool(cpu, nice));
+		if (fresh[cpu])
+			get_cpu_pool(fresh[cpu]->pool);
+		else
+			err = -ENOMEM;
+	}
+	if (err)
+		for_each_possible_cpu(cpu)
+			if (fresh[cpu]) {
+				list_del(&fresh[cpu]->pwqs_node);
+				put_pool(fresh[cpu]->pool);
+				kfree(fresh[cpu]);
+			}
+	return err;
+}
+
+/* Mark a pwq replaced: queuers that still see it take the new one. */
+static void retire_pwq(struct pool_workqueue *pwq)
+{
+	unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
+
+	pwq->retired = true;
+	spin_unlock_irqrestore(&pwq->pool->lock, flags);
+}
+
+/* PM and M held (wq_freezing is PM's). */
+static void set_max_active_locked(struct workqueue_struct *wq, int max_active)
+{
+	struct pool_workqueue *pwq;
+
+	assert(mutex_owned(&wq_pool_mutex) && mutex_owned(&wq->mutex));
+	wq->saved_max_active = max_active;
+	if (!(wq_freezing && (wq->flags & WQ_FREEZABLE)))
+		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
+			unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
+
+			pwq_set_max_active(pwq, max_active);
+			spin_unlock_irqrestore(&pwq->pool->lock, flags);
+		}
+}
+
+/* apply_workqueue_attrs() with its checks done: PM, M and the hotplug lock
+ * held. 0 or -ENOMEM (nothing changed). */
+static int apply_attrs_locked(struct workqueue_struct *wq, const struct workqueue_attrs *attrs)
+{
+	struct pool_workqueue **fresh = NULL;
+	unsigned int cpu;
+
+	if (attrs_equal(&wq->attrs, attrs))
+		return 0;
+	if (wq->flags & WQ_UNBOUND) {
+		struct worker_pool *pool = get_unbound_pool(attrs);
+		struct pool_workqueue *pwq = pool ? alloc_pwq(wq, pool) : NULL;
+
+		if (!pwq) {
+			if (pool)
+				put_pool(pool);
+			return -ENOMEM;
+		}
+		struct pool_workqueue *old = wq->dfl_pwq;
+
+		WRITE_ONCE(wq->dfl_pwq, pwq);
+		retire_pwq(old);
+	} else if (attrs->nice != wq->attrs.nice) {
+		fresh = kcalloc(NR_CPUS, sizeof(*fresh));
+		if (!fresh)
+			return -ENOMEM;
+		int err = repool_bound(wq, attrs->nice, fresh);
+
+		if (err) {
+			kfree(fresh);
+			return err;
+		}
+		for_each_possible_cpu(cpu) { /* fresh: the old ones from now on */
+			struct pool_workqueue *old = wq->pool_pwqs[cpu];
+
+			wq->pool_pwqs[cpu] = fresh[cpu];
+			fresh[cpu] = old;
+		}
+	}
+	wq->attrs = *attrs;
+	wq->restricted = !cpumask_subset(&cpu_possible_mask, &attrs->cpumask);
+	wq_update_cpu_map(wq);
+	if (fresh) {
+		/* Only once the map points at the new ones: a queuer that sees
+		 * a retired pwq retries, and must find another. */
+		for_each_possible_cpu(cpu)
+			retire_pwq(fresh[cpu]);
+		kfree(fresh);
+	}
+	release_retired_pwqs(wq);
 	return 0;
 }
 
@@ -2465,53 +2806,75 @@ void free_workqueue_attrs(struct workqueue_attrs *attrs)
 
 int apply_workqueue_attrs(struct workqueue_struct *wq, const struct workqueue_attrs *attrs)
 {
-	int err = 0;
+	struct workqueue_attrs want = *attrs;
+	int err = -EINVAL;
 
 	might_sleep();
-	if (!(wq->flags & WQ_UNBOUND) || (wq->flags & __WQ_ORDERED)) {
-		pr_warn("apply_workqueue_attrs(%s): only for unbound, unordered workqueues\n",
-			wq->name);
-		return -EINVAL;
-	}
-	if (check_attrs(attrs)) {
-		pr_warn("apply_workqueue_attrs(%s): nice %d out of %d..%d or no active CPU in the "
-			"mask\n",
-			wq->name, attrs->nice, NICE_MIN, NICE_MAX);
-		return -EINVAL;
-	}
+	cpumask_and(&want.cpumask, &want.cpumask, &cpu_possible_mask);
+	cpus_read_lock();
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
-	if (attrs_equal(&wq->unbound_attrs, attrs))
-		goto out;
-	struct worker_pool *pool = get_unbound_pool(attrs);
-	struct pool_workqueue *pwq = pool ? alloc_pwq(wq, pool) : NULL;
+	const char *why = attrs_refusal(wq, &want);
 
-	if (!pwq) {
-		if (pool)
-			put_unbound_pool(pool);
-		err = -ENOMEM;
-		goto out;
-	}
-	struct pool_workqueue *old = wq->dfl_pwq;
-
-	WRITE_ONCE(wq->dfl_pwq, pwq);
-	unsigned long flags = spin_lock_irqsave(&old->pool->lock);
-
-	old->retired = true; /* queuers that still see it retry */
-	spin_unlock_irqrestore(&old->pool->lock, flags);
-	wq->unbound_attrs = *attrs;
-	release_retired_pwqs(wq);
-out:
+	if (why)
+		pr_warn("apply_workqueue_attrs(%s, nice %d): refused: %s\n", wq->name, want.nice,
+			why);
+	else
+		err = apply_attrs_locked(wq, &want);
 	mutex_unlock(&wq->mutex);
 	mutex_unlock(&wq_pool_mutex);
+	cpus_read_unlock();
 	return err;
 }
 
 void workqueue_get_attrs(struct workqueue_struct *wq, struct workqueue_attrs *attrs)
 {
 	mutex_lock(&wq->mutex);
-	*attrs = wq->unbound_attrs;
+	*attrs = wq->attrs;
 	mutex_unlock(&wq->mutex);
+}
+
+int workqueue_change(const char *name, const struct wq_change *ch, const char **why)
+{
+	struct workqueue_struct *wq;
+	int err = -ENOENT;
+
+	might_sleep();
+	*why = "no workqueue of that name (see 'wq')";
+	if (ch->max_active && (ch->max_active < 1 || ch->max_active > WQ_MAX_ACTIVE)) {
+		*why = "max_active must be 1..512";
+		return -EINVAL;
+	}
+	cpus_read_lock();
+	mutex_lock(&wq_pool_mutex);
+	list_for_each_entry(wq, &workqueues, list) {
+		if (strcmp(wq->name, name))
+			continue;
+		mutex_lock(&wq->mutex);
+		struct workqueue_attrs want = wq->attrs;
+
+		if (ch->set_nice)
+			want.nice = ch->nice;
+		if (ch->set_cpus)
+			cpumask_and(&want.cpumask, &ch->cpus, &cpu_possible_mask);
+		*why = NULL;
+		if (wq->destroying || wq->nr_drainers)
+			*why = "it is being drained or destroyed";
+		else if (ch->max_active && (wq->flags & __WQ_ORDERED))
+			*why = "an ordered workqueue runs one item at a time";
+		else if (ch->set_nice || ch->set_cpus)
+			*why = attrs_refusal(wq, &want);
+		err = *why ? -EINVAL : apply_attrs_locked(wq, &want);
+		if (err == -ENOMEM)
+			*why = "out of memory";
+		else if (!err && ch->max_active)
+			set_max_active_locked(wq, ch->max_active);
+		mutex_unlock(&wq->mutex);
+		break;
+	}
+	mutex_unlock(&wq_pool_mutex);
+	cpus_read_unlock();
+	return err;
 }
 
 static int clamp_max_active(const char *name, int max_active)
@@ -2547,6 +2910,19 @@ static struct worker *create_rescuer(struct workqueue_struct *wq)
 	kthread_set_data(rescuer->thread, rescuer);
 	wake_up_thread(rescuer->thread);
 	return rescuer;
+}
+
+/* Drop the pool references of wq's current pwqs (retired ones:
+ * release_retired_pwqs). PM and M held. */
+static void put_pools(struct workqueue_struct *wq)
+{
+	unsigned int cpu;
+
+	if (wq->dfl_pwq)
+		put_pool(wq->dfl_pwq->pool);
+	for_each_possible_cpu(cpu)
+		if (wq->pool_pwqs[cpu])
+			put_pool(wq->pool_pwqs[cpu]->pool);
 }
 
 static void free_wq(struct workqueue_struct *wq)
@@ -2586,26 +2962,29 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 	INIT_LIST_HEAD(&wq->list);
 	wq->magic = WQ_MAGIC;
 
+	wq->attrs.nice = (flags & WQ_HIGHPRI) ? HIGHPRI_NICE : 0;
+	cpumask_copy(&wq->attrs.cpumask, &cpu_possible_mask);
+
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
 	if (flags & WQ_UNBOUND) {
-		wq->unbound_attrs.nice = (flags & WQ_HIGHPRI) ? HIGHPRI_NICE : 0;
-		cpumask_copy(&wq->unbound_attrs.cpumask, &cpu_possible_mask);
-		struct worker_pool *pool = get_unbound_pool(&wq->unbound_attrs);
+		struct worker_pool *pool = get_unbound_pool(&wq->attrs);
 
 		wq->dfl_pwq = pool ? alloc_pwq(wq, pool) : NULL;
 		if (!wq->dfl_pwq) {
 			if (pool)
-				put_unbound_pool(pool);
+				put_pool(pool);
 			goto fail;
 		}
 	} else {
+		/* The standard pools of its nice: every CPU maps to itself. */
 		for_each_possible_cpu(cpu) {
-			wq->cpu_pwqs[cpu] = alloc_pwq(
-				wq, &cpu_pools[cpu][(flags & WQ_HIGHPRI) ? WQ_POOL_HIGHPRI :
-									   WQ_POOL_NORMAL]);
-			if (!wq->cpu_pwqs[cpu])
+			struct pool_workqueue *pwq = alloc_pwq(wq, cpu_pool(cpu, wq->attrs.nice));
+
+			if (!pwq)
 				goto fail;
+			get_cpu_pool(pwq->pool);
+			wq->pool_pwqs[cpu] = wq->cpu_pwqs[cpu] = pwq;
 		}
 	}
 	if ((flags & WQ_MEM_RECLAIM) && !(wq->rescuer = create_rescuer(wq)))
@@ -2615,8 +2994,7 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 	mutex_unlock(&wq_pool_mutex);
 	return wq;
 fail:
-	if (wq->dfl_pwq)
-		put_unbound_pool(wq->dfl_pwq->pool);
+	put_pools(wq);
 	mutex_unlock(&wq->mutex);
 	mutex_unlock(&wq_pool_mutex);
 	free_wq(wq);
@@ -2669,10 +3047,8 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
 	list_del(&wq->list);
-	if (wq->flags & WQ_UNBOUND) {
-		release_retired_pwqs(wq);
-		put_unbound_pool(wq->dfl_pwq->pool);
-	}
+	release_retired_pwqs(wq);
+	put_pools(wq);
 	mutex_unlock(&wq->mutex);
 	mutex_unlock(&wq_pool_mutex);
 	free_wq(wq);
@@ -2680,23 +3056,13 @@ void destroy_workqueue(struct workqueue_struct *wq)
 
 void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
 {
-	struct pool_workqueue *pwq;
-
 	if (WARN_ONCE(wq->flags & __WQ_ORDERED,
 		      "workqueue_set_max_active(%s, %d) on an ordered workqueue: refused", wq->name,
 		      max_active))
 		return;
-	max_active = clamp_max_active(wq->name, max_active);
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
-	wq->saved_max_active = max_active;
-	if (!(wq_freezing && (wq->flags & WQ_FREEZABLE)))
-		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
-			unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
-
-			pwq_set_max_active(pwq, max_active);
-			spin_unlock_irqrestore(&pwq->pool->lock, flags);
-		}
+	set_max_active_locked(wq, clamp_max_active(wq->name, max_active));
 	mutex_unlock(&wq->mutex);
 	mutex_unlock(&wq_pool_mutex);
 }
@@ -2799,6 +3165,7 @@ static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 		.nr_hogs = pool->nr_hogs,
 	};
 	spin_unlock_irqrestore(&pool->lock, flags);
+	st->nr_trustee_runs = READ_ONCE(pool->nr_trustee_runs);
 }
 
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st)
@@ -2838,10 +3205,11 @@ static void for_each_pool(void (*fn)(struct worker_pool *pool, void *arg), void 
 	unsigned int cpu;
 
 	assert(mutex_owned(&wq_pool_mutex));
-	for_each_possible_cpu(cpu)
-		for (int i = 0; i < NR_STD_POOLS; i++)
-			if (cpu_pools[cpu][i].nr_created)
-				fn(&cpu_pools[cpu][i], arg);
+	for_each_possible_cpu(cpu) {
+		unsigned int i;
+
+		for_each_cpu_pool(pool, cpu, i) if (pool->nr_created) fn(pool, arg);
+	}
 	list_for_each_entry(pool, &unbound_pools, unbound_node)
 		fn(pool, arg);
 }
@@ -2882,14 +3250,20 @@ static void dump_pool(struct worker_pool *pool, void *arg)
 	char where[64];
 
 	pool_stats(pool, &st);
-	if (pool_is_bound(pool))
-		snprintf(where, sizeof(where), "cpu%u%s%s%s", pool->cpu,
-			 pool->attrs.nice < 0 ? " highpri" : "",
+	if (pool_is_bound(pool)) {
+		char level[16] = "";
+
+		if (pool->attrs.nice == HIGHPRI_NICE)
+			strscpy(level, " highpri", sizeof(level));
+		else if (pool->attrs.nice)
+			snprintf(level, sizeof(level), " nice %d", pool->attrs.nice);
+		snprintf(where, sizeof(where), "cpu%u%s%s%s", pool->cpu, level,
 			 pool->trustee_state ? " trustee " : "",
 			 pool->trustee_state ? trustee_names[pool->trustee_state] : "");
-	else
+	} else {
 		snprintf(where, sizeof(where), "unbound u%d nice %d refs %d", pool->id,
 			 pool->attrs.nice, pool->refcnt);
+	}
 	d->len += scnprintf(d->buf + d->len, d->size - d->len,
 			    "pool %-28s workers %u idle %u running %d pending %u | executed %lu "
 			    "created %lu destroyed %lu maydays %lu rescued %lu held %lu hogs %lu\n",
@@ -2916,11 +3290,18 @@ size_t workqueue_dump(char *buf, size_t size)
 	for_each_pool(dump_pool, &d);
 	list_for_each_entry(wq, &workqueues, list) {
 		struct wq_stats st;
+		struct workqueue_attrs attrs;
+		char cpus[64];
 
 		workqueue_wq_stats(wq, &st);
+		workqueue_get_attrs(wq, &attrs);
+		if (cpumask_subset(&cpu_possible_mask, &attrs.cpumask))
+			strscpy(cpus, "all", sizeof(cpus));
+		else
+			cpumask_print_list(cpus, sizeof(cpus), &attrs.cpumask);
 		d.len += scnprintf(buf + d.len, size - d.len,
-				   "wq %-16s %s%s%s%s%s%s max_active %d active %d inactive %d "
-				   "delayed %d flushes %lu rescued %lu\n",
+				   "wq %-16s %s%s%s%s%s%s nice %d cpus %s max_active %d active %d "
+				   "inactive %d delayed %d flushes %lu rescued %lu\n",
 				   wq->name,
 				   (wq->flags & __WQ_ORDERED) ? "ordered" :
 				   (wq->flags & WQ_UNBOUND)   ? "unbound" :
@@ -2929,9 +3310,9 @@ size_t workqueue_dump(char *buf, size_t size)
 				   (wq->flags & WQ_CPU_INTENSIVE) ? ",cpu_intensive" : "",
 				   (wq->flags & WQ_MEM_RECLAIM) ? ",mem_reclaim" : "",
 				   (wq->flags & WQ_FREEZABLE) ? ",freezable" : "",
-				   wq->nr_drainers ? ",draining" : "", wq->saved_max_active,
-				   st.nr_active, st.nr_inactive, st.nr_delayed, st.nr_flushes,
-				   st.nr_rescued);
+				   wq->nr_drainers ? ",draining" : "", attrs.nice, cpus,
+				   wq->saved_max_active, st.nr_active, st.nr_inactive,
+				   st.nr_delayed, st.nr_flushes, st.nr_rescued);
 	}
 	mutex_unlock(&wq_pool_mutex);
 	return d.len;
@@ -3021,9 +3402,9 @@ void workqueue_init(void)
 		for (int i = 0; i < NR_STD_POOLS; i++)
 			if (!create_worker(&cpu_pools[cpu][i]))
 				panic("workqueue: cannot create the first worker of cpu%u", cpu);
-	system_wq = alloc_workqueue("events", 0, 0);
-	system_highpri_wq = alloc_workqueue("events_highpri", WQ_HIGHPRI, 0);
-	system_long_wq = alloc_workqueue("events_long", 0, 0);
+	system_wq = alloc_workqueue("events", __WQ_FIXED_CPUS, 0);
+	system_highpri_wq = alloc_workqueue("events_highpri", WQ_HIGHPRI | __WQ_FIXED_CPUS, 0);
+	system_long_wq = alloc_workqueue("events_long", __WQ_FIXED_CPUS, 0);
 	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
 	trustee_wq = alloc_workqueue("trustee", WQ_UNBOUND | WQ_MEM_RECLAIM, WQ_MAX_ACTIVE);
 	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq ||

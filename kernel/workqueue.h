@@ -7,8 +7,9 @@
  * Pools, not threads per workqueue
  * ---------------------------------------------------------------------
  * No thread belongs to a workqueue. Every CPU has two shared worker pools,
- * normal and high priority (workers at nice -20), and there are unbound
- * pools keyed by attributes (nice, CPU mask) for WQ_UNBOUND workqueues. A
+ * normal and high priority (workers at nice -20), more per-CPU pools for
+ * any other nice a bound workqueue is given, and there are unbound pools
+ * keyed by attributes (nice, CPU mask) for WQ_UNBOUND workqueues. A
  * workqueue is a set of queueing rules (max_active, flags, flush state)
  * in front of the pools: one "pool_workqueue" (pwq) per CPU for a bound
  * workqueue, one for an unbound one. queue_work() puts the item on the
@@ -93,7 +94,7 @@
  *   work_pending(w), work_busy(w), current_work()
  *   alloc_workqueue(name, flags, max_active), alloc_ordered_workqueue(name,
  *     flags), destroy_workqueue(wq), workqueue_set_max_active(wq, n)
- *   alloc_workqueue_attrs(), apply_workqueue_attrs(wq, attrs) (unbound)
+ *   alloc_workqueue_attrs(), apply_workqueue_attrs(wq, attrs) (nice, CPUs)
  *   queue_work(wq, w), queue_work_on(cpu, wq, w), schedule_work(w)
  *   queue_delayed_work(_on)(...), mod_delayed_work(_on)(...)
  *   flush_work(w), flush_delayed_work(dw), flush_workqueue(wq),
@@ -204,6 +205,7 @@ struct delayed_work {
 #define WQ_HIGHPRI	 (1u << 4)  /* the highpri pools (nice -20) */
 #define WQ_CPU_INTENSIVE (1u << 5)  /* its items do not count in nr_running */
 #define __WQ_ORDERED	 (1u << 17) /* one at a time, in queueing order */
+#define __WQ_FIXED_CPUS	 (1u << 18) /* its CPU mask cannot change (system per-CPU ones) */
 #define WQ_MAX_ACTIVE	 512
 #define WQ_DFL_ACTIVE	 (WQ_MAX_ACTIVE / 2)
 #define WORK_CPU_UNBOUND NR_CPUS
@@ -232,17 +234,50 @@ void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),
 unsigned int work_busy(struct work_struct *w);
 struct work_struct *current_work(void);
 
-/* Attributes of unbound workqueues' workers. */
+/* Every workqueue's attributes: the nice of the workers that run its
+ * items, and the CPUs they run on. By default nice 0 (-20 with
+ * WQ_HIGHPRI) and every possible CPU.
+ * - Unbound: an unbound pool per set of attributes, shared, its workers
+ *   allowed on the mask's CPUs.
+ * - Bound: the per-CPU pools of its nice, shared by every bound workqueue
+ *   of that nice, per CPU (0 and -20 are the standard pools; any other
+ *   nice gets per-CPU pools of its own the first time a workqueue asks for
+ *   it, kept afterwards with one idle worker per CPU). The mask picks the
+ *   CPUs: an item queued for a CPU outside it (queue_work from there, or
+ *   queue_work_on), or for one of its CPUs that is not active, goes to an
+ *   active CPU of the mask instead (spread by CPU number); an item already
+ *   queued on a CPU of the mask that goes down runs, with the trustee, on
+ *   another active CPU of the mask. With no CPU of the mask active, items
+ *   run where they would with no mask (any CPU rather than none, as Linux
+ *   does for unbound workqueues). The mask of the three system per-CPU
+ *   workqueues is fixed (__WQ_FIXED_CPUS): their users queue_work_on()
+ *   exact CPUs.
+ * Ordered workqueues keep theirs (as Linux before 6.5: a second pool would
+ * let the next item start beside the last one).
+ */
 struct workqueue_attrs {
 	int nice;
 	struct cpumask cpumask;
 };
 struct workqueue_attrs *alloc_workqueue_attrs(void);
 void free_workqueue_attrs(struct workqueue_attrs *attrs);
-/* 0; -EINVAL (not unbound, ordered, nice out of range, no active CPU in
- * the mask); -ENOMEM. Items already queued finish on the old workers. */
+/* 0; -EINVAL (ordered, nice out of NICE_MIN..NICE_MAX, no active CPU in
+ * the mask, a system per-CPU workqueue's mask), the reason printed;
+ * -ENOMEM (nothing changed). CPUs of the mask that are not possible are
+ * dropped. Items already queued or running finish where they are; later
+ * ones follow the new attributes. May sleep; takes the hotplug lock. */
 int apply_workqueue_attrs(struct workqueue_struct *wq, const struct workqueue_attrs *attrs);
 void workqueue_get_attrs(struct workqueue_struct *wq, struct workqueue_attrs *attrs);
+/* The shell's `wq set`: change the workqueue called name as ch says (any of
+ * its nice, its CPUs, its max_active). 0, or -ENOENT (no such workqueue),
+ * -EINVAL or -ENOMEM, with *why saying why in words (nothing changed). */
+struct wq_change {
+	bool set_nice, set_cpus;
+	int nice;
+	struct cpumask cpus;
+	int max_active; /* 0: unchanged */
+};
+int workqueue_change(const char *name, const struct wq_change *ch, const char **why);
 
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, int max_active);
 #define alloc_ordered_workqueue(name, flags)                                                       \
@@ -302,6 +337,9 @@ void workqueue_init(void);
  * dying CPU, interrupts off); take them back when it is online again. */
 int workqueue_cpu_dying(unsigned int cpu);
 int workqueue_cpu_online(unsigned int cpu);
+/* The CPU left cpu_active_mask (hotplug's "offline" step): workqueues with
+ * a CPU mask stop sending work there. */
+int workqueue_cpu_offline(unsigned int cpu);
 /* Which of a CPU's two pools. */
 enum wq_cpu_pool { WQ_POOL_NORMAL, WQ_POOL_HIGHPRI, WQ_NR_CPU_POOLS };
 /* Workers of cpu's pool still unbound (tests: none after a rebind). */
@@ -315,8 +353,9 @@ struct wq_pool_stats {
 	int nr_running;
 	unsigned int nr_pending;
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;
-	u64 nr_deferred; /* creations held or paced */
-	u64 nr_hogs;	 /* items marked CPU-intensive for holding the pool */
+	u64 nr_deferred;     /* creations held or paced */
+	u64 nr_hogs;	     /* items marked CPU-intensive for holding the pool */
+	u64 nr_trustee_runs; /* times its trustee started (per-CPU pools) */
 };
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st);
 

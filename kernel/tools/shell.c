@@ -394,11 +394,77 @@ static int cmd_lockdep(int argc, char **argv)
 	return 0;
 }
 
+/* wq set NAME KEY VALUE [KEY VALUE]...: nice, cpus, max_active. */
+static int wq_set(int argc, char **argv)
+{
+	struct wq_change ch = { 0 };
+	const char *why;
+
+	if (argc < 5 || (argc - 3) % 2) {
+		out("shell: usage: wq set NAME nice N|cpus LIST|max_active N [...]\n");
+		return -EINVAL;
+	}
+	for (int i = 3; i < argc; i += 2) {
+		const char *key = argv[i], *val = argv[i + 1];
+		unsigned int n;
+
+		if (!strcmp(key, "nice")) {
+			if (kstrtoint(val, 10, &ch.nice)) {
+				out("shell: nice must be a number, not '%s'\n", val);
+				return -EINVAL;
+			}
+			ch.set_nice = true;
+		} else if (!strcmp(key, "cpus")) {
+			int err = cpumask_parselist(val, &ch.cpus);
+
+			if (err) {
+				out("shell: cpus must be a list like 0-2,5 (CPUs below %u), not "
+				    "'%s'\n",
+				    NR_CPUS, val);
+				return err;
+			}
+			for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+				if (cpumask_test_cpu(cpu, &ch.cpus) &&
+				    !cpumask_test_cpu(cpu, &cpu_possible_mask)) {
+					out("shell: there is no cpu%u (possible: 0-%u)\n", cpu,
+					    nr_cpu_ids - 1);
+					return -EINVAL;
+				}
+			ch.set_cpus = true;
+		} else if (!strcmp(key, "max_active")) {
+			if (arg_uint("max_active", val, WQ_MAX_ACTIVE, &n))
+				return -EINVAL;
+			if (!n) {
+				out("shell: max_active must be 1..%d, not 0\n", WQ_MAX_ACTIVE);
+				return -EINVAL;
+			}
+			ch.max_active = (int)n;
+		} else {
+			out("shell: wq set: no attribute '%s' (nice, cpus or max_active)\n", key);
+			return -EINVAL;
+		}
+	}
+	int err = workqueue_change(argv[2], &ch, &why);
+
+	if (err)
+		out("shell: wq set %s: %s\n", argv[2], why);
+	else
+		out("wq %s: done\n", argv[2]);
+	return err;
+}
+
 static int cmd_wq(int argc, char **argv)
 {
 	size_t size = 64 * 1024;
-	char *buf = kmalloc(size);
 	struct wq_counters c;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "set"))
+			return wq_set(argc, argv);
+		out("shell: wq what? 'wq' or 'wq set', not '%s'\n", argv[1]);
+		return -EINVAL;
+	}
+	char *buf = kmalloc(size);
 
 	if (!buf) {
 		out("shell: out of memory\n");
@@ -849,7 +915,10 @@ static const struct shell_cmd commands[] = {
 	{ "online", "online CPU", "bring a CPU online (cpu_up)", 1, 1, cmd_online },
 	{ "ps", "ps", "threads: CPU, state, class, affinity, run time, switches, work item", 0, 0,
 	  cmd_ps },
-	{ "wq", "wq", "worker pools and workqueues, with counters", 0, 0, cmd_wq },
+	{ "wq", "wq [set NAME nice N|cpus LIST|max_active N ...]",
+	  "worker pools and workqueues, with counters; or change a workqueue's nice, CPUs or "
+	  "max_active",
+	  0, 8, cmd_wq },
 	{ "lockdep", "lockdep",
 	  "the lock validator: on or off, reports, and how full its tables are", 0, 0,
 	  cmd_lockdep },

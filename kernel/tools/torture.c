@@ -81,7 +81,7 @@ PARAM_BOOL(torture_fail_steps, torture_fail_steps,
 	   "CPU-hotplug torture: a hotplug step fails now and then (cancelled offlines)");
 static bool torture_attrs;
 PARAM_BOOL(torture_attrs, torture_attrs,
-	   "CPU-hotplug torture: change the unbound workqueue's attributes meanwhile");
+	   "CPU-hotplug torture: change the unbound and bound workqueues' attributes meanwhile");
 static unsigned int torture_threads = NR_STRESS;
 PARAM_UINT(torture_threads, torture_threads, 1, NR_STRESS,
 	   "CPU-hotplug torture: stress threads (each with its items and timer)");
@@ -281,6 +281,9 @@ static struct torture_run {
 	struct histogram lat_down, lat_up; /* S: cpu_down / cpu_up latency in ns */
 	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere; /* A */
 	atomic_long_t nr_attrs;				     /* A: attribute changes made */
+	unsigned long nr_starved;			     /* O: starved hand-overs done */
+	unsigned long nr_starved_full;			     /* O: ... system_unbound_wq full */
+	unsigned long nr_starved_rescued;		     /* O: ... the item by a rescuer */
 	/* Kernel WARNs and error reports (report_bug()) during the run are
 	 * violations too: the counts already reported (A: compare-and-swap;
 	 * the torture declares none expected). Spinlock "stuck" reports are only
@@ -885,6 +888,120 @@ static void doom(struct prng *r, unsigned int cpu, enum doom_time when)
 		timer_arm(&run.timers[ONOFF_TIMER], random_delay_ns(r, 100), cpu);
 }
 
+/* torture_fail_workers, now and then: a hand-over starved of workers.
+ * Before the offline, no pool may grow (wq_max_workers 1) and the
+ * unbound pool that system_unbound_wq shares with the trustees'
+ * workqueue has its worker blocked (STARVE_BLOCKERS items at a gate);
+ * after it, no thread can be made at all. The offline CPU's trustees must
+ * still start (by their workqueue's rescuer), and an item of the
+ * WQ_MEM_RECLAIM workqueue queued for the offline CPU must run on an
+ * online CPU (by a worker the trustee has, or by the rescuers the offline
+ * pool's mayday timer calls), all before anything can be made again. */
+#define STARVE_BLOCKERS 16
+#define STARVE_LIMIT_NS (30 * NSEC_PER_SEC)
+static struct work_struct starve_blockers[STARVE_BLOCKERS], starve_item; /* O */
+static struct completion starve_gate, starve_ran;			 /* O */
+static unsigned int starve_max_workers;					 /* O */
+static u64 starve_trustee_runs[WQ_NR_CPU_POOLS];			 /* O */
+static atomic_t starve_inside;
+static unsigned int starve_ran_on; /* written by the item before starve_ran */
+
+static void starve_blocker_fn(struct work_struct *w)
+{
+	atomic_inc(&starve_inside);
+	wait_for_completion(&starve_gate);
+}
+
+static void starve_item_fn(struct work_struct *w)
+{
+	starve_ran_on = smp_processor_id();
+	complete(&starve_ran);
+}
+
+/* Bounded: false (and a violation) if cond stays false for STARVE_LIMIT_NS. */
+#define starve_wait(cond, fmt, ...)                                                                \
+	({                                                                                         \
+		u64 __t0 = ktime_get_ns();                                                         \
+		bool __ok;                                                                         \
+		while (!(__ok = (cond)) && ktime_get_ns() - __t0 < STARVE_LIMIT_NS)                \
+			msleep(1);                                                                 \
+		if (!__ok)                                                                         \
+			violation("starved hand-over: " fmt, ##__VA_ARGS__);                       \
+		__ok;                                                                              \
+	})
+
+static u64 trustee_runs(unsigned int cpu, enum wq_cpu_pool which)
+{
+	struct wq_pool_stats st;
+
+	workqueue_pool_stats(cpu, which, &st);
+	return st.nr_trustee_runs;
+}
+
+/* Before cpu goes down: note how often its pools' trustees have run. */
+static void starve_begin(unsigned int cpu)
+{
+	for (int p = 0; p < WQ_NR_CPU_POOLS; p++)
+		starve_trustee_runs[p] = trustee_runs(cpu, (enum wq_cpu_pool)p);
+	starve_max_workers = READ_ONCE(wq_max_workers);
+	WRITE_ONCE(wq_max_workers, 1);
+	init_completion(&starve_gate);
+	atomic_set(&starve_inside, 0);
+	for (int i = 0; i < STARVE_BLOCKERS; i++) {
+		INIT_WORK(&starve_blockers[i], starve_blocker_fn);
+		queue_work(system_unbound_wq, &starve_blockers[i]);
+	}
+	starve_wait(atomic_read(&starve_inside) > 0,
+		    "no item of system_unbound_wq started in 30 s");
+}
+
+/* cpu went down while starved. */
+static void starve_check(unsigned int cpu)
+{
+	struct torture_slot *s = &run.slots[ONOFF_SLOT];
+	struct wq_pool_stats before, after;
+
+	slot_begin(s, "starved hand-over", twq_names[TWQ_HIGHPRI], cpu);
+	kthread_fail_next(~0u); /* for ever, until starve_end() */
+	for (int p = 0; p < WQ_NR_CPU_POOLS; p++)
+		starve_wait(trustee_runs(cpu, (enum wq_cpu_pool)p) > starve_trustee_runs[p],
+			    "the trustee of offline cpu%u's %s pool did not start within 30 s with "
+			    "system_unbound_wq's worker busy and no worker to be made",
+			    cpu, p == WQ_POOL_HIGHPRI ? "high-priority" : "normal");
+	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
+	init_completion(&starve_ran);
+	INIT_WORK(&starve_item, starve_item_fn);
+	starve_ran_on = NR_CPUS;
+	queue_work_on(cpu, run.twq[TWQ_HIGHPRI], &starve_item);
+	if (starve_wait(completion_done(&starve_ran),
+			"an item of %s for offline cpu%u did not run within 30 s with no "
+			"worker to be made",
+			twq_names[TWQ_HIGHPRI], cpu) &&
+	    starve_ran_on == cpu)
+		violation("starved hand-over: an item for offline cpu%u ran on it", cpu);
+	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &after);
+	WRITE_ONCE(run.nr_starved, run.nr_starved + 1);
+	/* The unbound pool was full: a blocker still waits for a worker. */
+	for (int i = 0; i < STARVE_BLOCKERS; i++)
+		if (work_busy(&starve_blockers[i]) == WORK_BUSY_PENDING) {
+			WRITE_ONCE(run.nr_starved_full, run.nr_starved_full + 1);
+			break;
+		}
+	if (after.nr_rescued > before.nr_rescued)
+		WRITE_ONCE(run.nr_starved_rescued, run.nr_starved_rescued + 1);
+	slot_end(s);
+}
+
+static void starve_end(void)
+{
+	kthread_fail_next(0);
+	WRITE_ONCE(wq_max_workers, starve_max_workers);
+	complete_all(&starve_gate);
+	for (int i = 0; i < STARVE_BLOCKERS; i++)
+		flush_work(&starve_blockers[i]);
+	flush_work(&starve_item);
+}
+
 static bool onoff_should_end(void)
 {
 	if (READ_ONCE(run.stop_requested) ||
@@ -979,13 +1096,22 @@ static int onoff_thread(void *arg)
 		if (cpu >= NR_CPUS) {
 			onoff_pause(true);
 		} else if (cpu_online(cpu)) {
+			bool starve = run.params.fail_workers && prng_below(r, 4) == 0;
+
+			if (starve)
+				starve_begin(cpu);
 			doom(r, cpu, BEFORE_DOWN);
-			if (!hotplug_call(r, cpu, TAKE_DOWN)) {
+			int down = hotplug_call(r, cpu, TAKE_DOWN);
+
+			if (!down)
 				doom(r, cpu, AFTER_DOWN);
-				/* Sometimes at once, while the trustee still has work. */
-				if (prng_below(r, 4) == 0 && !hotplug_call(r, cpu, BRING_UP))
-					count_cycle(UP_AT_ONCE);
-			}
+			if (!down && starve)
+				starve_check(cpu);
+			if (starve)
+				starve_end();
+			/* Sometimes at once, while the trustee still has work. */
+			if (!down && prng_below(r, 4) == 0 && !hotplug_call(r, cpu, BRING_UP))
+				count_cycle(UP_AT_ONCE);
 		} else if (cpumask_test_cpu(cpu, &run.taken_down)) {
 			if (!hotplug_call(r, cpu, BRING_UP))
 				count_cycle(UP_LATER);
@@ -1180,27 +1306,33 @@ static void hop(struct stress *st, struct torture_slot *s)
 
 /* torture_attrs: give the unbound workqueue a random nice and a random
  * set of present CPUs (CPU 0 among them: it never goes down; else maybe
- * none active, and -EINVAL is right). */
+ * none active, and -EINVAL is right), or the bound one a random nice (its
+ * items move to the per-CPU pools of that nice, made on demand, while CPUs
+ * come and go; its CPUs stay all, as its items check where they run). */
 static void change_attrs(struct stress *st, struct torture_slot *s)
 {
 	struct prng *r = &st->rng;
 	struct workqueue_attrs a = { .nice = (int)prng_below(r, 11) - 5 };
+	enum twq which = prng_below(r, 2) ? TWQ_UNBOUND : TWQ_BOUND;
 	unsigned int cpu;
 
-	for_each_present_cpu(cpu)
-		if (prng_below(r, 2))
-			cpumask_set_cpu(cpu, &a.cpumask);
+	if (which == TWQ_BOUND)
+		cpumask_copy(&a.cpumask, &cpu_possible_mask);
+	else
+		for_each_present_cpu(cpu)
+			if (prng_below(r, 2))
+				cpumask_set_cpu(cpu, &a.cpumask);
 	bool has_boot_cpu = cpumask_test_cpu(0, &a.cpumask);
 
-	slot_begin(s, "apply_workqueue_attrs", twq_names[TWQ_UNBOUND], a.nice);
-	int err = apply_workqueue_attrs(run.twq[TWQ_UNBOUND], &a);
+	slot_begin(s, "apply_workqueue_attrs", twq_names[which], a.nice);
+	int err = apply_workqueue_attrs(run.twq[which], &a);
 
 	slot_end(s);
 	if (!err)
 		atomic_long_inc(&run.nr_attrs);
 	else if (!(err == -EINVAL && !has_boot_cpu) && !(err == -ENOMEM && run.params.fail_workers))
-		violation("apply_workqueue_attrs(%s, nice %d) returned %d (%s)",
-			  twq_names[TWQ_UNBOUND], a.nice, err, errno_name(err));
+		violation("apply_workqueue_attrs(%s, nice %d) returned %d (%s)", twq_names[which],
+			  a.nice, err, errno_name(err));
 }
 
 static int stress_thread(void *arg)
@@ -1571,6 +1703,8 @@ static void end_run(void)
 		violation("torture_fail_steps: no call failed at its step");
 	if (run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
 		violation("torture_fail_workers: no call failed for want of a thread");
+	if (run.params.fail_workers && !READ_ONCE(run.nr_starved) && !host_mode())
+		violation("torture_fail_workers: no hand-over was starved of threads");
 	if (run.params.attrs && !atomic_long_read(&run.nr_attrs))
 		violation("torture_attrs: no attribute change was made");
 	if (idle)
@@ -1644,6 +1778,9 @@ static void report_verdict(enum run_end how)
 	res->others_offline = hp.others_offline;
 	res->others_online = hp.others_online;
 	res->attrs_changes = (u64)atomic_long_read(&run.nr_attrs);
+	res->starved_handovers = READ_ONCE(run.nr_starved);
+	res->starved_rescued = READ_ONCE(run.nr_starved_rescued);
+	res->starved_full = READ_ONCE(run.nr_starved_full);
 	res->seed = run.params.seed;
 	res->elapsed_ns = ktime_get_ns() - run.start_ns;
 	res->stopped = READ_ONCE(run.stop_requested);
@@ -1695,11 +1832,14 @@ static void report_verdict(enum run_end how)
 			  UL(res->spin_stuck));
 	if (run.params.fail_workers || run.params.fail_steps || run.params.attrs)
 		pr_notice("variants (%s%s%s): %lu cancelled offlines, %lu failed onlines, %lu "
-			  "attribute changes\n",
+			  "attribute changes, %lu starved hand-overs (%lu with system_unbound_wq "
+			  "full, %lu items by rescuers)\n",
 			  run.params.fail_workers ? " fail_workers" : "",
 			  run.params.fail_steps ? " fail_steps" : "",
 			  run.params.attrs ? " attrs" : "", UL(res->cancelled_offlines),
-			  UL(res->failed_onlines), UL(res->attrs_changes));
+			  UL(res->failed_onlines), UL(res->attrs_changes),
+			  UL(res->starved_handovers), UL(res->starved_full),
+			  UL(res->starved_rescued));
 	if (host_mode())
 		pr_notice("torture_hotplug=%s: others took CPUs offline %lu times and online %lu "
 			  "times; %lu of our calls found the CPU moved by them\n",

@@ -170,8 +170,11 @@ struct torture_result {
 	u64 quick_onlines;	   /* cpu_up right after its cpu_down */
 	u64 probes;		   /* deliberate failing calls made */
 	/* the variants: cpu_down / cpu_up calls that failed as injected (the
-	 * CPU left as it was), attribute changes made */
-	u64 cancelled_offlines, failed_onlines, attrs_changes;
+	 * CPU left as it was), attribute changes made, hand-overs done with
+	 * no thread to be had (fail_workers) */
+	u64 cancelled_offlines, failed_onlines, attrs_changes, starved_handovers;
+	u64 starved_full;    /* of those, system_unbound_wq's pool full */
+	u64 starved_rescued; /* of those, the item run by a rescuer */
 	/* the host modes: our calls another caller overtook (accepted errors,
 	 * excused state checks); successful cpu_down / cpu_up calls of others */
 	u64 overtaken, others_offline, others_online;
