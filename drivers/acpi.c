@@ -40,11 +40,13 @@ struct acpi_gas {    /* Generic Address Structure, 5.2.3.2 */
 #define FADT_SCI_INT		46
 #define FADT_SMI_CMD		48
 #define FADT_ACPI_ENABLE	52
+#define FADT_PM1A_EVT		56
 #define FADT_PM1A_CNT		64
 #define FADT_PM1B_CNT		68
 #define FADT_PM_TMR_BLK		76
 #define FADT_GPE0_BLK		80
 #define FADT_PM_TMR_LEN		91
+#define FADT_PM1_EVT_LEN	88
 #define FADT_GPE0_BLK_LEN	92
 #define FADT_IAPC_BOOT_ARCH	109
 #define FADT_FLAGS		112
@@ -426,6 +428,12 @@ int acpi_parse_fadt(const struct acpi_sdt_header *fadt, struct acpi_fadt_info *i
 		return -EINVAL;
 	}
 	info->sci_irq = table_u16(fadt, FADT_SCI_INT);
+	u32 pm1a_evt = fadt_u32(fadt, FADT_PM1A_EVT);
+	u8 pm1_len = ((const u8 *)fadt)[FADT_PM1_EVT_LEN];
+
+	/* Only a block of 16-bit status and enable registers, in I/O space. */
+	info->pm1a_evt_port = pm1a_evt && pm1a_evt <= 0xFFFF && pm1_len == 4 ? (u16)pm1a_evt : 0;
+	info->pm1_evt_len = info->pm1a_evt_port ? pm1_len : 0;
 	info->pm_timer_port = fadt_pm_timer_port(fadt);
 	fadt_gpe0(fadt, info);
 	/* Revision 1 tables have reserved bytes here, and a PC of that era

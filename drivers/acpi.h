@@ -149,6 +149,8 @@ struct acpi_fadt_info {
 	bool has_8042;	    /* a PS/2 controller; assumed before FADT rev 2 */
 	u16 gpe0_port;	    /* I/O port of the GPE0 block (status, then enable); 0 if none */
 	u8 gpe0_len;	    /* its length in bytes: half status, half enable */
+	u16 pm1a_evt_port;  /* I/O port of the PM1a event block (status, then enable); 0 if none */
+	u8 pm1_evt_len;	    /* its length in bytes: half status, half enable (4 on QEMU) */
 };
 
 /* 0; -ENOENT if fadt is NULL; -EINVAL (reported, *info untouched) if it is
