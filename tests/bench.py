@@ -15,7 +15,8 @@ drain-first offline) with the claims checked on them; writes
 BUILD/bench.json (every figure, for comparing runs and for
 scripts/bench_plots.py) and keeps the serial log in
 BUILD/test-logs/bench.log. Exit status 1 if the boot failed, a figure is
-missing or a target or claim was missed.
+missing or a target or claim was missed, or the chain scenario stalled in
+cmwq or a thread per item (chain_problems(), with any --only).
 
 That boot runs with the lock validator off (lockdep=0): its figures are
 the kernel's own cost. A third boot runs the time benchmarks (sleeps,
@@ -369,6 +370,32 @@ def claims(cmp):
     return out
 
 
+def chain_problems(cmp):
+    """The chain scenario's verdicts, whatever else was run: cmwq and a
+    thread per item must complete it, every item run (a worker or a
+    thread for each waiting level); one thread per CPU must deadlock on
+    it (else no item waited on its own queue, and the scenario tested
+    nothing). A list of problems, each naming the model."""
+    out = []
+    for mdl in MODELS:
+        f = find(cmp, "chain", mdl)
+        if f is None:
+            out.append("chain: no figures for %s" % mdl)
+        elif mdl == "dedicated":
+            if f["completed"]:
+                out.append("chain: the dedicated model completed it (%s ms), but one thread "
+                           "per CPU must deadlock on a chain: no item waited on its own "
+                           "queue" % ms(f["ns"]))
+        elif not f["completed"]:
+            out.append("chain: %s stalled: it gave up after %s ms with item %d of %d the "
+                       "deepest run (it must complete)" % (mdl, ms(f["ns"]), f["reached"],
+                                                           f["depth"]))
+        elif f["reached"] != f["depth"]:
+            out.append("chain: %s completed, but its deepest item run is %d of %d" % (
+                mdl, f["reached"], f["depth"]))
+    return out
+
+
 COMPARE_SCENARIOS = ["storm", "threads", "burst", "sleepers", "mixed", "chain", "latency",
                      "offline", "shortblock", "hog"]
 
@@ -488,7 +515,8 @@ def boot(a, name, only, lockdep, logdir, problems, extra_cmdline=""):
     if lockdep and "BUG: lockdep" in log:
         problems.append("%sthe validator reported (see %s)" % (what, m.log_path))
     for line in log.splitlines():
-        if "bench: " in line and ("skipped" in line or "failed" in line):
+        if "bench: " in line and ("skipped" in line or "failed" in line or "stalled" in line or
+                                  "must deadlock" in line):
             print("  " + line.split("] ", 1)[-1])
     return log
 
@@ -602,6 +630,8 @@ def main():
         if name not in cmp and not (name == "latency" and "latency_idle" in cmp) and \
                 not (name == "hog" and hog_rows):
             problems.append("%s: no comparison figures" % name)
+    if "chain" in wanted_cmp and "chain" in cmp:
+        problems += chain_problems(cmp)
     md = ""
     verdicts = []
     for name, ok, text in time_claims(figures):

@@ -5,9 +5,10 @@ tests/ktap.py (the KTAP parser) and the parts of tests/run_tests.py that
 decide a boot's fate without booting anything: the kernel-report lines
 (WARNING, BUG, their "expected by a test" forms), the check against the
 kernel's suite table (missing suite or case, short plan, a case that died
-mid-run, SKIPs and when they are allowed) and the exit status. Each case
-prints "ok N - name" or "not ok N - name" with "    # ..." lines saying
-why; run by `make test` as a host check (run_tests.py run_check).
+mid-run, SKIPs and when they are allowed) and the exit status; the bench's
+chain verdict (tests/bench.py). Each case prints "ok N - name" or
+"not ok N - name" with "    # ..." lines saying why; run by `make test` as
+a host check (run_tests.py run_check).
 """
 import os
 import sys
@@ -405,6 +406,38 @@ def test_echo_survives_kernel_lines_in_between():
            "[    2.184390][cpu0] sched: another\r\n stop\r\n")
     assert re.match(pat, one) and re.match(pat, two)
     assert not re.match(pat, "torture\r\nnot a kernel line\r\n stop")
+
+
+# --- tests/bench.py -------------------------------------------------------
+
+def chain_log(cmwq, dedicated, tpi):
+    """The chain scenario's lines; each model (completed, reached, ms)."""
+    return "".join("[   5.0][cpu0] bench: cmp chain %s depth=256 completed=%d reached=%d "
+                   "ns=%d\r\n" % (m, c, r, t * 1000000) for m, (c, r, t) in (
+                       ("cmwq", cmwq), ("dedicated", dedicated), ("thread-per-item", tpi)))
+
+
+def test_bench_chain_stall_fails():
+    """cmwq and a thread per item must complete the chain, every item run;
+    one thread per CPU must deadlock on it. (Before: a stall was a table
+    cell, "STALLED", and the run passed.)"""
+    import bench
+    good = chain_log((1, 256, 224), (0, 1, 5000), (1, 256, 24))
+    assert bench.chain_problems(bench.parse_compare(good)) == []
+    problems = bench.chain_problems(bench.parse_compare(
+        chain_log((0, 100, 60000), (0, 1, 5000), (1, 256, 24))))
+    assert problems == ["chain: cmwq stalled: it gave up after 60000.0 ms with item 100 of 256 "
+                        "the deepest run (it must complete)"], problems
+    has(bench.chain_problems(bench.parse_compare(
+        chain_log((1, 256, 224), (0, 1, 5000), (0, 3, 60000)))), "chain: thread-per-item stalled")
+    has(bench.chain_problems(bench.parse_compare(
+        chain_log((1, 200, 224), (0, 1, 5000), (1, 256, 24)))),
+        "chain: cmwq completed, but its deepest item run is 200 of 256")
+    has(bench.chain_problems(bench.parse_compare(
+        chain_log((1, 256, 224), (1, 256, 30), (1, 256, 24)))),
+        "chain: the dedicated model completed it (30.0 ms), but one thread per CPU must deadlock")
+    has(bench.chain_problems(bench.parse_compare(good.split("\r\n", 1)[1])),
+        "chain: no figures for cmwq")
 
 
 def main():

@@ -20,7 +20,9 @@
  *   mixed     per CPU, 32 CPU-bound 1 ms items and 32 sleeping 10 ms
  *   chain     item i queues item i+1 on the same queue and waits for it,
  *             256 deep; a model that cannot finish it is declared
- *             "stalled" after a bounded wait and the waiters give up
+ *             "stalled" after a bounded wait and the waiters give up:
+ *             the dedicated model must (it deadlocks), cmwq and a thread
+ *             per item must not (either is -EIO)
  *   latency   queue to start, p50 / p99 / max, on an idle CPU and on a CPU
  *             kept busy by CPU-bound items of another queue of the model
  *   offline   cpu_down with 0, 10, 100, 1000 pending CPU-bound 1 ms
