@@ -70,6 +70,17 @@ class QemuError(Exception):
     pass
 
 
+class QMPError(QemuError):
+    """A QMP command's error reply: its class ("GenericError",
+    "DeviceNotFound", ...) and text, for callers that expect one error and
+    no other (tests/torture_qmp.py's boot-CPU probe)."""
+
+    def __init__(self, command, error):
+        self.command = command
+        self.error_class, self.desc = error.get("class"), error.get("desc")
+        super().__init__("QMP %s: %s" % (command, self.desc))
+
+
 # QEMU 7.2 under TCG corrupts its own heap after a vCPU unplug (docs/vcpu-hotplug.md), and
 # glibc may then abort QEMU as it exits: its message lands in the log (QEMU's stderr).
 HEAP_ABORT = re.compile(r"^(malloc\(\)|free\(\)|double free or corruption|munmap_chunk\(\)|"
@@ -220,7 +231,7 @@ class QMP:
                 self.events.append(reply)
                 continue
             if "error" in reply:
-                raise QemuError("QMP %s: %s" % (command, reply["error"].get("desc")))
+                raise QMPError(command, reply["error"])
             return reply.get("return")
 
     def wait_event(self, match, deadline):

@@ -6,11 +6,15 @@ decide a boot's fate without booting anything: the kernel-report lines
 (WARNING, BUG, their "expected by a test" forms), the check against the
 kernel's suite table (missing suite or case, short plan, a case that died
 mid-run, SKIPs and when they are allowed) and the exit status; the bench's
-chain verdict (tests/bench.py). Each case prints "ok N - name" or
-"not ok N - name" with "    # ..." lines saying why; run by `make test` as
-a host check (run_tests.py run_check).
+chain verdict (tests/bench.py); tests/torture_qmp.py's host side against a
+made-up machine and QMP (a late WARNING, a wrong refusal, a CPU nobody
+added). Each case prints "ok N - name" or "not ok N - name" with
+"    # ..." lines saying why; run by `make test` as a host check
+(run_tests.py run_check).
 """
+import json
 import os
+import re
 import sys
 import traceback
 
@@ -438,6 +442,269 @@ def test_bench_chain_stall_fails():
         "chain: the dedicated model completed it (30.0 ms), but one thread per CPU must deadlock")
     has(bench.chain_problems(bench.parse_compare(good.split("\r\n", 1)[1])),
         "chain: no figures for cmwq")
+
+
+# --- tests/torture_qmp.py against a made-up machine -------------------------
+
+class FakeClock:
+    """torture_qmp's clock in these tests: each reading 10 ms after the
+    last, so that a run's course depends on its seed alone, not on the host."""
+
+    def __init__(self):
+        self.t = 1000.0
+
+    def time(self):
+        self.t += 0.01
+        return self.t
+
+    def sleep(self, s):
+        self.t += s
+
+
+def with_fake_clock(fn):
+    import torture_qmp
+    saved, torture_qmp.time = torture_qmp.time, FakeClock()
+    try:
+        return fn()
+    finally:
+        torture_qmp.time = saved
+
+
+def fake_qmp_class():
+    import socket
+    import qemu
+
+    class FakeQMP(qemu.QMP):
+        """qemu.QMP (its execute() and error replies, as they are) over a
+        made-up socket: what is sent goes to the guest, which queues the
+        reply and the events after it."""
+
+        def __init__(self, guest):
+            self.guest, self.buf, self.events, self.timeout = guest, b"", [], 10
+            self.incoming = []
+            self.sock = self
+
+        def sendall(self, data):
+            self.guest.command(json.loads(data.decode()))
+
+        def settimeout(self, t):
+            pass
+
+        def _read(self):
+            if not self.incoming:
+                raise socket.timeout()
+            return self.incoming.pop(0)
+
+    return FakeQMP
+
+
+BOOT_REFUSAL = {"class": "GenericError", "desc": "Boot CPU is unpluggable"}     # QEMU 7.2's
+
+
+class FakeGuest:
+    """A booted baton as torture_qmp.py sees it: serial output and the
+    shell's answers, QMP replies and events; -smp SMP,maxcpus=MAXCPUS, a
+    slot per core. boot_refusal: QEMU's error for a device_del of the boot
+    CPU (None: QEMU passes it on and the kernel answers _OST eject status
+    boot_ost); at_poweroff: what the log gets after the power-down; unasked:
+    events QEMU sends after the first device_add's own."""
+
+    def __init__(self, smp=1, maxcpus=2, boot_refusal=BOOT_REFUSAL, boot_ost=0x80,
+                 at_poweroff="", unasked=()):
+        self.out = "GRUB\r\n[    0.000000][cpu0] baton 0.1\r\nbaton> "
+        self.paths = {i: "/machine/unattached/device[%d]" % i for i in range(smp)}
+        self.maxcpus, self.boot_refusal, self.boot_ost = maxcpus, boot_refusal, boot_ost
+        self.at_poweroff, self.unasked = at_poweroff, list(unasked)
+        self.status, self.proc, self.deadline, self.log_path = None, object(), None, "fake.log"
+        self.qmp = fake_qmp_class()(self)
+
+    @property
+    def output(self):
+        return self.out
+
+    def mark(self):
+        return len(self.out)
+
+    def expect(self, pattern, timeout):
+        return self.expect_from(0, pattern, timeout)
+
+    def expect_from(self, mark, pattern, timeout, flags=0):
+        return re.compile(pattern, flags).search(self.out[mark:])
+
+    def exited(self):
+        return self.status
+
+    def wait(self, timeout):
+        return self.status
+
+    def send(self, data):
+        line = data.rstrip("\r")
+        self.out += line + "\r\n"
+        if line == "poweroff":
+            self.out += "[    9.000000][cpu0] Power down.\r\n" + self.at_poweroff
+            self.status = 0
+            return
+        self.out += {"torture start 0 0 both": "[    1.000000][cpu0] torture: running\r\n",
+                     "torture stop": "[    8.000000][cpu0] torture: PASS\r\n",
+                     "cpus": "cpu0   apic 0   online\r\n"}[line] + "baton> "
+
+    def event(self, name, data):
+        self.qmp.incoming.append({"event": name, "data": data})
+
+    def ost(self, slot, source, status, device=None):
+        info = {"slot": str(slot), "slot-type": "CPU", "source": source, "status": status}
+        if device:
+            info["device"] = device
+        self.event("ACPI_DEVICE_OST", {"info": info})
+
+    def command(self, msg):
+        cmd, args, q = msg["execute"], msg.get("arguments", {}), self.qmp
+        if cmd == "query-hotpluggable-cpus":
+            ret = [dict({"type": "qemu64-x86_64-cpu", "vcpus-count": 1,
+                         "props": {"socket-id": 0, "core-id": i, "thread-id": 0}},
+                        **({"qom-path": self.paths[i]} if i in self.paths else {}))
+                   for i in reversed(range(self.maxcpus))]
+            q.incoming.append({"return": ret})
+        elif cmd == "query-cpus-fast":
+            q.incoming.append({"return": [{"cpu-index": i, "qom-path": p}
+                                          for i, p in sorted(self.paths.items())]})
+        elif cmd == "device_add":
+            core = args["core-id"]
+            self.paths[core] = "/machine/peripheral/" + args["id"]
+            q.incoming.append({"return": {}})
+            self.ost(core, 1, 0, args["id"])
+            q.incoming += self.unasked
+            self.unasked = []
+        elif cmd == "device_del":
+            core = [c for c, p in self.paths.items() if args["id"] in (p, p.rsplit("/", 1)[1])]
+            if core == [0] and self.boot_refusal:
+                q.incoming.append({"error": self.boot_refusal})
+            elif core == [0]:
+                q.incoming.append({"return": {}})
+                self.ost(0, 3, self.boot_ost)
+            else:
+                path = self.paths.pop(core[0])
+                q.incoming.append({"return": {}})
+                self.event("DEVICE_DELETED", {"path": path + "/lapic"})
+                self.event("DEVICE_DELETED", dict({"path": path}, **(
+                    {"device": args["id"]} if path.startswith("/machine/peripheral/") else {})))
+        else:
+            raise AssertionError("the fake QEMU knows no %r" % cmd)
+
+    def events(self):
+        out, self.qmp.incoming = self.qmp.incoming, []
+        return out
+
+
+def fake_host(guest):
+    import random
+    import torture_qmp
+    h = torture_qmp.HostTorture(guest, random.Random(1), torture_qmp.Figures(1, "both"))
+    h.setup()
+    return h
+
+
+def fails(fn, *texts):
+    """fn() raises torture_qmp.Failure, its message holding every text."""
+    import torture_qmp
+    try:
+        fn()
+    except torture_qmp.Failure as e:
+        for t in texts:
+            assert t in str(e), "%r not in the failure %r" % (t, str(e))
+        return str(e)
+    raise AssertionError("no failure (wanted one saying %r)" % (texts,))
+
+
+def fake_run(at_poweroff):
+    import torture_qmp
+    lines = []
+    ok, reason, fig = with_fake_clock(lambda: torture_qmp.run_boots(
+        FakeGuest(at_poweroff=at_poweroff), lambda n: FakeGuest(at_poweroff=at_poweroff), 7,
+        20, "both", lines.append))
+    return ok, reason, fig
+
+
+def test_torture_qmp_scans_each_boot_to_its_end():
+    """A WARNING, BUG or panic printed during the power-down, after the
+    torture's verdict, fails the run; a clean power-down does not."""
+    ok, reason, fig = fake_run("")
+    assert ok and fig.cycles >= 2 and fig.boots >= 2, (ok, reason, vars(fig))
+    late = "[    9.100000][cpu1] WARNING: kernel/smp.c:120 (called from f+0x4/0x10) on cpu1: late"
+    ok, reason, fig = fake_run(late + "\r\n")
+    assert not ok and reason.startswith("the kernel printed: " + late), reason
+    assert "after the torture's verdict" in reason, reason
+    ok, reason, fig = fake_run("[    9.1][cpu0] BUG: kmalloc: double free, no newline")
+    assert not ok and "BUG: kmalloc: double free, no newline" in reason, reason
+    ok, reason, fig = fake_run("[    9.1][cpu0] Kernel panic - not syncing: at the end\r\n")
+    assert not ok and reason.startswith("panic: "), reason
+
+
+def test_torture_qmp_boot_cpu_probe_wants_the_refusal():
+    """QEMU's refusal of the boot CPU's device_del is "Boot CPU is
+    unpluggable" (GenericError); any other error is not a refusal."""
+    h = fake_host(FakeGuest())
+    h.probe()
+    assert not h.pending and h.fig.probes == 1, (h.pending, vars(h.fig))
+    for cls, desc in (("DeviceNotFound", "Device '/machine/unattached/device[0]' not found"),
+                      ("GenericError", "acpi: device unplug request for not supported "
+                                       "device type: qemu64-x86_64-cpu"),
+                      ("CommandNotFound", "Boot CPU is unpluggable")):
+        h = fake_host(FakeGuest(boot_refusal={"class": cls, "desc": desc}))
+        fails(h.probe, "device_del of the boot CPU", "QEMU answered %s %r" % (cls, desc),
+              "not its refusal (GenericError 'Boot CPU is unpluggable')")
+
+
+def test_torture_qmp_boot_cpu_probe_wants_the_kernels_refusal():
+    """Passed on to the kernel, the boot CPU's removal must be refused with
+    _OST eject status 0x80 (ejection not supported), not any failure."""
+    g = FakeGuest(boot_refusal=None)
+    h = fake_host(g)
+    h.probe()
+    for ev in g.events():
+        h.on_event(ev)
+    assert not h.pending, h.pending
+    g = FakeGuest(boot_refusal=None, boot_ost=0x81)
+    h = fake_host(g)
+    h.probe()
+    fails(lambda: [h.on_event(ev) for ev in g.events()],
+          "device_del of the boot CPU", "status 0x81, not its refusal 0x80")
+
+
+def test_torture_qmp_unasked_insert_is_a_problem():
+    """An ACPI_DEVICE_OST insertion with no device_add outstanding for its
+    slot and id fails, whatever its status; the one asked for completes."""
+    g = FakeGuest(maxcpus=3)
+    h = fake_host(g)
+    h.add(h.slots[1])
+    for ev in g.events():
+        h.on_event(ev)
+    assert h.fig.adds == 1 and not h.pending, (vars(h.fig), h.pending)
+    for status in (0, 0x80):
+        h = fake_host(FakeGuest(maxcpus=3))
+        fails(lambda: h.on_event({"event": "ACPI_DEVICE_OST", "data": {"info": {
+            "slot": "2", "source": 1, "status": status, "device": "intruder"}}}),
+            "an insertion nobody asked for", "no device_add of slot 2 (core 2) as 'intruder'")
+    # during a device_add of another slot, and of the same slot under another id
+    g = FakeGuest(maxcpus=3, unasked=[{"event": "ACPI_DEVICE_OST", "data": {"info": {
+        "slot": "2", "source": 1, "status": 0}}}])
+    h = fake_host(g)
+    h.add(h.slots[1])
+    fails(lambda: [h.on_event(ev) for ev in g.events()], "an insertion nobody asked for")
+    g = FakeGuest(maxcpus=3)
+    h = fake_host(g)
+    h.add(h.slots[1])
+    ev = g.events()[0]
+    ev["data"]["info"]["device"] = "someone-else"
+    fails(lambda: h.on_event(ev), "an insertion nobody asked for",
+          "(device_add of slot 1 (core 1) as tq1-1 in flight)")
+
+
+def test_torture_qmp_unasked_eject_report_is_a_problem():
+    h = fake_host(FakeGuest(smp=2, maxcpus=3))
+    fails(lambda: h.on_event({"event": "ACPI_DEVICE_OST", "data": {"info": {
+        "slot": "1", "source": 3, "status": 0x84}}}), "an eject report for slot 1 (core 1), "
+          "which nobody asked to remove")
 
 
 def main():

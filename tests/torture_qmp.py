@@ -25,8 +25,9 @@ Up to three operations are in flight at once; every one must complete
 within --op-timeout seconds (no sleeping: the script waits on QMP events,
 each with its deadline). Now and then, with nothing else in flight, it
 asks to remove the boot CPU: that must be refused (QEMU 7.2 refuses it
-itself, "Boot CPU is unpluggable"; a QEMU that passed it on must see the
-kernel refuse it with ACPI_DEVICE_OST) and cpu0 must still be there (QMP
+itself, GenericError "Boot CPU is unpluggable"; a QEMU that passed it on
+must see the kernel refuse it with ACPI_DEVICE_OST status 0x80; any other
+error or status fails) and cpu0 must still be there (QMP
 query-cpus-fast, and online in the shell's `cpus`).
 
 At the end it issues no more operations, waits for those in flight, sends
@@ -35,12 +36,16 @@ cycles (device_add + device_del pairs), the latency of device_del ->
 DEVICE_DELETED and of device_add -> online (ACPI_DEVICE_OST) in ms
 (min/median/max), and one last line "torture-qmp: PASS" or
 "torture-qmp: FAIL (reason)". It fails on: a torture verdict other than
-PASS, a "[cpuN] BUG:" or WARNING line or a panic in the serial log, an
-event missing at its deadline, a refused removal of a non-boot CPU, a
-failed online, an unexpected event (a CPU deleted that nobody asked to
-remove), QEMU exiting, a boot-CPU probe not refused. The serial log is
-BUILD/test-logs/torture-qmp.log; QEMU is killed at a hard deadline
-(DURATION + --margin seconds).
+PASS, a "[cpuN] BUG:" or WARNING line or a panic anywhere in a boot's
+serial log (scanned to its end once QEMU has exited: the power-down
+too), an event missing at its deadline, a refused removal of a non-boot
+CPU, a failed online, an unexpected event (a CPU deleted that nobody
+asked to remove, an ACPI_DEVICE_OST insertion with no device_add of
+that slot and id outstanding, an eject report with no removal asked),
+QEMU exiting, a boot-CPU probe not refused, or refused with another
+error than the one expected (BOOT_CPU_REFUSAL, or _OST status 0x80).
+The serial log is BUILD/test-logs/torture-qmp.log; QEMU is killed at a
+hard deadline (DURATION + --margin seconds).
 
 run_tests.py runs a short one in `make test` (interact(), a Boot of
 KERNEL_BOOTS). Python 3 standard library only.
@@ -72,6 +77,13 @@ BAD_LINE = re.compile(r"^.*(\[cpu\d+\] (WARNING|BUG): |Kernel panic - not syncin
                       r"\[uart: \d+ bytes of output dropped).*$", re.M)
 OST_INSERT, OST_EJECT = 1, 3                    # ACPI _OST source events
 OST_PENDING = {OST_INSERT: 0x80, OST_EJECT: 0x84}   # "in progress": not the answer yet
+# A boot-CPU probe is refused in one of two ways, each exactly: by QEMU 7.2
+# itself (hw/i386/pc.c), with this QMP error and no other (a wrong id's
+# DeviceNotFound, say, is no refusal); or, by a QEMU that passes it on, by
+# the kernel with _OST eject status 0x80, "ejection not supported"
+# (drivers/acpi_cpuhp.c: -EPERM, the boot CPU never goes).
+BOOT_CPU_REFUSAL = ("GenericError", "Boot CPU is unpluggable")
+OST_EJECT_NOT_SUPPORTED = 0x80
 
 
 class Failure(Exception):
@@ -241,7 +253,13 @@ class HostTorture:
         self.begin(s, "probe", "device_del of the boot CPU (%s)" % self.boot_path)
         try:
             self.m.qmp.execute("device_del", id=self.boot_path)
-        except qemu.QemuError:
+        except qemu.QemuError as e:
+            got = (getattr(e, "error_class", None), getattr(e, "desc", None))
+            if got != BOOT_CPU_REFUSAL:
+                raise Failure("device_del of the boot CPU (%s): QEMU answered %s, not its "
+                              "refusal (%s %r)" % (
+                                  self.boot_path, "%s %r" % got if got[0] else repr(str(e)),
+                                  BOOT_CPU_REFUSAL[0], BOOT_CPU_REFUSAL[1]))
             del self.pending[self.boot]     # refused by QEMU itself
             self.check_boot_cpu()
         # Else passed on to the guest: its refusal (ACPI_DEVICE_OST) completes it.
@@ -328,27 +346,42 @@ class HostTorture:
         except (TypeError, ValueError, IndexError):
             raise Failure("ACPI_DEVICE_OST for an unknown slot: %r" % info)
         op = self.pending.get(s["index"])
-        if status == OST_PENDING.get(source):
-            return
+        in_flight = " (%s in flight)" % op["what"] if op else ""
         if source == OST_INSERT:
-            if op and op["kind"] == "add" and info.get("device") == s["handle"]:
-                if status != 0:
-                    raise Failure("%s: the kernel could not bring the CPU online "
-                                  "(ACPI_DEVICE_OST status %#x)" % (op["what"], status))
-                self.fig.lat_add.append(self.done(s, op))
-                self.fig.adds += 1
-                s["present"] = True
+            # Only for the device_add outstanding on this slot, with its id:
+            # a CPU the harness did not add is a problem, whatever its status.
+            if not (op and op["kind"] == "add" and info.get("device") == s["handle"]):
+                raise Failure("ACPI_DEVICE_OST %r: an insertion nobody asked for (no "
+                              "device_add of %s as %r outstanding%s)" % (
+                                  info, self.name(s), info.get("device"), in_flight))
+            if status == OST_PENDING[OST_INSERT]:
                 return
             if status != 0:
-                raise Failure("ACPI_DEVICE_OST %r: a failed insertion nobody asked for" % info)
-        elif source == OST_EJECT and status != 0:
-            if op and op["kind"] == "probe":
+                raise Failure("%s: the kernel could not bring the CPU online "
+                              "(ACPI_DEVICE_OST status %#x)" % (op["what"], status))
+            self.fig.lat_add.append(self.done(s, op))
+            self.fig.adds += 1
+            s["present"] = True
+        elif source == OST_EJECT:
+            if not op or op["kind"] not in ("del", "probe"):
+                raise Failure("ACPI_DEVICE_OST %r: an eject report for %s, which nobody asked "
+                              "to remove%s" % (info, self.name(s), in_flight))
+            if status == OST_PENDING[OST_EJECT]:
+                return
+            if op["kind"] == "probe":
+                if status != OST_EJECT_NOT_SUPPORTED:
+                    raise Failure("%s: the kernel answered ACPI_DEVICE_OST status %#x, not "
+                                  "its refusal %#x (ejection not supported)" % (
+                                      op["what"], status, OST_EJECT_NOT_SUPPORTED))
                 self.done(s, op)
                 self.check_boot_cpu()
-                return
-            raise Failure("the kernel refused %s (ACPI_DEVICE_OST status %#x)" % (
-                op["what"] if op else "to remove %s, unasked" % self.name(s), status))
-        # Else a success report: DEVICE_DELETED or the insertion's own event count.
+            elif status != 0:
+                raise Failure("the kernel refused %s (ACPI_DEVICE_OST status %#x)" % (
+                    op["what"], status))
+            # Else a success report: DEVICE_DELETED completes the removal.
+        else:
+            raise Failure("ACPI_DEVICE_OST %r: source %r, neither an insertion (%d) nor an "
+                          "eject request (%d)" % (info, source, OST_INSERT, OST_EJECT))
 
     def on_event(self, ev):
         name, data = ev.get("event"), ev.get("data", {})
@@ -363,11 +396,13 @@ class HostTorture:
 
     # ---- watching ---------------------------------------------------------
 
-    def scan_log(self):
-        """New complete lines of the serial log: a panic fails at once, a
-        BUG or WARNING line at the end (the torture's verdict comes first)."""
+    def scan_log(self, to_end=False):
+        """New complete lines of the serial log (to_end: every line, the
+        last too, once QEMU has exited): a panic fails at once, a BUG or
+        WARNING line at the end (the torture's verdict comes first)."""
         out = self.m.output
-        end = out.rfind("\n") + 1        # a line may be cut: again from its start
+        # A line may be cut while QEMU runs: again from its start.
+        end = len(out) if to_end else out.rfind("\n") + 1
         for x in BAD_LINE.finditer(out, self.scanned, end):
             line = x.group(0).strip()
             if "Kernel panic" in line:
@@ -379,7 +414,7 @@ class HostTorture:
     def check_alive(self):
         status = self.m.exited()
         if status is not None:
-            self.scan_log()
+            self.scan_log(to_end=True)
             raise Failure("QEMU exited (status %s)" % status)
         now = time.time()
         if now >= self.next_scan:
@@ -449,10 +484,22 @@ class HostTorture:
         self.hotplug(end)
         self.stop_torture()
         self.check_alive()
+        self.scan_log()                 # every line up to the verdict (check_alive: once a second)
         if self.problems:
             raise Failure(self.problems[0])
         if poweroff:
             self.sh.poweroff()
+
+    def finish(self, timeout=60):
+        """After run(poweroff=True): QEMU's exit status once it has exited
+        (None if it did not), its log scanned to the end first, so that a
+        panic, BUG or WARNING printed after the verdict, the power-down
+        included, fails the boot."""
+        status = self.m.wait(timeout)
+        self.scan_log(to_end=True)
+        if self.problems:
+            raise Failure("%s (after the torture's verdict)" % self.problems[0])
+        return status
 
 
 def run_boots(first, make_machine, seed, duration, mode, out, op_timeout=OP_TIMEOUT,
@@ -468,9 +515,10 @@ def run_boots(first, make_machine, seed, duration, mode, out, op_timeout=OP_TIME
     m, ok, reason = first, True, None
     try:
         while True:
-            HostTorture(m, rng, fig, mode, op_timeout, readd).run(
-                end, poweroff=not (keep_first and m is first))
-            status = 0 if keep_first and m is first else m.wait(60)
+            host = HostTorture(m, rng, fig, mode, op_timeout, readd)
+            kept = keep_first and m is first    # run_tests.py judges its whole log
+            host.run(end, poweroff=not kept)
+            status = 0 if kept else host.finish()
             if status != 0 and qemu.unplug_abort_at_exit(m.output, status):
                 fig.exit_aborts += 1    # after the guest's verdict and power-down
             elif status != 0:
