@@ -184,8 +184,10 @@ def interact_q35(m, boot):
         try:
             r.host.q.execute("device_del", id=r.host.slots()[0])
             r.check("QEMU refuses device_del of the boot CPU", False, "QEMU accepted device_del")
-        except qemu.QemuError as e:
-            r.check("QEMU refuses device_del of the boot CPU", "unpluggable" in str(e), str(e))
+        except qemu.QMPError as e:  # that refusal and no other
+            r.check("QEMU refuses device_del of the boot CPU",
+                    e.error_class == "GenericError" and e.desc == "Boot CPU is unpluggable",
+                    "%s: %s" % (e.error_class, e.desc))
         cpu = _refusal(r, "a refused removal leaves the CPU running (_OST)") or 5
         _remove_all(r, [cpu], "the same vCPU removed once it may go, its work held")
         r.shell("cpus", r"cpu%d +apic %d +not present(.|\n)*host: 8 slots, 5 with a vCPU" % (
