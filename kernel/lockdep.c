@@ -8,7 +8,9 @@
  * it where a stale read is harmless (a class lookup finds published
  * entries only, a chain-cache miss only means a slower check). Each
  * context's held-lock stack is touched by that context only, with
- * interrupts off.
+ * interrupts off. The classes of unregistered keys (destroyed workqueues)
+ * are given back, with their dependencies and stack traces: "Giving
+ * classes back" below says why that is safe against those reads.
  *
  * Field legend: G = graph_lock; A = atomic, or written once and published;
  * L = this CPU only, interrupts off.
@@ -29,6 +31,7 @@
 #define MAX_DEPS	8192
 #define CHAIN_SLOTS	16384
 #define CHAIN_PROBES	16
+#define ZOMBIE_BATCH	32 /* zapped classes reused per emptying of the chain cache */
 #define MAX_TRACES	(MAX_DEPS + 2 * MAX_CLASSES)
 #define MAX_TRACE_IPS	65536
 #define TRACE_DEPTH	10
@@ -46,12 +49,15 @@ PARAM_BOOL(lockdep, lockdep_enabled,
 static unsigned long nr_reports; /* A */
 
 struct lock_class {
-	const void *key;    /* A: the key, or the static lock's map */
-	u16 hash_next;	    /* A */
+	const void *key;    /* A, set under G: the key, or the static lock's map;
+			     * NULL from its unregistering until its reuse */
+	u16 hash_next;	    /* A, set under G: the next class in its hash bucket */
+	u16 free_next;	    /* G: while dead, the next on its list (pending,
+			     * zombie or free: "Giving classes back") */
 	u8 subclass;	    /* A */
 	u8 kind;	    /* A: enum lockdep_kind */
 	u8 usage;	    /* A, set under G: USED_IN_HARDIRQ, ENABLED_HARDIRQ */
-	bool dead;	    /* G: its key was unregistered */
+	bool dead;	    /* A, set under G: its key was unregistered */
 	u32 after;	    /* G: first dependency out of it (index in deps; 0: none) */
 	u32 before;	    /* G: first dependency into it */
 	u32 first_trace;    /* A: where it was first taken */
@@ -63,29 +69,43 @@ struct lock_class {
 
 struct lock_dep { /* "to was taken while from was held" */
 	u16 from, to;
-	u32 next_after;	 /* G: the next dependency out of from */
+	u32 next_after;	 /* G: the next dependency out of from; while free, the next free */
 	u32 next_before; /* G: the next dependency into to */
 	u32 trace;	 /* where it was first made */
 };
 
-struct ld_trace {
-	u32 start; /* in trace_ips */
-	u8 len;
+struct ld_trace {		    /* all G */
+	u32 start;		    /* in trace_ips */
+	u32 next_free;		    /* while free: the next free one of its cap */
+	u8 len;			    /* return addresses used */
+	u8 cap;			    /* return addresses it owns from start */
 	char comm[THREAD_NAME_LEN]; /* the thread (or "irq") */
 };
 
-/* Index 0 of classes, deps and traces means "none". */
+/* Index 0 of classes, deps and traces means "none". The nr_ counts
+ * without _used are high-water marks: the next never-used entry. */
 static struct lock_class classes[MAX_CLASSES]; /* A/G */
 static unsigned int nr_classes = 1;	       /* G */
-static u16 class_hash[CLASS_HASH_SIZE];	       /* A */
+static unsigned int nr_classes_used;	       /* G: not yet zapped */
+static unsigned long nr_classes_reclaimed;     /* G: zapped, ever */
+static u16 pending_classes;		       /* G: dead, not yet zapped */
+static u16 zombie_classes;		       /* G: zapped; a cached chain may name them */
+static unsigned int nr_zombies;		       /* G */
+static u16 free_classes;		       /* G: zapped, and no cached chain names them */
+static u16 class_hash[CLASS_HASH_SIZE];	       /* A, set under G */
 static struct lock_dep deps[MAX_DEPS];	       /* G */
 static unsigned int nr_deps = 1;	       /* G */
+static unsigned int nr_deps_used;	       /* G */
+static u32 free_deps;			       /* G: through next_after */
 static u64 chains[CHAIN_SLOTS];		       /* A, written under G: 0 = empty */
 static unsigned int nr_chains;		       /* G */
+static unsigned int nr_chain_flushes;	       /* G: times the cache was emptied */
 static struct ld_trace traces[MAX_TRACES];     /* G */
 static unsigned int nr_traces = 1;	       /* G */
+static u32 free_traces[TRACE_DEPTH + 1];       /* G: by cap, through next_free */
 static u64 trace_ips[MAX_TRACE_IPS];	       /* G */
 static unsigned int nr_trace_ips;	       /* G */
+static unsigned int nr_trace_ips_used;	       /* G */
 static u32 bfs_gen;			       /* G */
 static u16 bfs_queue[MAX_CLASSES];	       /* G */
 static unsigned int max_depth_seen;	       /* A */
@@ -190,17 +210,47 @@ static const char *ctx_name(void)
 	return t ? t->name : "boot";
 }
 
+/* Under G: a trace with room for n return addresses: a free one with the
+ * least room that fits, else a new one; 0 if the tables are full. */
+static u32 trace_alloc(unsigned int n)
+{
+	assert_graph_locked();
+	for (unsigned int cap = n; cap <= TRACE_DEPTH; cap++) {
+		u32 idx = free_traces[cap];
+
+		if (idx) {
+			free_traces[cap] = traces[idx].next_free;
+			nr_trace_ips_used += cap;
+			return idx;
+		}
+	}
+	if (nr_traces >= MAX_TRACES || nr_trace_ips + n > MAX_TRACE_IPS)
+		return 0;
+	traces[nr_traces].start = nr_trace_ips;
+	traces[nr_traces].cap = (u8)n;
+	nr_trace_ips += n;
+	nr_trace_ips_used += n;
+	return nr_traces++;
+}
+
+/* Under G: give trace idx back (0: none). */
+static void trace_free(u32 idx)
+{
+	assert_graph_locked();
+	if (!idx)
+		return;
+	struct ld_trace *tr = &traces[idx];
+
+	tr->next_free = free_traces[tr->cap];
+	free_traces[tr->cap] = idx;
+	nr_trace_ips_used -= tr->cap;
+}
+
 /* Under G: the acquisition at ip, then its callers (frame pointers). */
 static u32 save_trace(const void *ip)
 {
 	assert_graph_locked();
-	if (nr_traces >= MAX_TRACES || nr_trace_ips + TRACE_DEPTH > MAX_TRACE_IPS) {
-		report_full(nr_traces >= MAX_TRACES ? "stack traces" : "stack trace entries");
-		return 0;
-	}
-	struct ld_trace *tr = &traces[nr_traces];
-	u64 *out = &trace_ips[nr_trace_ips];
-	u64 frames[32], rbp = this_cpu_read(lockdep_rbp), lo, hi;
+	u64 frames[32], ips[TRACE_DEPTH], rbp = this_cpu_read(lockdep_rbp), lo, hi;
 	unsigned int nf = 0, n = 0, from = 0;
 
 	if (kstack_bounds(rbp, &lo, &hi)) {
@@ -220,14 +270,22 @@ static u32 save_trace(const void *ip)
 	for (unsigned int i = 0; i < nf; i++)
 		if (frames[i] == (u64)ip)
 			from = i + 1;
-	out[n++] = (u64)ip;
+	ips[n++] = (u64)ip;
 	for (unsigned int i = from; i < nf && n < TRACE_DEPTH; i++)
-		out[n++] = frames[i];
-	tr->start = nr_trace_ips;
+		ips[n++] = frames[i];
+
+	u32 idx = trace_alloc(n);
+
+	if (!idx) {
+		report_full(nr_traces >= MAX_TRACES ? "stack traces" : "stack trace entries");
+		return 0;
+	}
+	struct ld_trace *tr = &traces[idx];
+
+	memcpy(&trace_ips[tr->start], ips, n * sizeof(ips[0]));
 	tr->len = (u8)n;
 	strscpy(tr->comm, ctx_name(), sizeof(tr->comm));
-	nr_trace_ips += n;
-	return nr_traces++;
+	return idx;
 }
 
 static void print_trace(u32 idx, const char *indent)
@@ -256,9 +314,21 @@ static void print_ip(char *buf, size_t size, const void *ip)
 /* ---- classes ------------------------------------------------------------- */
 
 static const char *const kind_names[] = {
-	[LD_SPIN] = "spinlock", [LD_MUTEX] = "mutex", [LD_BIGLOCK] = "big lock",
-	[LD_WQ] = "workqueue",	[LD_WORK] = "work",   [LD_NOVALIDATE] = "not validated",
+	[LD_SPIN] = "spinlock",
+	[LD_MUTEX] = "mutex",
+	[LD_BIGLOCK] = "big lock",
+	[LD_WQ] = "workqueue",
+	[LD_WORK] = "work",
+	[LD_TIMER] = "timer",
+	[LD_NOVALIDATE] = "not validated",
 };
+
+/* A pseudo-lock: "taking" it is waiting for whoever holds it (a flush, or
+ * del_timer_sync()), so taking the very one held waits for itself. */
+static bool is_pseudo(u8 kind)
+{
+	return kind == LD_WQ || kind == LD_WORK || kind == LD_TIMER;
+}
 
 /* "'name'" or "'name/1'", then "(kind)": the form every report line uses. */
 static const char *class_str(u16 idx, char *buf, size_t size)
@@ -281,16 +351,214 @@ static unsigned int key_hash(const void *key, unsigned int subclass)
 	return (unsigned int)(k >> 40) % CLASS_HASH_SIZE;
 }
 
+/* The live class of (key, subclass), or 0. Without the graph lock it may
+ * miss one (a slot reused under it: "Giving classes back"), never find a
+ * wrong one; under it, it is exact. */
 static u16 class_find(const void *key, unsigned int subclass)
 {
 	for (u16 i = __atomic_load_n(&class_hash[key_hash(key, subclass)], __ATOMIC_ACQUIRE); i;
-	     i = classes[i].hash_next) {
+	     i = READ_ONCE(classes[i].hash_next)) {
 		const struct lock_class *c = &classes[i];
 
-		if (c->key == key && c->subclass == subclass && !READ_ONCE(c->dead))
+		/* The key first, with acquire: a slot being reused gets its
+		 * other fields before its key. */
+		if (__atomic_load_n(&c->key, __ATOMIC_ACQUIRE) == key &&
+		    READ_ONCE(c->subclass) == subclass && !READ_ONCE(c->dead))
 			return i;
 	}
 	return 0;
+}
+
+/* ---- giving classes back -------------------------------------------------
+ *
+ * A workqueue's class dies with it (lockdep_unregister_key()), and a kernel
+ * that makes and destroys workqueues must not fill the tables with dead
+ * classes. A dead class goes through three lists:
+ *   pending  its key is unregistered: no lookup finds it (it is out of its
+ *            hash bucket, its key cleared), searches do not cross it, but
+ *            its dependencies are still in the graph;
+ *   zombie   zapped (only while the validator is on): its dependencies,
+ *            both ways, are unlinked from their other ends and freed, and
+ *            its stack traces and theirs are freed; but a key in the chain
+ *            cache may still name its index;
+ *   free     the chain cache was emptied since: the slot may be reused.
+ * Zombies are freed ZOMBIE_BATCH at a time (or when the table runs out),
+ * so that the cache is emptied once per batch, not per workqueue.
+ *
+ * Why this is safe while other CPUs take locks without the graph lock:
+ * - Nobody takes a lock of a dead class: unregistering is the caller's
+ *   promise that none is held or will be taken again (the workqueue is
+ *   being freed). So no held-lock entry, chain key being computed, or
+ *   lockdep_map's cached class_idx names it.
+ * - The graph (dependencies, their lists, traces, usage traces) is read
+ *   under the graph lock only, and by a report being printed, which it
+ *   does with the validator off; nothing is zapped while it is off (a
+ *   class unregistered then stays pending until a later unregistering
+ *   finds it on).
+ * - Lookups (class_find()) walk hash buckets without the lock. A dead
+ *   class's key is cleared at once, so it matches nothing; a walker on it
+ *   goes on along its old hash_next. A reused slot gets its fields before
+ *   its key (release; the walker reads the key with acquire), so a walker
+ *   that matches the new key also sees the new subclass. A walker that a
+ *   relinked slot takes into another bucket can only miss, and a miss is
+ *   looked up again under the lock.
+ * - The chain cache (chain_cached()) is read without the lock, and a
+ *   cached key is made of the class indexes of its chain: were a zombie's
+ *   index reused while a key naming it is cached, the new class could be
+ *   taken for validated. Hence the cache is emptied before zombies are
+ *   reused. Emptying only takes keys out (a missing key means a slower
+ *   check, never a skipped one); the stores that empty it come before the
+ *   release that publishes a reused slot's key, so a CPU that has found
+ *   the new class cannot see a key from before.
+ * The lock acquire path is untouched: all of this runs under the graph
+ * lock, in lockdep_unregister_key() and when a class is made.
+ */
+
+/* Under G: empty the chain cache, so that no cached chain names a zombie,
+ * and free the zombies for reuse. */
+static void recycle_zombies(void)
+{
+	assert_graph_locked();
+	for (unsigned int s = 0; s < CHAIN_SLOTS; s++)
+		__atomic_store_n(&chains[s], 0, __ATOMIC_RELAXED);
+	nr_chains = 0;
+	nr_chain_flushes++;
+	while (zombie_classes) {
+		u16 i = zombie_classes;
+
+		zombie_classes = classes[i].free_next;
+		classes[i].free_next = free_classes;
+		free_classes = i;
+	}
+	nr_zombies = 0;
+}
+
+/* Under G: a slot for a new class (a free one, else a new one; zombies are
+ * freed first if the table has run out); 0 if there is none. */
+static u16 class_alloc(void)
+{
+	assert_graph_locked();
+	if (!free_classes && nr_zombies && nr_classes >= MAX_CLASSES)
+		recycle_zombies();
+	u16 i = free_classes;
+
+	if (i)
+		free_classes = classes[i].free_next;
+	else if (nr_classes < MAX_CLASSES)
+		i = (u16)nr_classes++;
+	if (i)
+		nr_classes_used++;
+	return i;
+}
+
+/* Under G: make slot i the class of (key, subclass), first taken through m
+ * at ip, and publish it. A walker may stand on a reused slot: its key,
+ * NULL until now, is written last. */
+static void class_init(u16 i, const void *key, unsigned int subclass, const struct lockdep_map *m,
+		       const void *ip)
+{
+	struct lock_class *c = &classes[i];
+	unsigned int h = key_hash(key, subclass);
+
+	assert_graph_locked();
+	WRITE_ONCE(c->subclass, (u8)subclass);
+	c->kind = m->kind;
+	c->usage = 0;
+	c->after = c->before = 0;
+	c->usage_trace[0] = c->usage_trace[1] = 0;
+	c->bfs_gen[0] = c->bfs_gen[1] = 0;
+	strscpy(c->name, m->name ? m->name : "?", sizeof(c->name));
+	c->first_trace = save_trace(ip);
+	WRITE_ONCE(c->hash_next, class_hash[h]);
+	WRITE_ONCE(c->dead, false);
+	__atomic_store_n(&c->key, key, __ATOMIC_RELEASE);
+	__atomic_store_n(&class_hash[h], i, __ATOMIC_RELEASE);
+}
+
+/* Under G: class i's key is being unregistered: out of its hash bucket and
+ * unmatchable from now on, it waits on the pending list to be zapped. */
+static void class_kill(u16 i)
+{
+	struct lock_class *c = &classes[i];
+	u16 *link = &class_hash[key_hash(c->key, c->subclass)];
+
+	assert_graph_locked();
+	while (*link != i)
+		link = &classes[*link].hash_next;
+	__atomic_store_n(link, c->hash_next, __ATOMIC_RELAXED); /* already published */
+	WRITE_ONCE(c->dead, true);
+	WRITE_ONCE(c->key, NULL);
+	c->free_next = pending_classes;
+	pending_classes = i;
+}
+
+/* Under G: take dependency d off the list that starts at *head, linked
+ * through next_before (before) or next_after. */
+static void dep_unlink(u32 *head, u32 d, bool before)
+{
+	u32 *link = head;
+
+	assert_graph_locked();
+	while (*link != d)
+		link = before ? &deps[*link].next_before : &deps[*link].next_after;
+	*link = before ? deps[d].next_before : deps[d].next_after;
+}
+
+/* Under G: give dependency d back, off both its lists already. */
+static void dep_free(u32 d)
+{
+	assert_graph_locked();
+	trace_free(deps[d].trace);
+	deps[d] = (struct lock_dep){ .next_after = free_deps };
+	free_deps = d;
+	nr_deps_used--;
+}
+
+/* Under G: a dependency slot (a free one, else a new one); 0 if none. */
+static u32 dep_alloc(void)
+{
+	assert_graph_locked();
+	u32 d = free_deps;
+
+	if (d)
+		free_deps = deps[d].next_after;
+	else if (nr_deps < MAX_DEPS)
+		d = nr_deps++;
+	if (d)
+		nr_deps_used++;
+	return d;
+}
+
+/* Under G, validating: take pending class i out of the graph, give back
+ * its dependencies and traces, and make it a zombie. */
+static void zap_class(u16 i)
+{
+	struct lock_class *c = &classes[i];
+	u32 d, next;
+
+	assert_graph_locked();
+	for (d = c->after; d; d = next) {
+		next = deps[d].next_after;
+		assert(deps[d].to != i); /* no class depends on itself */
+		dep_unlink(&classes[deps[d].to].before, d, true);
+		dep_free(d);
+	}
+	for (d = c->before; d; d = next) {
+		next = deps[d].next_before;
+		dep_unlink(&classes[deps[d].from].after, d, false);
+		dep_free(d);
+	}
+	c->after = c->before = 0;
+	trace_free(c->first_trace);
+	trace_free(c->usage_trace[0]);
+	trace_free(c->usage_trace[1]);
+	c->first_trace = c->usage_trace[0] = c->usage_trace[1] = 0;
+	nr_classes_used--;
+	nr_classes_reclaimed++;
+	c->free_next = zombie_classes;
+	zombie_classes = i;
+	if (++nr_zombies >= ZOMBIE_BATCH)
+		recycle_zombies();
 }
 
 extern char __data_start[], __bss_end[];
@@ -324,20 +592,12 @@ static u16 map_class(const struct lockdep_map *m, unsigned int subclass, const v
 	if (!idx) {
 		graph_lock();
 		idx = class_find(key, subclass);
-		if (!idx && nr_classes >= MAX_CLASSES) {
-			report_full("lock classes");
-		} else if (!idx) {
-			struct lock_class *c = &classes[nr_classes];
-			unsigned int h = key_hash(key, subclass);
-
-			c->key = key;
-			c->subclass = (u8)subclass;
-			c->kind = m->kind;
-			strscpy(c->name, m->name ? m->name : "?", sizeof(c->name));
-			c->first_trace = save_trace(ip);
-			c->hash_next = class_hash[h];
-			idx = (u16)nr_classes++;
-			__atomic_store_n(&class_hash[h], idx, __ATOMIC_RELEASE);
+		if (!idx) {
+			idx = class_alloc();
+			if (idx)
+				class_init(idx, key, subclass, m, ip);
+			else
+				report_full("lock classes");
 		}
 		graph_unlock();
 		if (!idx) /* the table is full: reported */
@@ -437,20 +697,21 @@ static bool add_dep(u16 prev, u16 next, const void *ip)
 		}
 		return false;
 	}
-	if (nr_deps >= MAX_DEPS) {
+	u32 i = dep_alloc();
+
+	if (!i) {
 		report_full("dependencies");
 		return false;
 	}
-	struct lock_dep *d = &deps[nr_deps];
+	struct lock_dep *d = &deps[i];
 
 	d->from = prev;
 	d->to = next;
 	d->trace = save_trace(ip);
 	d->next_after = classes[prev].after;
 	d->next_before = classes[next].before;
-	classes[prev].after = nr_deps;
-	classes[next].before = nr_deps;
-	nr_deps++;
+	classes[prev].after = i;
+	classes[next].before = i;
 	return true;
 }
 
@@ -583,9 +844,10 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 			if (h->class_idx != ci)
 				continue;
 			/* The same lock again: the primitive reports it itself
-			 * (a panic: it would never return). A work item or a
-			 * workqueue, "taken" again by a flush, waits for itself. */
-			if (h->instance == instance && c->kind != LD_WQ && c->kind != LD_WORK)
+			 * (a panic: it would never return). A pseudo-lock
+			 * "taken" again (a flush, del_timer_sync() from the
+			 * callback) waits for itself. */
+			if (h->instance == instance && !is_pseudo(c->kind))
 				goto push;
 			/* Siblings of one INIT_WORK site may flush each other. */
 			if (h->instance != instance && c->kind == LD_WORK)
@@ -715,6 +977,8 @@ void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock
 
 void lockdep_unregister_key(struct lock_class_key *key)
 {
+	if (!READ_ONCE(lockdep_active))
+		return;
 	unsigned long irqf = local_irq_save();
 
 	graph_lock();
@@ -722,7 +986,15 @@ void lockdep_unregister_key(struct lock_class_key *key)
 		u16 i = class_find(key, s);
 
 		if (i)
-			WRITE_ONCE(classes[i].dead, true);
+			class_kill(i);
+	}
+	/* With the validator off a report may be printing the graph: the
+	 * dead stay pending until a later call finds it on. */
+	while (validating() && pending_classes) {
+		u16 i = pending_classes;
+
+		pending_classes = classes[i].free_next;
+		zap_class(i);
 	}
 	graph_unlock();
 	local_irq_restore(irqf);
@@ -912,6 +1184,9 @@ static void print_hints(u16 c)
 	else if (classes[c].kind == LD_WORK)
 		printk(KERN_ERR "(a work item is 'held' while it runs and 'taken' by flush_work() "
 				"and cancel_work_sync(): they wait for it)\n");
+	else if (classes[c].kind == LD_TIMER)
+		printk(KERN_ERR "(a timer is 'held' while its callback runs and 'taken' by "
+				"del_timer_sync(): it waits for the callback)\n");
 }
 
 /* The report this CPU owns (rep), for the acquisition of instance at ip
@@ -948,7 +1223,11 @@ static void print_report(const struct lockdep_ctx *ctx, const void *ip, const vo
 			   rep.held->instance == instance ? "that very one" :
 							    "another of its class",
 			   held_at);
-		if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
+		if (classes[rep.next].kind == LD_TIMER)
+			printk(KERN_ERR "del_timer_sync() from a timer's own callback waits for "
+					"itself; from the callback of another timer of its class, "
+					"the two callbacks can wait for each other\n");
+		else if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
 			printk(KERN_ERR
 			       "flushing a work item from inside itself, a workqueue "
 			       "from one of its own items, or a later item of an ordered or "
@@ -1071,13 +1350,15 @@ void lockdep_get_stats(struct lockdep_stats *st)
 	*st = (struct lockdep_stats){
 		.enabled = READ_ONCE(lockdep_state) != LOCKDEP_OFF,
 		.on = validating(),
-		.classes = READ_ONCE(nr_classes) - 1,
+		.classes = READ_ONCE(nr_classes_used),
 		.max_classes = MAX_CLASSES - 1,
-		.deps = READ_ONCE(nr_deps) - 1,
+		.classes_reclaimed = READ_ONCE(nr_classes_reclaimed),
+		.deps = READ_ONCE(nr_deps_used),
 		.max_deps = MAX_DEPS - 1,
 		.chains = READ_ONCE(nr_chains),
 		.max_chains = CHAIN_SLOTS,
-		.trace_ips = READ_ONCE(nr_trace_ips),
+		.chain_flushes = READ_ONCE(nr_chain_flushes),
+		.trace_ips = READ_ONCE(nr_trace_ips_used),
 		.max_trace_ips = MAX_TRACE_IPS,
 		.max_depth = READ_ONCE(max_depth_seen),
 		.reports = lockdep_reports(),

@@ -7,9 +7,10 @@
  * possible, each way those can deadlock: a cycle in the graph (AB-BA on two
  * paths that never overlapped), one class taken twice, a class taken both
  * in hard-interrupt context and elsewhere with interrupts enabled, or an
- * interrupt-safe class taken before an interrupt-unsafe one. Workqueues and
- * work items are pseudo-locks: running an item holds it and its workqueue,
- * and flushing acquires them, so flushes join the same graph.
+ * interrupt-safe class taken before an interrupt-unsafe one. Workqueues,
+ * work items and timers are pseudo-locks: running an item holds it and its
+ * workqueue, and flushing acquires them; a timer's callback holds the
+ * timer, and del_timer_sync() acquires it. So waits join the same graph.
  *
  * A report is one "BUG: lockdep: ..." line (the harness and the tests count
  * it like any report_bug()), followed by lines of detail: the dependency
@@ -21,7 +22,8 @@
  * The primitives call the hooks; other code uses only the annotations:
  *   spin_lock_nested(l, subclass)   two locks of one class, in a fixed order
  *   lock_wait_for(m, instance, ip)  waiting for a pseudo-lock (workqueue.c's
- *                                   flushes): taken and let go at once
+ *                                   flushes, del_timer_sync()): taken and
+ *                                   let go at once
  *
  * Hooks (any context; they never sleep and take no struct spinlock):
  *   lock_acquire(map, subclass, flags, instance, ip)   before taking; true if
@@ -83,8 +85,11 @@ static inline bool lock_wait_for(const struct lockdep_map *m, const void *instan
 void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock_class_key *key,
 		      enum lockdep_kind kind);
 /* A key in allocated memory (a workqueue's) makes its classes at first
- * use, like any other; before the memory is freed, this marks them dead
- * (searches skip them; a new key at that address gets new classes). */
+ * use, like any other; before the memory is freed, and once no lock of
+ * theirs is held or will be taken again, this gives them back: at once no
+ * lookup finds them (a new key at that address gets new classes), and
+ * their dependencies, stack traces and slots are reused (lockdep.c,
+ * "Giving classes back"). Any context; it does not sleep. */
 void lockdep_unregister_key(struct lock_class_key *key);
 
 void lockdep_hardirq_enter(void);
@@ -113,10 +118,13 @@ bool lockdep_claim_report(void);
 /* Tests only: turn validation back on after a report they provoked. */
 void lockdep_rearm(void);
 
+/* Table use: entries in use now (those of dead classes given back). */
 struct lockdep_stats {
 	bool enabled, on;
 	unsigned int classes, max_classes, deps, max_deps, chains, max_chains;
 	unsigned int trace_ips, max_trace_ips, max_depth;
+	unsigned int chain_flushes;	 /* the chain cache emptied, to reuse classes */
+	unsigned long classes_reclaimed; /* classes of unregistered keys given back */
 	unsigned long reports;
 	u64 chain_hits, chain_misses;
 };

@@ -8,8 +8,9 @@
 #include "lib/types.h"
 
 /* A lock class's identity is the address of a key (plus the subclass):
- * a static one per init site (spin_lock_init() and friends make one), one
- * per workqueue, or, for a lock declared statically, the lock itself. */
+ * a static one per init site (spin_lock_init(), timer_setup() and friends
+ * make one), one per workqueue, or, for a lock declared statically, the
+ * lock itself. */
 struct lock_class_key {
 	char unused;
 };
@@ -20,6 +21,7 @@ enum lockdep_kind {
 	LD_BIGLOCK,    /* the sleep-releasing big lock */
 	LD_WQ,	       /* pseudo-lock: a workqueue (flushed, or running an item) */
 	LD_WORK,       /* pseudo-lock: a work item */
+	LD_TIMER,      /* pseudo-lock: a timer (its callback running; del_timer_sync) */
 	LD_NOVALIDATE, /* never tracked (the console's lock, which reports need) */
 };
 

@@ -46,8 +46,10 @@ void timers_init(void)
 	}
 }
 
-void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t))
+void __timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t), const char *name,
+		   const struct lock_class_key *key)
 {
+	lockdep_init_map(&t->lockdep_map, name, key, LD_TIMER);
 	RB_CLEAR_NODE(&t->node);
 	t->fn = fn;
 	t->check = NULL;
@@ -272,6 +274,9 @@ bool del_timer_sync(struct timer_list *t)
 {
 	bool was = false;
 
+	/* For the validator: it waits for the callback, which runs holding
+	 * the timer (run_timers()); checked whether or not it runs now. */
+	lock_wait_for(&t->lockdep_map, t, __builtin_return_address(0));
 	/* Wait for a callback already running on any CPU; if it re-armed
 	 * the timer meanwhile, disarm that too. */
 	do {
@@ -312,14 +317,27 @@ unsigned int run_timers(void)
 		 * callback as running (or a sleeper's on-stack timer could fire
 		 * after its owner left). */
 		void (*fn)(struct timer_list *) = t->fn; /* t may be gone after it */
+		/* For the validator the callback holds the timer (del_timer_sync()
+		 * waits for it), through a copy of its map: once off the queue, t
+		 * may be freed or set up again (by the callback, or its owner).
+		 * With lockdep=0, no copy. */
+		bool validated = READ_ONCE(lockdep_active);
+		const void *at = (const char *)fn + 1; /* "taken at" the callback */
+		struct lockdep_map map;
 
+		if (validated)
+			map = t->lockdep_map;
 		b->running = t;
 		barrier();
 		dequeue_timer(b, t);
 		base_next_changed(b);
 		spin_unlock(&b->lock);
 		trace_event(TR_TIMER_EXPIRE, NULL, (u64)t, (u64)fn);
+		if (validated)
+			lock_acquire(&map, 0, 0, t, at);
 		fn(t);
+		if (validated)
+			lock_release(t, at);
 		if (WARN_ONCE(!irqs_disabled(), "timer callback %pS returned with interrupts on",
 			      fn))
 			local_irq_disable();

@@ -9,7 +9,7 @@
  * must not sleep: per baton's rule they only wake threads or queue work
  * (the workqueue's delayed work rides on this).
  *
- *   timer_setup(t, fn)
+ *   timer_setup(t, fn)                one lock class per call site (below)
  *   timer_set_check(t, check)         debugging: the queue calls check(t)
  *                                     each time it meets t in a queue
  *   add_timer(t, expires_ns)          on this CPU; expires is ktime_get_ns() time
@@ -18,7 +18,8 @@
  *                                     was pending
  *   del_timer(t)                      disarm; returns whether it was pending
  *   del_timer_sync(t)                 disarm and wait for a running callback
- *                                     (may not be called from the callback)
+ *                                     (may not be called from the callback,
+ *                                     nor holding a lock the callback takes)
  *   timer_pending(t)
  *   timers_migrate(from, to)          move every timer of CPU from to CPU
  *                                     to, expiries kept (CPU hotplug: from
@@ -32,10 +33,19 @@
  * For the clock event (this CPU, interrupts off):
  *   timers_next_expiry()              the earliest expiry (KTIME_MAX: none)
  *   run_timers()                      run the expired ones; returns how many
+ *
+ * For the lock validator (kernel/lockdep.h) a timer is a pseudo-lock, as
+ * in Linux: its callback runs holding it, and del_timer_sync() takes it
+ * (and lets it go at once), since it waits for the callback. So
+ * del_timer_sync() under a lock the callback takes is reported as the
+ * deadlock it can be, on the first run that makes both paths, whether or
+ * not the callback was running at the time. One class per timer_setup()
+ * call site, named after its first argument ('&pool->mayday_timer').
  */
 #ifndef KERNEL_TIMER_H
 #define KERNEL_TIMER_H
 
+#include "kernel/lockdep_types.h"
 #include "lib/rbtree.h"
 #include "lib/types.h"
 
@@ -50,9 +60,17 @@ struct timer_list {
 	int cpu; /* base lock: its home base, the one it is queued
 		  * on or was last (its lock guards it, pending or
 		  * not); changed with both bases' locks held */
+	/* Set at timer_setup(): the validator's pseudo-lock. */
+	struct lockdep_map lockdep_map;
 };
 
-void timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t));
+#define timer_setup(t, fn)                                                                         \
+	do {                                                                                       \
+		static const struct lock_class_key __key;                                          \
+		__timer_setup((t), (fn), #t, &__key);                                              \
+	} while (0)
+void __timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t), const char *name,
+		   const struct lock_class_key *key);
 void timer_set_check(struct timer_list *t, void (*check)(const struct timer_list *t));
 void add_timer(struct timer_list *t, u64 expires);
 void add_timer_on(struct timer_list *t, u64 expires, unsigned int cpu);

@@ -808,8 +808,8 @@ bool bench_requested(void)
 	return bench_param[0] != '\0';
 }
 
-/* The validator's tables after the run: their high-water marks against
- * their sizes (tests/bench.py records them). */
+/* The validator's tables after the run: what they hold against their
+ * sizes (tests/bench.py records them). */
 static void bench_lockdep_line(void)
 {
 	struct lockdep_stats st;

@@ -385,10 +385,12 @@ static int cmd_lockdep(int argc, char **argv)
 				st.on	    ? "on" :
 					      "off after a report (locks still tracked)");
 	out("reports     %lu\n", st.reports);
-	out("classes     %u of %u\n", st.classes, st.max_classes);
+	out("classes     %u of %u; %lu given back (destroyed workqueues)\n", st.classes,
+	    st.max_classes, st.classes_reclaimed);
 	out("dependencies %u of %u\n", st.deps, st.max_deps);
-	out("chains      %u of %u cached; %lu hits, %lu misses\n", st.chains, st.max_chains,
-	    (unsigned long)st.chain_hits, (unsigned long)st.chain_misses);
+	out("chains      %u of %u cached; %lu hits, %lu misses; emptied %u times\n", st.chains,
+	    st.max_chains, (unsigned long)st.chain_hits, (unsigned long)st.chain_misses,
+	    st.chain_flushes);
 	out("traces      %u of %u entries\n", st.trace_ips, st.max_trace_ips);
 	out("deepest     %u locks held at once\n", st.max_depth);
 	return 0;

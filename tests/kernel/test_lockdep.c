@@ -7,8 +7,14 @@
  * dependencies it leaves behind join nothing else in the graph. A report
  * turns validation off; the runner turns it back on after a case that
  * declared reports (ktest_expect_bugs), so each case starts with it on.
+ *
+ * The validator's counts (lockdep_reports(), lockdep_get_stats()) are
+ * global, and other CPUs take locks while a case runs. So each check of
+ * one either counts only what this CPU does with interrupts off, or says
+ * why no other CPU can move it past what it checks.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
 #include "kernel/biglock.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
@@ -104,6 +110,9 @@ static void abba_on_two_threads_is_reported(struct ktest *t)
 
 	ktest_expect_bugs(t, 1);
 	abba_second();
+	/* Global, but exact: validation was on, any report turns it off and
+	 * only the runner turns it back on, after the case; so one report at
+	 * most, and the line below says it was ours. */
 	KT_EXPECT_EQ(t, lockdep_reports() - before, 1);
 	KT_EXPECT_FALSE(t, lockdep_on()); /* off after a report */
 	scnprintf(line, sizeof(line),
@@ -168,23 +177,56 @@ static int in_order(void *arg)
 	return 0;
 }
 
+/* How the chain cache answered one in_order() run. */
+struct order_run {
+	u64 hits, misses;
+};
+
+/* in_order() with interrupts off: nothing else runs on this CPU
+ * meanwhile, so the change in its chain-cache counters is this run's own
+ * acquisitions, and nothing another CPU does can move it. */
+static int in_order_counted(void *arg)
+{
+	struct order_run *r = arg;
+	unsigned long flags = local_irq_save();
+	u64 hits = this_cpu_read(lockdep_chain_hits), misses = this_cpu_read(lockdep_chain_misses);
+
+	in_order(NULL);
+	r->hits = this_cpu_read(lockdep_chain_hits) - hits;
+	r->misses = this_cpu_read(lockdep_chain_misses) - misses;
+	local_irq_restore(flags);
+	return 0;
+}
+
+/*
+ * Once the first round has validated the order, every later acquisition,
+ * on this thread or another, is answered by the chain cache: nothing new
+ * is learned. The lockdep_get_stats() totals are no measure of that, as
+ * every CPU moves them (another CPU's hits could make up for ours, its new
+ * dependencies would fail us), so each run counts its own CPU's hits and
+ * misses with interrupts off. A miss is allowed only where another CPU
+ * emptied the cache meanwhile (to reuse the classes of destroyed
+ * workqueues): the first of the two runs after it misses once on each of
+ * this path's two chains, and caches them again.
+ */
 static void consistent_order_is_silent_and_memoised(struct ktest *t)
 {
+	struct order_run here, there;
 	struct lockdep_stats a, b;
 
 	if (!need_validator(t))
 		return;
 	in_order(NULL); /* the first round adds the dependency */
 	lockdep_get_stats(&a);
-	run_in_thread(t, in_order, NULL, "ld-order");
-	in_order(NULL);
+	run_in_thread(t, in_order_counted, &there, "ld-order");
+	in_order_counted(&here);
 	lockdep_get_stats(&b);
+	/* A report anywhere turns the validator off (and one this case did not
+	 * declare fails it): no count of reports is needed. */
 	KT_EXPECT_TRUE(t, lockdep_on());
-	KT_EXPECT_EQ(t, b.reports, a.reports);
-	/* Nothing new to learn: no dependency added, and (about) every
-	 * acquisition answered by the chain cache. */
-	KT_EXPECT_EQ(t, b.deps, a.deps);
-	KT_EXPECT_LE(t, (u64)(2 * 2 * ROUNDS), b.chain_hits - a.chain_hits);
+	KT_EXPECT_EQ(t, here.hits + here.misses, 2 * ROUNDS);
+	KT_EXPECT_EQ(t, there.hits + there.misses, 2 * ROUNDS);
+	KT_EXPECT_LE(t, here.misses + there.misses, 2 * (b.chain_flushes - a.chain_flushes));
 	KT_EXPECT_EQ(t, lockdep_held_depth(), 0);
 }
 
@@ -499,6 +541,197 @@ static void reclaim_flushing_non_reclaim_is_reported(struct ktest *t)
 	destroy_workqueue(plain_wq);
 }
 
+/* ---- timers: del_timer_sync() waits for the callback ----------------------- */
+
+static DEFINE_SPINLOCK(dts_lock);
+static DEFINE_SPINLOCK(dts_late_lock);
+static DEFINE_SPINLOCK(dts_fine_lock);
+static DEFINE_MUTEX(dts_fine_mutex);
+static struct timer_list dts_timer, dts_late_timer, dts_fine_timer;
+static struct completion dts_ran;
+
+static void dts_fn(struct timer_list *tl)
+{
+	spin_lock(&dts_lock); /* hard-interrupt context: interrupts are off */
+	spin_unlock(&dts_lock);
+	complete(&dts_ran);
+}
+
+static void dts_late_fn(struct timer_list *tl)
+{
+	spin_lock(&dts_late_lock);
+	spin_unlock(&dts_late_lock);
+	complete(&dts_ran);
+}
+
+static void dts_fine_fn(struct timer_list *tl)
+{
+	spin_lock(&dts_fine_lock);
+	spin_unlock(&dts_fine_lock);
+	complete(&dts_ran);
+}
+
+/* Arm tl on this CPU and wait until its callback has run. */
+static bool fire_once(struct ktest *t, struct timer_list *tl)
+{
+	init_completion(&dts_ran);
+	add_timer(tl, ktime_get_ns() + 1000 * NSEC_PER_USEC);
+	if (wait_for_completion_timeout(&dts_ran, WAIT_NS))
+		return true;
+	ktest_fail(t, __FILE__, __LINE__, "the timer callback did not run");
+	return false;
+}
+
+/* The callback takes L; a thread holding L calls del_timer_sync(). Here
+ * the callback has long returned, so del_timer_sync() returns at once; had
+ * it been running on another CPU, it would spin on L while this thread,
+ * interrupts off, spun waiting for it. */
+static void del_timer_sync_under_a_lock_the_callback_takes_is_reported(struct ktest *t)
+{
+	char line[192];
+
+	if (!need_validator(t))
+		return;
+	timer_setup(&dts_timer, dts_fn);
+	if (!fire_once(t, &dts_timer)) /* the callback ran: (timer) -> L */
+		return;
+	ktest_expect_bugs(t, 1);
+	unsigned long flags = spin_lock_irqsave(&dts_lock);
+
+	del_timer_sync(&dts_timer);
+	spin_unlock_irqrestore(&dts_lock, flags);
+	scnprintf(line, sizeof(line),
+		  "possible circular locking dependency: %s takes '&dts_timer' (timer) at "
+		  "del_timer_sync_under_a_lock_the_callback_takes_is_reported",
+		  current->name);
+	KT_EXPECT_TRUE(t, reported(line));
+	KT_EXPECT_TRUE(t, logged("while holding 'dts_lock' (spinlock)\n"));
+	KT_EXPECT_TRUE(t,
+		       logged("  '&dts_timer' (timer) -> 'dts_lock' (spinlock), first by irq:\n"));
+	KT_EXPECT_TRUE(t, logged("] dts_fn+0x"));
+	KT_EXPECT_TRUE(t, logged("(a timer is 'held' while its callback runs and 'taken' by "
+				 "del_timer_sync(): it waits for the callback)\n"));
+}
+
+/* The same two paths the other way round: del_timer_sync() under L while
+ * the timer is idle, then the callback's first run takes L, and is
+ * reported in the interrupt handler. */
+static void callback_taking_a_lock_held_around_del_timer_sync_is_reported(struct ktest *t)
+{
+	if (!need_validator(t))
+		return;
+	timer_setup(&dts_late_timer, dts_late_fn);
+	unsigned long flags = spin_lock_irqsave(&dts_late_lock);
+
+	del_timer_sync(&dts_late_timer); /* never armed: L -> (timer) */
+	spin_unlock_irqrestore(&dts_late_lock, flags);
+	KT_EXPECT_TRUE(t, lockdep_on());
+	ktest_expect_bugs(t, 1);
+	if (!fire_once(t, &dts_late_timer))
+		return;
+	KT_EXPECT_TRUE(t, reported("possible circular locking dependency: irq takes "
+				   "'dts_late_lock' (spinlock) at dts_late_fn+"));
+	KT_EXPECT_TRUE(t, logged("while holding '&dts_late_timer' (timer)\n"));
+	KT_EXPECT_TRUE(t, logged("  'dts_late_lock' (spinlock) -> '&dts_late_timer' (timer), first "
+				 "by "));
+}
+
+/* The legal pattern: the lock the callback takes is let go before
+ * del_timer_sync(), and what is held across it (a mutex) the callback
+ * never takes. Run twice, so that the second run goes through the chain
+ * cache. */
+static void del_timer_sync_after_unlocking_is_silent(struct ktest *t)
+{
+	if (!need_validator(t))
+		return;
+	timer_setup(&dts_fine_timer, dts_fine_fn);
+	for (int i = 0; i < 2; i++) {
+		if (!fire_once(t, &dts_fine_timer))
+			return;
+		mutex_lock(&dts_fine_mutex);
+		unsigned long flags = spin_lock_irqsave(&dts_fine_lock);
+
+		spin_unlock_irqrestore(&dts_fine_lock, flags);
+		del_timer_sync(&dts_fine_timer);
+		mutex_unlock(&dts_fine_mutex);
+	}
+	KT_EXPECT_TRUE(t, lockdep_on());
+	KT_EXPECT_EQ(t, lockdep_held_depth(), 0);
+}
+
+/* ---- the classes of destroyed workqueues are reclaimed --------------------- */
+
+#define CHURN_ROUNDS 10000
+#define CHURN_WARMUP 100
+static DEFINE_MUTEX(churn_outer);
+static DEFINE_MUTEX(churn_inner);
+static struct work_struct churn_work;
+
+static void churn_fn(struct work_struct *w)
+{
+	mutex_lock(&churn_inner);
+	mutex_unlock(&churn_inner);
+}
+
+/* One workqueue's life: its class is made, gets dependencies both ways
+ * (churn_outer -> it, from a flush under churn_outer; it -> the item, from
+ * running the item), and dies. */
+static bool churn_once(struct ktest *t)
+{
+	struct workqueue_struct *wq = alloc_workqueue("test_ld_churn", 0, 0);
+
+	if (!wq) {
+		ktest_fail(t, __FILE__, __LINE__, "alloc_workqueue failed");
+		return false;
+	}
+	queue_work(wq, &churn_work);
+	mutex_lock(&churn_outer);
+	flush_workqueue(wq);
+	mutex_unlock(&churn_outer);
+	flush_work(&churn_work);
+	destroy_workqueue(wq);
+	return true;
+}
+
+/*
+ * A workqueue made and destroyed over and over must not fill the
+ * validator's tables: each one's class, its dependencies, their stack
+ * traces and the cached chains naming it are given back.
+ *
+ * The table counts are global: other CPUs may make classes, dependencies
+ * and chains meanwhile (a lock taken for the first time, a new worker's
+ * first chains). Those are a finite set the kernel has mostly made by now,
+ * a few dozen at most; a leak of one entry per round would be CHURN_ROUNDS
+ * (or fill the table: a report, and the validator off). So growth is
+ * bounded by CHURN_ROUNDS / 100 (traces: that many of up to 10 return
+ * addresses); the chains, also by the stale ones the cache holds until it
+ * is next emptied (every 32 dead classes: 2 or 3 chains each).
+ */
+static void destroyed_workqueue_classes_are_reclaimed(struct ktest *t)
+{
+	struct lockdep_stats a, b;
+	const unsigned int slack = CHURN_ROUNDS / 100;
+
+	if (!need_validator(t))
+		return;
+	INIT_WORK(&churn_work, churn_fn);
+	for (int i = 0; i < CHURN_WARMUP; i++)
+		if (!churn_once(t))
+			return;
+	lockdep_get_stats(&a);
+	for (int i = 0; i < CHURN_ROUNDS; i++)
+		if (!churn_once(t))
+			return;
+	lockdep_get_stats(&b);
+	KT_EXPECT_TRUE(t, lockdep_on());
+	/* Others can only add to this count: at least one per round. */
+	KT_EXPECT_LE(t, (unsigned long)CHURN_ROUNDS, b.classes_reclaimed - a.classes_reclaimed);
+	KT_EXPECT_LE(t, b.classes, a.classes + slack);
+	KT_EXPECT_LE(t, b.deps, a.deps + slack);
+	KT_EXPECT_LE(t, b.chains, a.chains + 2 * slack);
+	KT_EXPECT_LE(t, b.trace_ips, a.trace_ips + 10 * slack);
+}
+
 /* ---- nesting, leaks, once-only -------------------------------------------- */
 
 static struct spinlock nest_pair[2];
@@ -580,29 +813,76 @@ static void take_two(struct spinlock *x, struct spinlock *y)
 	spin_unlock(x);
 }
 
-/* After a report the validator stops checking (one report, not a flood)
- * but keeps tracking, so turning it back on finds every stack right. */
+/* How many times text is in the last 16 KB of the log. */
+static unsigned int times_logged(const char *text)
+{
+	unsigned int n = 0;
+
+	log_buf_read(log_tail, sizeof(log_tail));
+	for (const char *p = log_tail; (p = strstr(p, text)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * After a report the validator stops checking (one report, not a flood)
+ * but keeps tracking, so that turning it back on finds every stack right;
+ * and then it checks again, with nothing learned while it was off.
+ *
+ * Counts of reports: lockdep_reports() is global, but it cannot move under
+ * us by more than it says here. A report is made only while the validator
+ * is on, and it turns it off; only lockdep_rearm() turns it on again, and
+ * only this case calls it meanwhile. So from an armed start each report
+ * adds at most one: the log check that it is ours (named after this
+ * thread and this case's locks) does the rest.
+ */
 static void report_is_once_then_rearmed(struct ktest *t)
 {
+	char ab[160], dc[160];
+
 	if (!need_validator(t))
 		return;
+	scnprintf(ab, sizeof(ab),
+		  "lockdep: possible circular locking dependency: %s takes 'once_a' (spinlock)",
+		  current->name);
+	scnprintf(dc, sizeof(dc),
+		  "lockdep: possible circular locking dependency: %s takes 'once_c' (spinlock)",
+		  current->name);
 	take_two(&once_a, &once_b);
 	take_two(&once_c, &once_d);
 	unsigned long before = lockdep_reports();
 
+	/* The first wrong order: reported, once, and the validator stops. */
 	ktest_expect_bugs(t, 1);
 	take_two(&once_b, &once_a);
 	KT_EXPECT_FALSE(t, lockdep_on());
-	take_two(&once_d, &once_c); /* as wrong, but not checked */
 	KT_EXPECT_EQ(t, lockdep_reports() - before, 1);
+	KT_EXPECT_EQ(t, times_logged(ab), 1);
+	/* Off: the same order again, and another wrong one, go unreported... */
+	take_two(&once_b, &once_a);
+	KT_EXPECT_FALSE(t, lockdep_on());
+	spin_lock(&once_d);
+	/* ...but every lock is still tracked. */
+	KT_EXPECT_EQ(t, lockdep_held_depth(), 1);
+	spin_lock(&once_c);
+	KT_EXPECT_EQ(t, lockdep_held_depth(), 2);
+	spin_unlock(&once_c);
+	spin_unlock(&once_d);
 	KT_EXPECT_EQ(t, lockdep_held_depth(), 0);
+	KT_EXPECT_EQ(t, lockdep_reports() - before, 1);
+	KT_EXPECT_EQ(t, times_logged(ab), 1);
+	KT_EXPECT_EQ(t, times_logged(dc), 0);
+	/* Re-armed, it checks again: the order it saw while off was not
+	 * learned, so it is reported now. */
 	lockdep_rearm();
 	KT_EXPECT_TRUE(t, lockdep_on());
-	struct lockdep_stats st;
-
-	lockdep_get_stats(&st);
-	KT_EXPECT_LE(t, st.classes, st.max_classes);
-	KT_EXPECT_LT(t, 0u, st.max_depth);
+	ktest_expect_bugs(t, 1);
+	take_two(&once_d, &once_c);
+	KT_EXPECT_FALSE(t, lockdep_on());
+	KT_EXPECT_EQ(t, lockdep_reports() - before, 2);
+	KT_EXPECT_EQ(t, times_logged(dc), 1);
+	KT_EXPECT_TRUE(t, logged("  'once_c' (spinlock) -> 'once_d' (spinlock), first by "));
+	KT_EXPECT_EQ(t, times_logged(ab), 1);
 }
 
 /* The big lock is let go while its holder blocks, so blocking on a mutex
@@ -644,6 +924,10 @@ KTEST_SUITE(lockdep, KTEST_CASE(abba_on_two_threads_is_reported),
 	    KTEST_CASE(cancel_sync_from_inside_the_item_is_reported_once),
 	    KTEST_CASE(draining_from_an_own_item_is_refused),
 	    KTEST_CASE(reclaim_flushing_non_reclaim_is_reported),
+	    KTEST_CASE(del_timer_sync_under_a_lock_the_callback_takes_is_reported),
+	    KTEST_CASE(callback_taking_a_lock_held_around_del_timer_sync_is_reported),
+	    KTEST_CASE(del_timer_sync_after_unlocking_is_silent),
+	    KTEST_CASE(destroyed_workqueue_classes_are_reclaimed),
 	    KTEST_CASE(nesting_annotation_is_honoured),
 	    KTEST_CASE(work_function_returning_holding_a_lock_is_reported),
 	    KTEST_CASE(thread_exiting_holding_a_lock_is_reported),
@@ -664,6 +948,8 @@ static void nothing_is_validated_when_off(struct ktest *t)
 	KT_EXPECT_FALSE(t, lockdep_on());
 	take_two(&off_a, &off_b);
 	take_two(&off_b, &off_a);
+	/* Global: another CPU can only add a report, which the runner fails
+	 * the case for anyway. */
 	KT_EXPECT_EQ(t, bug_reports(), before);
 	INIT_WORK(&self_work, self_flush_fn);
 	self_flush_result = true;
@@ -676,7 +962,7 @@ static void nothing_is_validated_when_off(struct ktest *t)
 
 	lockdep_get_stats(&st);
 	KT_EXPECT_FALSE(t, st.enabled);
-	KT_EXPECT_EQ(t, st.classes, 0u);
+	KT_EXPECT_EQ(t, st.classes, 0u); /* off, no CPU makes one */
 }
 
 KTEST_SUITE_EXPLICIT(lockdep_off, KTEST_CASE(nothing_is_validated_when_off));
