@@ -11,6 +11,7 @@
 #include "kernel/smp.h"
 #include "lib/list.h"
 #include "lib/printf.h"
+#include "lib/string.h"
 
 #define BACKTRACE_MAX_FRAMES 32
 
@@ -18,7 +19,84 @@ volatile int panic_cpu = -1;
 unsigned long warn_count;
 bool warn_expected;
 static unsigned long bug_count; /* atomic */
-bool bug_expected;
+
+/*
+ * Declared reports (bug_expect()). Slots are filled by one thread at a time
+ * (the running test case's) and emptied by bug_expect_end(), which first
+ * closes them (expect_open) and then waits until no report_bug() is
+ * between its increment of reports_in_flight and its decrement: a
+ * reporter increments it before it reads expect_open (both sequentially
+ * consistent), so either the reporter sees the slots closed or the ending
+ * thread sees it in flight and waits for its line.
+ */
+static struct bug_expectation expectations[BUG_EXPECT_KINDS];
+static bool expect_open;	       /* atomic */
+static unsigned int reports_in_flight; /* atomic */
+
+bool bug_expect(const char *subsys, unsigned long n)
+{
+	struct bug_expectation *free = NULL;
+
+	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
+		struct bug_expectation *e = &expectations[i];
+		const char *k = __atomic_load_n(&e->subsys, __ATOMIC_ACQUIRE);
+
+		if (k && strcmp(k, subsys) == 0) {
+			__atomic_add_fetch(&e->declared, n, __ATOMIC_SEQ_CST);
+			return true;
+		}
+		if (!k && !free)
+			free = e;
+	}
+	if (!free)
+		return false;
+	__atomic_store_n(&free->came, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&free->declared, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&free->subsys, subsys, __ATOMIC_RELEASE); /* published whole */
+	__atomic_store_n(&expect_open, true, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+/* Is a report of subsys one a test declared and not yet seen? Takes it. */
+static bool take_expected(const char *subsys)
+{
+	if (!__atomic_load_n(&expect_open, __ATOMIC_SEQ_CST))
+		return false;
+	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
+		struct bug_expectation *e = &expectations[i];
+		const char *k = __atomic_load_n(&e->subsys, __ATOMIC_ACQUIRE);
+
+		if (!k || strcmp(k, subsys) != 0)
+			continue;
+		unsigned long came = __atomic_load_n(&e->came, __ATOMIC_RELAXED);
+
+		while (came < __atomic_load_n(&e->declared, __ATOMIC_SEQ_CST))
+			if (__atomic_compare_exchange_n(&e->came, &came, came + 1, false,
+							__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+				return true;
+		return false; /* all of that kind came already: this one is extra */
+	}
+	return false;
+}
+
+unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max)
+{
+	unsigned int n = 0;
+
+	__atomic_store_n(&expect_open, false, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&reports_in_flight, __ATOMIC_SEQ_CST))
+		cpu_relax(); /* a report marked expected is still printing */
+	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
+		struct bug_expectation *e = &expectations[i];
+
+		if (!e->subsys)
+			continue;
+		if (n < max)
+			out[n++] = *e;
+		__atomic_store_n(&e->subsys, NULL, __ATOMIC_RELEASE);
+	}
+	return n;
+}
 
 enum panic_action { PANIC_HALT, PANIC_EXIT, PANIC_REBOOT };
 static unsigned int panic_action = PANIC_HALT;
@@ -155,13 +233,18 @@ void report_bug(const char *subsys, const char *fmt, ...)
 	if (len > 0 && msg[len - 1] == '\n') /* the line ends here either way */
 		msg[len - 1] = '\0';
 	/* As for WARN: the harness fails any boot that prints "BUG: ", and
-	 * lets the form a test declared (ktest_expect_bugs()) pass. Counted
-	 * once printed: whoever sees the count grow finds the line in the
-	 * log (test_reports.c's stalled pool waits for the count, then reads
-	 * the log; the other order failed it once). */
-	printk(KERN_ERR "BUG%s: %s: %s\n", READ_ONCE(bug_expected) ? " (expected by a test)" : "",
-	       subsys, msg);
+	 * lets the form a test declared (ktest_expect_bugs()) pass: of the
+	 * declared subsystem, and no more than declared. Counted once
+	 * printed: whoever sees the count grow finds the line in the log
+	 * (test_reports.c's stalled pool waits for the count, then reads the
+	 * log; the other order failed it once). In flight meanwhile, so that
+	 * the end of a test case waits for the line it may have declared. */
+	__atomic_add_fetch(&reports_in_flight, 1, __ATOMIC_SEQ_CST);
+	bool expected = take_expected(subsys);
+
+	printk(KERN_ERR "BUG%s: %s: %s\n", expected ? " (expected by a test)" : "", subsys, msg);
 	__atomic_add_fetch(&bug_count, 1, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&reports_in_flight, 1, __ATOMIC_SEQ_CST);
 }
 
 unsigned long bug_reports(void)

@@ -23,8 +23,24 @@
  *                     caller (those are messages, or a WARN).
  * bug_reports()       number of report_bug() calls so far: tests and the
  *                     torture check it does not grow. A test that provokes
- *                     a report says so with ktest_expect_bugs(), and the
- *                     line reads "BUG (expected by a test): ...".
+ *                     a report says so with ktest_expect_bugs(t, subsys, n),
+ *                     and the line reads "BUG (expected by a test): ...".
+ *
+ * Expected reports (the test runner's side of ktest_expect_bugs()):
+ * bug_expect(subsys, n) n more reports of subsystem subsys are expected:
+ *                     from here on report_bug() marks reports of that
+ *                     subsystem "(expected by a test)", from any thread or
+ *                     CPU (a work item the case queued, a dying CPU), but
+ *                     no more of them than were declared; a report of
+ *                     another subsystem, or one past the count, reads as a
+ *                     plain "BUG:" (and fails a test boot). False if
+ *                     BUG_EXPECT_KINDS subsystems are declared already.
+ * bug_expect_end(out, max)  end every declaration: no report is marked
+ *                     expected after it, and it returns once every
+ *                     report_bug() that may have been marked has printed
+ *                     its line and been counted. Fills out[] with each
+ *                     subsystem declared, its count and how many came;
+ *                     returns how many it filled.
  */
 #ifndef KERNEL_PANIC_H
 #define KERNEL_PANIC_H
@@ -51,8 +67,15 @@ extern bool warn_expected;
 
 void report_bug(const char *subsys, const char *fmt, ...) __printf(2, 3);
 unsigned long bug_reports(void);
-/* Set by the test runner while a case provokes report_bug() on purpose. */
-extern bool bug_expected;
+
+#define BUG_EXPECT_KINDS 4
+struct bug_expectation {
+	const char *subsys;	/* the declaring thread writes it; NULL: a free slot */
+	unsigned long declared; /* atomic: how many reports of it are expected */
+	unsigned long came;	/* atomic: how many report_bug() marked expected */
+};
+bool bug_expect(const char *subsys, unsigned long n);
+unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max);
 
 void dump_stack(void);
 void show_backtrace(u64 rbp, const char *indent);

@@ -457,6 +457,19 @@ HARNESS_BOOTS = [
                           r"error report from the selftest_bug suite$"],
          log_check=lambda log: ["the declared report was taken for an error"] if any(
              "declared" in x for x in BUG_LINE.findall(log)) else []),
+    # A declared report is of one kind (its subsystem): a report of another
+    # kind during the case, from another CPU's work item or from the case
+    # itself, fails the boot like any other; a declared one that never came
+    # fails its case; the declared one beside the other still passes.
+    Boot("harness-detects-report-of-another-kind", "selftest_bug_kind", expect="fail", smp=2,
+         mem="256M",
+         cases_failing=["selftest_bug_kind.another_kind_instead_of_the_declared",
+                        "selftest_bug_kind.another_kind_beside_the_declared"],
+         must_contain=[r"\] BUG \(expected by a test\): selftest: the report the case declared"],
+         expect_problems=[r"the kernel reported an error: .*\[cpu\d+\] BUG: unrelated: a report "
+                          r"of another kind, from a work item, instead of the declared one$",
+                          r"the kernel reported an error: .*\[cpu\d+\] BUG: unrelated: a second "
+                          r"report, of another kind, from the case itself$"]),
     # A lock-validator report nobody declared fails the boot.
     Boot("harness-detects-lockdep-report", "lockdep_undeclared", expect="fail", smp=2,
          mem="256M",

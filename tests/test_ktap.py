@@ -215,6 +215,20 @@ def test_judge_expected_reports_pass():
     assert judge(log)[1] == []
 
 
+def test_judge_report_of_another_kind_and_one_that_never_came():
+    # A case declared a "selftest" report; one of another kind came instead.
+    # The kernel prints that one plain and fails the case (the declared one
+    # never came): the judge quotes the line and counts the failed case.
+    line = "[    1.5][cpu1] BUG: unrelated: a report of another kind"
+    log = run([("alpha", [("a1", "ok"), ("a2", "not ok"), ("a3", "ok")]), ALL_OK[1]])
+    log = log.replace("    not ok 2 a2", line + "\r\n    # FAIL kernel/tools/ktest.c:67: the case "
+                      "declared 1 report(s) \"BUG: selftest: ...\", and 0 came\r\n"
+                      "    not ok 2 a2", 1)
+    cases, problems = judge(log, status=run_tests.qemu.EXIT_FAILURE)
+    assert ("alpha.a2", "fail") in cases, cases
+    assert problems == ["the kernel reported an error: " + line], problems
+
+
 def test_judge_reports_in_interactive_boots():
     boot = run_tests.Boot("unit", "", interact=lambda m, b: [])
     log = "baton> demo\r\n[2][cpu1] BUG: workqueue: pool cpu1 stalled\r\nbaton> poweroff\r\n"

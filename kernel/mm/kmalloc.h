@@ -15,7 +15,7 @@
  * allocated (and freed) and a backtrace, counted in kmalloc_errors, and
  * the bad free is ignored: the heap is never silently corrupted further.
  * The report's first line is report_bug()'s, "BUG: kmalloc: ...", so it
- * fails a test boot unless the test declared it (ktest_expect_bugs()).
+ * fails a test boot unless the test declared it (ktest_expect_bugs(t, "kmalloc", n)).
  */
 #ifndef KERNEL_MM_KMALLOC_H
 #define KERNEL_MM_KMALLOC_H

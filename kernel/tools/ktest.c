@@ -40,11 +40,39 @@ void ktest_expect_warnings(struct ktest *t, unsigned long n)
 	clear_warn_once(); /* the expected ones fire even if fired before */
 }
 
-void ktest_expect_bugs(struct ktest *t, unsigned long n)
+void ktest_expect_bugs(struct ktest *t, const char *subsys, unsigned long n)
 {
+	if (!bug_expect(subsys, n)) {
+		ktest_fail(t, __FILE__, __LINE__,
+			   "reports of more than %u subsystems declared; '%s' is not",
+			   BUG_EXPECT_KINDS, subsys);
+		return;
+	}
 	t->bugs_expected += n;
-	WRITE_ONCE(bug_expected, true);
 	clear_warn_once(); /* and the once-only reports (workqueue.c's self-waits) */
+}
+
+/* The end of a case: its declared reports (ktest_expect_bugs), each of
+ * which must have come as often as declared, and nothing else. bugs: the
+ * reports made during the case. */
+static void check_reports(struct ktest *t, unsigned long bugs_before)
+{
+	struct bug_expectation kinds[BUG_EXPECT_KINDS];
+	unsigned int n = bug_expect_end(kinds, ARRAY_SIZE(kinds));
+	unsigned long bugs = bug_reports() - bugs_before, came = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		came += kinds[i].came;
+		if (kinds[i].came != kinds[i].declared)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "the case declared %lu report(s) \"BUG: %s: ...\", and %lu came",
+				   kinds[i].declared, kinds[i].subsys, kinds[i].came);
+	}
+	if (bugs > came)
+		ktest_fail(
+			t, __FILE__, __LINE__,
+			"%lu kernel error report(s) (BUG) during the case that it did not declare",
+			bugs - came);
 }
 
 bool ktest_requested(void)
@@ -151,7 +179,7 @@ unsigned int ktest_run(const char *list)
 
 			s->cases[i].run(&t);
 			WRITE_ONCE(warn_expected, false);
-			WRITE_ONCE(bug_expected, false);
+			check_reports(&t, bugs);
 			/* A lock-validator report a case provoked stopped the
 			 * validator: the cases after it run with it on again. */
 			if (t.bugs_expected)
@@ -162,12 +190,6 @@ unsigned int ktest_run(const char *list)
 				ktest_fail(&t, __FILE__, __LINE__,
 					   "the case caused %lu warning(s), expected %lu",
 					   warn_count - warns, t.warnings_expected);
-			bugs = bug_reports() - bugs;
-			if (bugs != t.bugs_expected)
-				ktest_fail(&t, __FILE__, __LINE__,
-					   "the case caused %lu kernel error report(s) (BUG), "
-					   "expected %lu",
-					   bugs, t.bugs_expected);
 			if (t.skipped && !t.failed) {
 				ktap("    ok %u %s # SKIP %s\n", i + 1, t.case_name, t.skip_reason);
 				skipped++;

@@ -69,10 +69,16 @@ struct ktest_suite {
 void ktest_skip(struct ktest *t, const char *reason);
 /* The case will provoke n WARNs on purpose: fewer or more fail it. */
 void ktest_expect_warnings(struct ktest *t, unsigned long n);
-/* The case will provoke n kernel error reports (report_bug(), "BUG: ...")
- * on purpose: fewer or more fail it. They print as "BUG (expected by a
- * test): ...", which the harness lets pass. */
-void ktest_expect_bugs(struct ktest *t, unsigned long n);
+/* The case will provoke n kernel error reports of subsystem subsys
+ * (report_bug(subsys, ...), "BUG: <subsys>: ...") on purpose, from its own
+ * thread or from any it sets going (a work item, a dying CPU's stopper),
+ * before it returns. Until then up to n of them print as "BUG (expected by
+ * a test): ...", which the harness lets pass; a report of another
+ * subsystem, or one too many, prints as a plain "BUG:" and fails the boot.
+ * Fewer or more of them, or any report it did not declare, fail the case.
+ * Up to BUG_EXPECT_KINDS subsystems per case; subsys must outlive it (a
+ * string literal). */
+void ktest_expect_bugs(struct ktest *t, const char *subsys, unsigned long n);
 /* Run the suites named by the test= parameter; returns true if any ran. */
 bool ktest_run_selected(void);
 /* Run the suites in list ("all" or "a,b"), print KTAP; returns failures

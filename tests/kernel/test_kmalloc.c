@@ -99,7 +99,7 @@ static void kmalloc_debug_double_free(struct ktest *t)
 	unsigned long errors = kmalloc_errors;
 	char *p = kmalloc(24);
 
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "kmalloc", 1);
 	KT_ASSERT_NOT_NULL(t, p);
 	kfree(p);
 	kfree(p);
@@ -118,7 +118,7 @@ static void kmalloc_debug_overflow(struct ktest *t)
 	unsigned long errors = kmalloc_errors;
 	u8 *p = kmalloc(20);
 
-	ktest_expect_bugs(t, 2);
+	ktest_expect_bugs(t, "kmalloc", 2);
 	KT_ASSERT_NOT_NULL(t, p);
 	p[20] = 0x41; /* one byte past the end */
 	kfree(p);
@@ -136,7 +136,7 @@ static void kmalloc_debug_use_after_free(struct ktest *t)
 	unsigned long errors = kmalloc_errors;
 	u8 *p = kmalloc(40);
 
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "kmalloc", 1);
 	KT_ASSERT_NOT_NULL(t, p);
 	kfree(p);
 	p[3] = 7; /* write after free: found when the slot is handed out */
@@ -161,7 +161,7 @@ static void kmalloc_debug_bad_pointers(struct ktest *t)
 	int on_stack = 0;
 	u8 *p = kmalloc(64);
 
-	ktest_expect_bugs(t, 3);
+	ktest_expect_bugs(t, "kmalloc", 3);
 	KT_ASSERT_NOT_NULL(t, p);
 	kfree(&on_stack); /* not heap memory */
 	kfree(p + 8);	  /* inside an object */

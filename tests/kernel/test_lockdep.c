@@ -108,7 +108,7 @@ static void abba_on_two_threads_is_reported(struct ktest *t)
 	run_in_thread(t, abba_first, NULL, "ld-abba-first");
 	unsigned long before = lockdep_reports();
 
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	abba_second();
 	/* Global, but exact: validation was on, any report turns it off and
 	 * only the runner turns it back on, after the case; so one report at
@@ -147,7 +147,7 @@ static void abba_mutexes_are_reported(struct ktest *t)
 	if (!need_validator(t))
 		return;
 	run_in_thread(t, abba_mutex_first, NULL, "ld-abba-mutex");
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	mutex_lock(&abba_m2);
 	mutex_lock(&abba_m1);
 	mutex_unlock(&abba_m1);
@@ -267,7 +267,7 @@ static void irq_inversion_is_reported(struct ktest *t)
 
 	if (!need_validator(t) || !take_in_interrupt(t, &irq_lock))
 		return;
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	spin_lock(&irq_lock);
 	spin_unlock(&irq_lock);
 	scnprintf(line, sizeof(line),
@@ -287,7 +287,7 @@ static void irq_inversion_found_in_the_handler_is_reported(struct ktest *t)
 		return;
 	spin_lock(&irq_lock_late);
 	spin_unlock(&irq_lock_late);
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	if (!take_in_interrupt(t, &irq_lock_late))
 		return;
 	KT_EXPECT_TRUE(t, reported("inconsistent lock state {HARDIRQ-ON-W} -> {IN-HARDIRQ-W}: irq "
@@ -311,7 +311,7 @@ static void irq_safe_to_unsafe_order_is_reported(struct ktest *t)
 	spin_unlock(&irq_unsafe);
 	spin_unlock_irqrestore(&irq_safe, flags);
 	KT_EXPECT_TRUE(t, lockdep_on());
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	spin_lock(&irq_unsafe);
 	spin_unlock(&irq_unsafe);
 	KT_EXPECT_TRUE(t, reported("hardirq-safe -> hardirq-unsafe lock order: "));
@@ -342,7 +342,7 @@ static void flush_under_a_lock_the_item_takes_is_reported(struct ktest *t)
 		return;
 	INIT_WORK(&fum_work, fum_fn);
 	run_once(system_wq, &fum_work); /* the item has run: (work) -> M */
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	mutex_lock(&fum_mutex);
 	flush_work(&fum_work);
 	mutex_unlock(&fum_mutex);
@@ -384,7 +384,7 @@ static void cross_workqueue_flush_cycle_is_reported(struct ktest *t)
 	INIT_WORK(&cross_item1, cross_fn1);
 	INIT_WORK(&cross_item2, cross_fn2);
 	run_once(cross_wq1, &cross_item1);
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(cross_wq2, &cross_item2);
 	KT_EXPECT_TRUE(t, reported("possible circular locking dependency: kworker/"));
 	KT_EXPECT_TRUE(t, logged("takes 'test_ld_cross1' (workqueue) at cross_fn2+"));
@@ -424,7 +424,7 @@ static void flushing_a_later_item_of_an_ordered_wq_is_reported(struct ktest *t)
 	init_completion(&ord_second_queued);
 	ord_flush_result = true;
 	ord_second_ran = false;
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	queue_work(ord_wq, &ord_first);
 	queue_work(ord_wq, &ord_second);
 	complete(&ord_second_queued);
@@ -451,7 +451,7 @@ static void self_flush_is_reported(struct ktest *t)
 		return;
 	INIT_WORK(&self_work, self_flush_fn);
 	self_flush_result = true;
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(system_wq, &self_work);
 	KT_EXPECT_FALSE(t, self_flush_result);
 	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
@@ -473,7 +473,7 @@ static void cancel_sync_from_inside_the_item_is_reported_once(struct ktest *t)
 	if (!need_validator(t))
 		return;
 	INIT_WORK(&cancel_self_work, cancel_self_fn);
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(system_wq, &cancel_self_work);
 	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
 	KT_EXPECT_TRUE(t, logged("takes '&cancel_self_work' (work) at cancel_self_fn+"));
@@ -502,12 +502,12 @@ static void draining_from_an_own_item_is_refused(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, drain_self_wq);
 	INIT_WORK(&drain_self_work, drain_self_fn);
 	INIT_WORK(&destroy_self_work, destroy_self_fn);
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(drain_self_wq, &drain_self_work);
 	KT_EXPECT_TRUE(t, reported("possible recursive locking: kworker/"));
 	KT_EXPECT_TRUE(t, logged("takes 'test_ld_drainself' (workqueue) at drain_self_fn+"));
 	/* The validator is off now: the fast path's report, once. */
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(drain_self_wq, &destroy_self_work);
 	KT_EXPECT_TRUE(t, reported("destroy_workqueue(test_ld_drainself) from its own item "
 				   "destroy_self_fn+0x0/"));
@@ -531,7 +531,7 @@ static void reclaim_flushing_non_reclaim_is_reported(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, reclaim_wq);
 	KT_ASSERT_NOT_NULL(t, plain_wq);
 	INIT_WORK(&reclaim_item, reclaim_fn);
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(reclaim_wq, &reclaim_item);
 	KT_EXPECT_TRUE(t,
 		       reported("WQ_MEM_RECLAIM workqueue test_ld_reclaim (item reclaim_fn+0x0/"));
@@ -595,7 +595,7 @@ static void del_timer_sync_under_a_lock_the_callback_takes_is_reported(struct kt
 	timer_setup(&dts_timer, dts_fn);
 	if (!fire_once(t, &dts_timer)) /* the callback ran: (timer) -> L */
 		return;
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	unsigned long flags = spin_lock_irqsave(&dts_lock);
 
 	del_timer_sync(&dts_timer);
@@ -626,7 +626,7 @@ static void callback_taking_a_lock_held_around_del_timer_sync_is_reported(struct
 	del_timer_sync(&dts_late_timer); /* never armed: L -> (timer) */
 	spin_unlock_irqrestore(&dts_late_lock, flags);
 	KT_EXPECT_TRUE(t, lockdep_on());
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	if (!fire_once(t, &dts_late_timer))
 		return;
 	KT_EXPECT_TRUE(t, reported("possible circular locking dependency: irq takes "
@@ -751,7 +751,7 @@ static void nesting_annotation_is_honoured(struct ktest *t)
 	spin_unlock(&nest_pair[0]);
 	KT_EXPECT_TRUE(t, lockdep_on());
 	/* Unsaid: two of one class, in no known order. */
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	spin_lock(&nest_pair[0]);
 	spin_lock(&nest_pair[1]);
 	spin_unlock(&nest_pair[1]);
@@ -777,7 +777,7 @@ static void work_function_returning_holding_a_lock_is_reported(struct ktest *t)
 	if (!need_validator(t))
 		return;
 	INIT_WORK(&leak_work, leak_fn);
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(system_wq, &leak_work);
 	KT_EXPECT_TRUE(t, reported("work function leak_fn+0x0/"));
 	KT_EXPECT_TRUE(t, logged("returned holding 'leaked_by_item' (mutex)\n"));
@@ -795,7 +795,7 @@ static void thread_exiting_holding_a_lock_is_reported(struct ktest *t)
 {
 	if (!need_validator(t))
 		return;
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_in_thread(t, leak_thread, NULL, "ld-leaker");
 	KT_EXPECT_TRUE(t, reported("thread ld-leaker exits holding 'leaked_by_thread' (mutex)\n"));
 }
@@ -853,7 +853,7 @@ static void report_is_once_then_rearmed(struct ktest *t)
 	unsigned long before = lockdep_reports();
 
 	/* The first wrong order: reported, once, and the validator stops. */
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	take_two(&once_b, &once_a);
 	KT_EXPECT_FALSE(t, lockdep_on());
 	KT_EXPECT_EQ(t, lockdep_reports() - before, 1);
@@ -876,7 +876,7 @@ static void report_is_once_then_rearmed(struct ktest *t)
 	 * learned, so it is reported now. */
 	lockdep_rearm();
 	KT_EXPECT_TRUE(t, lockdep_on());
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	take_two(&once_d, &once_c);
 	KT_EXPECT_FALSE(t, lockdep_on());
 	KT_EXPECT_EQ(t, lockdep_reports() - before, 2);
@@ -953,7 +953,7 @@ static void nothing_is_validated_when_off(struct ktest *t)
 	KT_EXPECT_EQ(t, bug_reports(), before);
 	INIT_WORK(&self_work, self_flush_fn);
 	self_flush_result = true;
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "lockdep", 1);
 	run_once(system_wq, &self_work);
 	KT_EXPECT_FALSE(t, self_flush_result);
 	KT_EXPECT_TRUE(t, reported("flush_work(self_flush_fn+0x0/"));

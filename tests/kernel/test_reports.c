@@ -1,9 +1,11 @@
 /* tests/kernel/test_reports.c - kernel error reports (report_bug(), "BUG:
  * <subsystem>: ..."): their form, their count, and the hotplug failures and
  * the pool stall report that go through them (the kmalloc debug reports are
- * test_kmalloc.c's kmalloc_debug). Each case declares the reports it provokes
+ * test_kmalloc.c's kmalloc_debug).
+ * Each case declares the reports it provokes, by subsystem
  * (ktest_expect_bugs), so they read "BUG (expected by a test): ..." and the
- * runner fails the case if it caused more or fewer. */
+ * runner fails the case if it caused more or fewer, or others (a report of
+ * another subsystem during a case: selftest_bug_kind, in test_selftest.c). */
 #include "arch/x86_64/cpu.h"
 #include "kernel/hotplug.h"
 #include "kernel/panic.h"
@@ -39,11 +41,35 @@ static void a_report_is_counted_and_reads_as_declared(struct ktest *t)
 {
 	unsigned long before = bug_reports();
 
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "reports", 1);
 	report_bug("reports", "provoked on purpose by %s", t->case_name);
 	KT_EXPECT_EQ(t, bug_reports() - before, 1);
 	KT_EXPECT_TRUE(t, logged("] BUG (expected by a test): reports: provoked on purpose by "
 				 "a_report_is_counted_and_reads_as_declared\n"));
+}
+
+/* A declared report may come from another thread the case set going: its
+ * kind, not its thread, ties it to the case. */
+static void report_from_work_fn(struct work_struct *w)
+{
+	report_bug("reports", "from a work item the case queued");
+}
+
+static void a_declared_report_from_a_work_item_is_expected(struct ktest *t)
+{
+	unsigned long before = bug_reports();
+	unsigned int cpu = cpumask_any_but(&cpu_online_mask, smp_processor_id());
+	struct work_struct w;
+
+	if (cpu >= nr_cpu_ids)
+		cpu = smp_processor_id();
+	ktest_expect_bugs(t, "reports", 1);
+	INIT_WORK(&w, report_from_work_fn);
+	queue_work_on(cpu, system_wq, &w);
+	flush_work(&w);
+	KT_EXPECT_EQ(t, bug_reports() - before, 1);
+	KT_EXPECT_TRUE(t, logged("] BUG (expected by a test): reports: from a work item the case "
+				 "queued\n"));
 }
 
 /* ---- hotplug: failures with no way back are reported ------------------- */
@@ -80,7 +106,7 @@ static void failed_starting_and_dying_steps_are_reported(struct ktest *t)
 		ktest_skip(t, "needs at least 2 CPUs");
 		return;
 	}
-	ktest_expect_bugs(t, 2);
+	ktest_expect_bugs(t, "cpuhp", 2);
 	cpuhp_add_step(&failing_starting_step);
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, bug_reports() - before, 1);
@@ -117,7 +143,7 @@ static void failed_rollback_is_reported(struct ktest *t)
 		ktest_skip(t, "needs at least 2 CPUs");
 		return;
 	}
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "cpuhp", 1);
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
 	cpuhp_add_step(&unundoable_step);
 	cpuhp_add_step(&refusing_prepare_step);
@@ -187,7 +213,7 @@ static void a_stalled_pool_is_reported(struct ktest *t)
 	hog_running = hog_saw_report = waiter_ran = false;
 	INIT_WORK(&hog, hog_fn);
 	INIT_WORK(&waiter, waiter_fn);
-	ktest_expect_bugs(t, 1);
+	ktest_expect_bugs(t, "workqueue", 1);
 	queue_work_on(cpu, system_wq, &hog);
 	for (u64 give_up = ktime_get_ns() + STALL_GIVE_UP_NS;
 	     !READ_ONCE(hog_running) && ktime_get_ns() < give_up;)
@@ -215,5 +241,6 @@ static void a_stalled_pool_is_reported(struct ktest *t)
 }
 
 KTEST_SUITE(reports, KTEST_CASE(a_report_is_counted_and_reads_as_declared),
+	    KTEST_CASE(a_declared_report_from_a_work_item_is_expected),
 	    KTEST_CASE(failed_starting_and_dying_steps_are_reported),
 	    KTEST_CASE(failed_rollback_is_reported), KTEST_CASE(a_stalled_pool_is_reported));

@@ -13,7 +13,9 @@
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
+#include "kernel/workqueue.h"
 #include "lib/list.h"
 
 static void passes_on_purpose(struct ktest *t)
@@ -86,6 +88,40 @@ static void reports_an_error(struct ktest *t)
 }
 
 KTEST_SUITE_EXPLICIT(selftest_bug, KTEST_CASE(reports_an_error));
+
+/* A declared report ties the case to its kind: a report of another kind
+ * during the case, from another CPU's work item or from the case itself,
+ * is an error report like any other (the harness quotes it), and a
+ * declared report that never came fails the case. */
+static void unrelated_fn(struct work_struct *w)
+{
+	report_bug("unrelated", "a report of another kind, from a work item, instead of the "
+				"declared one");
+}
+
+static void another_kind_instead_of_the_declared(struct ktest *t)
+{
+	struct work_struct w;
+	unsigned int cpu = cpumask_any_but(&cpu_online_mask, smp_processor_id());
+
+	if (cpu >= nr_cpu_ids)
+		cpu = smp_processor_id(); /* alone: from this CPU's worker, another thread */
+
+	ktest_expect_bugs(t, "selftest", 1);
+	INIT_WORK(&w, unrelated_fn);
+	queue_work_on(cpu, system_wq, &w);
+	flush_work(&w);
+}
+
+static void another_kind_beside_the_declared(struct ktest *t)
+{
+	ktest_expect_bugs(t, "selftest", 1);
+	report_bug("selftest", "the report the case declared");
+	report_bug("unrelated", "a second report, of another kind, from the case itself");
+}
+
+KTEST_SUITE_EXPLICIT(selftest_bug_kind, KTEST_CASE(another_kind_instead_of_the_declared),
+		     KTEST_CASE(another_kind_beside_the_declared));
 
 /* Not static, and not inlined: the report must name them. */
 __noinline int crash_null_deref(int *volatile *pp);

@@ -588,7 +588,7 @@ static void flush_from_own_ordered_item_is_refused(struct ktest *t)
 	/* One "BUG: lockdep:" report each: the validator's, or the fast
 	 * path's in the same form once the validator is off after the first
 	 * (or with lockdep=0). */
-	ktest_expect_bugs(t, 2);
+	ktest_expect_bugs(t, "lockdep", 2);
 	queue_work(own_wq, &own_first);
 	queue_work(own_wq, &own_second);
 	complete(&own_second_queued); /* both queued before the first flushes */
