@@ -14,6 +14,7 @@
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
+#include "kernel/params.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -24,9 +25,8 @@
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 
-#define STOPPER_PRIO	    FIFO_PRIO_MAX
-#define DEAD_ACK_TIMEOUT_NS (5 * NSEC_PER_SEC)
-#define STOPPER_RETRY_MS    10
+#define STOPPER_PRIO	 FIFO_PRIO_MAX
+#define STOPPER_RETRY_MS 10
 
 static DEFINE_MUTEX(cpu_hotplug_lock);
 static struct list_head phases[CPUHP_NR_PHASES]; /* H: steps, in up order */
@@ -40,6 +40,18 @@ static volatile bool dead_ack[NR_CPUS]; /* the CPU holds no lock any more */
 /* When the dying CPU signalled its death (its own clock, read before the
  * complete() that wakes cpu_down's caller): cpu_down_dead_ns() from it. */
 static u64 died_at_ns[NR_CPUS];
+/* cpu_died[cpu] was taken for the death under way: a cpu_down() that gave
+ * up after it (waiting for dead_ack) must not wait for it again. */
+static bool death_seen[NR_CPUS]; /* H */
+
+/* An operation that gave up at its bound left its CPU half-way
+ * (hotplug.h, "Bounds"); cpu_down() finishes it, cpu_up() refuses it. */
+enum halfway {
+	WHOLE,	    /* nothing left half-way */
+	NO_STOPPER, /* a failed cpu_up() found no stopper to take it back down */
+	NOT_DEAD,   /* its stopper was started; it has not signalled its death */
+};
+static enum halfway halfway[NR_CPUS]; /* H to change; read freely (quick refusals) */
 
 /* Fault injection: CPU starts to fail on purpose (cpuhp_fail_bringup_next). */
 static unsigned int fail_bringup; /* atomic */
@@ -47,6 +59,25 @@ static unsigned int fail_bringup; /* atomic */
 void cpuhp_fail_bringup_next(unsigned int n)
 {
 	WRITE_ONCE(fail_bringup, n);
+}
+
+/* Test hook: while set, a dying CPU waits before it signals its death. */
+static volatile bool hold_death;
+
+void cpuhp_hold_death(bool hold)
+{
+	WRITE_ONCE(hold_death, hold);
+}
+
+/* hotplug.h, "Bounds": why 20 s. */
+unsigned int cpuhp_timeout_ms = 20000;
+PARAM_UINT(cpuhp_timeout_ms, cpuhp_timeout_ms, 10, 3600000,
+	   "how long cpu_down waits for a dying CPU's death, and a failed cpu_up's rollback "
+	   "tries to make its stopper thread, before it gives up and reports it (ms)");
+
+static u64 timeout_ns(void)
+{
+	return (u64)READ_ONCE(cpuhp_timeout_ms) * NSEC_PER_MSEC;
 }
 
 /* Take one injected failure from *counter, if any is left. */
@@ -202,6 +233,8 @@ __noreturn void cpu_play_dead(void)
 
 	local_irq_disable();
 	clockevent_stop_cpu();
+	while (READ_ONCE(hold_death)) /* a test's (cpuhp_hold_death) */
+		cpu_relax();
 	should_die[cpu] = false;
 	died_at_ns[cpu] = ktime_get_ns();
 	complete(&cpu_died[cpu]);
@@ -228,50 +261,51 @@ static int check_cpu_number(unsigned int cpu)
  * has already undone the "online" ones. */
 enum offline_steps { RUN_OFFLINE_STEPS, SKIP_OFFLINE_STEPS };
 
-static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
+/* The stopper thread for cpu. Rolling back a failed cpu_up() (its online
+ * steps undone already: down is the only way), keep trying, as a pool's
+ * manager does for a worker, but for cpuhp_timeout_ms at most. */
+static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_steps)
 {
-	struct thread *stopper;
-	int err;
+	void *arg = (void *)(unsigned long)cpu;
+	u64 t0 = ktime_get_ns();
 
-	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
-	cpumask_set_cpu(cpu, &going_down);
-	sched_cpu_deactivate(cpu);
-	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu) : 0;
-	if (err)
-		goto cancel;
-	for (;;) {
-		stopper = kthread_create_on_cpu(take_cpu_down, (void *)(unsigned long)cpu, cpu,
-						"stop/%u", cpu);
-		if (stopper || offline_steps == RUN_OFFLINE_STEPS)
-			break;
-		/* Rolling back a failed cpu_up(): its online steps are undone
-		 * already, so down is the only way. Keep trying, as a pool's
-		 * manager does for a worker. */
-		pr_warn("cpu%u: cannot create its stopper thread to roll back; retrying\n", cpu);
+	assert(mutex_owned(&cpu_hotplug_lock));
+	for (bool first = true;; first = false) {
+		struct thread *stopper;
+
+		stopper = kthread_create_on_cpu(take_cpu_down, arg, cpu, "stop/%u", cpu);
+		if (stopper || offline_steps == RUN_OFFLINE_STEPS ||
+		    ktime_get_ns() - t0 >= timeout_ns())
+			return stopper;
+		if (first)
+			pr_warn("cpu%u: cannot create its stopper thread to take it back down; "
+				"retrying for up to %u ms\n",
+				cpu, READ_ONCE(cpuhp_timeout_ms));
 		msleep(STOPPER_RETRY_MS);
 	}
-	if (!stopper) {
-		err = -ENOMEM;
-		pr_warn("cpu%u: cannot create its stopper thread: offline cancelled\n", cpu);
-		phase_up(CPUHP_ONLINE, cpu, NULL);
-		goto cancel;
+}
+
+/* The stopper was started: wait (cpuhp_timeout_ms at most) until cpu has
+ * signalled its death and let go of every lock, then finish the offline.
+ * If it does not, leave it NOT_DEAD, going down, and report it: -ETIMEDOUT. */
+static int finish_down(unsigned int cpu, bool again)
+{
+	u64 t0 = ktime_get_ns();
+
+	assert(mutex_owned(&cpu_hotplug_lock));
+	if (!death_seen[cpu]) {
+		if (!wait_for_completion_timeout(&cpu_died[cpu], timeout_ns()))
+			goto not_dead;
+		death_seen[cpu] = true;
 	}
-	sched_set_fifo(stopper, STOPPER_PRIO);
-	init_completion(&cpu_died[cpu]);
-	dead_ack[cpu] = false;
-	wake_up_thread(stopper);
-	put_thread(stopper);
-	wait_for_completion(&cpu_died[cpu]);
 	/* complete() above still holds locks on that CPU until dead_ack: an
-	 * INIT before it would leave them held for good. So wait, however
-	 * long (a host may stall a virtual CPU), and say so meanwhile. */
-	for (u64 t0 = ktime_get_ns(); !READ_ONCE(dead_ack[cpu]); cpu_relax()) {
-		if (ktime_get_ns() - t0 > DEAD_ACK_TIMEOUT_NS) {
-			pr_warn("cpu%u: %u s since it signalled its death, and not yet halted\n",
-				cpu, (unsigned int)(DEAD_ACK_TIMEOUT_NS / NSEC_PER_SEC));
-			t0 = ktime_get_ns();
-		}
+	 * INIT before it would leave them held for good. */
+	while (!READ_ONCE(dead_ack[cpu])) {
+		if (ktime_get_ns() - t0 >= timeout_ns())
+			goto not_dead;
+		cpu_relax();
 	}
+	halfway[cpu] = WHOLE;
 	/* Halted with interrupts off; INIT puts it in wait-for-SIPI, as at
 	 * power-on, so cpu_up() starts it exactly like the boot did. */
 	lapic_send_init(cpu_apic_ids[cpu]);
@@ -283,6 +317,48 @@ static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 		report_bug("cpuhp", "cpu%u: a dead step failed after the CPU stopped", cpu);
 	cpumask_clear_cpu(cpu, &going_down);
 	return 0;
+not_dead:
+	halfway[cpu] = NOT_DEAD;
+	report_bug("cpuhp", "cpu%u: did not die within %u ms of %s; left going down", cpu,
+		   READ_ONCE(cpuhp_timeout_ms), again ? "another cpu_down" : "its stopper's start");
+	return -ETIMEDOUT;
+}
+
+static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
+{
+	struct thread *stopper;
+	int err;
+
+	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
+	cpumask_set_cpu(cpu, &going_down);
+	sched_cpu_deactivate(cpu);
+	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu) : 0;
+	if (err)
+		goto cancel;
+	stopper = make_stopper(cpu, offline_steps);
+	if (!stopper && offline_steps == SKIP_OFFLINE_STEPS) {
+		/* No way back up (its online steps are undone) and none down. */
+		halfway[cpu] = NO_STOPPER;
+		report_bug("cpuhp",
+			   "cpu%u: no stopper thread to take it back down after a failed online "
+			   "within %u ms; left online, inactive and going down",
+			   cpu, READ_ONCE(cpuhp_timeout_ms));
+		return -ETIMEDOUT;
+	}
+	if (!stopper) {
+		err = -ENOMEM;
+		pr_warn("cpu%u: cannot create its stopper thread: offline cancelled\n", cpu);
+		phase_up(CPUHP_ONLINE, cpu, NULL);
+		goto cancel;
+	}
+	halfway[cpu] = WHOLE;
+	sched_set_fifo(stopper, STOPPER_PRIO);
+	init_completion(&cpu_died[cpu]);
+	dead_ack[cpu] = false;
+	death_seen[cpu] = false;
+	wake_up_thread(stopper);
+	put_thread(stopper);
+	return finish_down(cpu, false);
 cancel:
 	sched_cpu_activate(cpu);
 	cpumask_clear_cpu(cpu, &going_down);
@@ -295,7 +371,11 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 	int err;
 
 	assert(mutex_owned(&cpu_hotplug_lock));
-	if (!cpu_online(cpu))
+	if (halfway[cpu] == NOT_DEAD)
+		err = finish_down(cpu, true);
+	else if (halfway[cpu] == NO_STOPPER)
+		err = _cpu_down(cpu, SKIP_OFFLINE_STEPS);
+	else if (!cpu_online(cpu))
 		err = -EALREADY;
 	else if (num_online_cpus() == 1)
 		err = -EBUSY;
@@ -311,7 +391,7 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 		/* The caller ran again only when its CPU let it (a slice of a
 		 * worker there may end first): how long the CPU took to leave is
 		 * the other figure. */
-		stats.last_down_dead_ns = died_at_ns[cpu] - t0;
+		stats.last_down_dead_ns = died_at_ns[cpu] > t0 ? died_at_ns[cpu] - t0 : 0;
 	}
 	return err;
 }
@@ -322,7 +402,7 @@ int cpu_down(unsigned int cpu)
 	int err = check_cpu_number(cpu);
 
 	might_sleep();
-	if (!err && !cpu_online(cpu))
+	if (!err && !cpu_online(cpu) && READ_ONCE(halfway[cpu]) == WHOLE)
 		err = -EALREADY; /* a quick refusal, not counted; checked again below */
 	if (err)
 		return err;
@@ -368,7 +448,7 @@ static int _cpu_up(unsigned int cpu)
 static int cpu_up_locked(unsigned int cpu, u64 t0)
 {
 	assert(mutex_owned(&cpu_hotplug_lock));
-	int err = cpu_online(cpu) ? -EALREADY : _cpu_up(cpu);
+	int err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : _cpu_up(cpu);
 
 	if (err) {
 		stats.nr_up_failed++;
@@ -385,7 +465,7 @@ int cpu_up(unsigned int cpu)
 	int err = check_cpu_number(cpu);
 
 	might_sleep();
-	if (!err && cpu_online(cpu))
+	if (!err && cpu_online(cpu) && READ_ONCE(halfway[cpu]) == WHOLE)
 		err = -EALREADY; /* a quick refusal, not counted; checked again below */
 	if (err)
 		return err;
@@ -411,7 +491,7 @@ int cpu_hot_add(unsigned int cpu)
 	mutex_lock(&cpu_hotplug_lock);
 	cpumask_set_cpu(cpu, &cpu_present_mask);
 	/* Online already (the host told us twice): nothing to do, no count. */
-	err = cpu_online(cpu) ? 0 : cpu_up_locked(cpu, t0);
+	err = cpu_online(cpu) && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
 }
@@ -429,7 +509,7 @@ int cpu_hot_remove(unsigned int cpu)
 		err = -EPERM; /* asked before anything else: it never goes */
 	else if (!cpumask_test_cpu(cpu, &cpu_present_mask))
 		err = -ENODEV;
-	else if (cpu_online(cpu))
+	else if (cpu_online(cpu) || halfway[cpu] != WHOLE)
 		err = cpu_down_locked(cpu, t0);
 	else
 		err = 0; /* offline already: nothing runs there */

@@ -14,7 +14,10 @@
  *             restart it (there is no INIT-SIPI target for the BSP)
  *   -errno    of a callback that failed: the operation was rolled back
  *             (a "cancelled offline" or a failed online) and the CPU is
- *             back where it was
+ *             back where it was (unless the way back gave up at its
+ *             bound: below)
+ *   -ETIMEDOUT cpu_down: gave up at its bound (below)
+ *   -EBUSY    cpu_up: an operation left the CPU half-way (below)
  *
  * ---------------------------------------------------------------------
  * The state machine
@@ -52,11 +55,41 @@
  * callbacks of that phase already run are undone in reverse, and the CPU
  * ends where it started. A failing "online" callback takes the CPU back
  * down (the online callbacks before it undone, a failing one leaves
- * nothing behind; its stopper thread is retried until it can be made: the
- * way back is only down). A failing "starting", "dying" or "dead"
- * callback, or a down callback failing while a failed up is rolled back,
- * is only reported ("BUG: cpuhp: ...", report_bug()): there is no way back
- * by then.
+ * nothing behind; its stopper thread is retried every 10 ms while it
+ * cannot be made: the way back is only down). A failing "starting",
+ * "dying" or "dead" callback, or a down callback failing while a failed up
+ * is rolled back, is only reported ("BUG: cpuhp: ...", report_bug()):
+ * there is no way back by then.
+ *
+ * ---------------------------------------------------------------------
+ * Bounds
+ * ---------------------------------------------------------------------
+ * Two waits have a bound, cpuhp_timeout_ms (20 s by default, the
+ * parameter of that name): cpu_down()'s wait for the dying CPU to signal
+ * its death and let go of its locks, and a failed cpu_up()'s tries to make
+ * the stopper that takes the CPU back down. A death takes well under a
+ * millisecond on a quiet host (docs/bench.md: a whole cpu_down, offline_busy,
+ * at most about 1 ms); under TCG on a loaded 2-core host the whole of a
+ * cpu_down took at most 1.4 s (the fail_workers torture at -smp 4, beside
+ * another torture), so 20 s is beyond what a busy host stretches it to,
+ * and a stopper's memory has long come back by then. It is below the
+ * torture's 30 s watchdog, so a hung death is named by this report first.
+ * At the bound the operation gives up, reports it with report_bug() ("BUG:
+ * cpuhp: cpuN: ...") and leaves the CPU half-way, in one of two states:
+ *
+ *   no stopper (cpu_up() returned the online step's error): online, not
+ *     active, going down (cpu_going_down()), its online steps undone (its
+ *     pools with the trustee); threads bound to it may still run there.
+ *   not dead (cpu_down() returned -ETIMEDOUT; also a failed cpu_up() whose
+ *     rollback's CPU did not die, which returned the step's error): not
+ *     active, going down; not online if its stopper ran. It is neither
+ *     sent INIT nor are its dead steps run: it may hold locks still.
+ *
+ * Either way cpu_up() refuses the CPU with -EBUSY, and cpu_down() (or
+ * cpu_hot_remove()) finishes the offline: it makes the stopper, or waits
+ * for the death again, each with the same bound (and the same report and
+ * -ETIMEDOUT if it is reached again), and returns 0 once the CPU is
+ * offline as after any cpu_down().
  */
 #ifndef KERNEL_HOTPLUG_H
 #define KERNEL_HOTPLUG_H
@@ -133,6 +166,11 @@ void cpuhp_get_stats(struct cpuhp_stats *st);
  * starting their CPU fail there with -EIO, as if it had not answered its
  * INIT-SIPI-SIPI (the "prepare" steps are then undone). */
 void cpuhp_fail_bringup_next(unsigned int n);
+/* A test hook: while held, a dying CPU stops before it signals its death
+ * (in cpu_play_dead(), interrupts off), so cpu_down() reaches its bound. */
+void cpuhp_hold_death(bool hold);
+/* The bound of the waits above ("Bounds"); tests lower it for a case. */
+extern unsigned int cpuhp_timeout_ms;
 
 /* From ap_start(), interrupts off: run the starting steps, go online. */
 void cpuhp_ap_starting(void);

@@ -250,13 +250,14 @@ static const char *hotplug_error_words(int err)
 	case -EALREADY:
 		return "already in that state";
 	case -EBUSY:
-		return "it is the last online CPU, or a step refused";
+		return "it is the last online CPU, or left half-way down ('offline N' finishes "
+		       "it), or a step refused";
 	case -EPERM:
 		return "the boot CPU stays online";
 	case -ENOMEM:
 		return "out of memory";
 	case -ETIMEDOUT:
-		return "it did not answer";
+		return "it did not answer, or did not die in time (left going down)";
 	default:
 		return "failed";
 	}

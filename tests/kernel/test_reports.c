@@ -1,13 +1,15 @@
 /* tests/kernel/test_reports.c - kernel error reports (report_bug(), "BUG:
- * <subsystem>: ..."): their form, their count, and the hotplug failures and
- * the pool stall report that go through them (the kmalloc debug reports are
- * test_kmalloc.c's kmalloc_debug).
+ * <subsystem>: ..."): their form, their count, and the hotplug failures, the
+ * hotplug waits that give up at their bound and the pool stall report that
+ * go through them (the kmalloc debug reports are test_kmalloc.c's
+ * kmalloc_debug).
  * Each case declares the reports it provokes, by subsystem
  * (ktest_expect_bugs), so they read "BUG (expected by a test): ..." and the
  * runner fails the case if it caused more or fewer, or others (a report of
  * another subsystem during a case: selftest_bug_kind, in test_selftest.c). */
 #include "arch/x86_64/cpu.h"
 #include "kernel/hotplug.h"
+#include "kernel/kthread.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -240,7 +242,98 @@ static void a_stalled_pool_is_reported(struct ktest *t)
 	KT_EXPECT_TRUE(t, logged(where));
 }
 
+/* ---- hotplug: the waits that have a bound ------------------------------ */
+
+/* An online step that fails, and leaves the thread that runs it (cpu_up's
+ * caller, which also makes the rollback's stopper) unable to make threads:
+ * the rollback cannot take the CPU back down however long it tries. */
+static int fail_and_starve(unsigned int cpu)
+{
+	kthread_fail_own(~0u);
+	return -EIO;
+}
+
+static struct cpuhp_step starving_online_step = {
+	.name = "test:fail-and-starve",
+	.phase = CPUHP_ONLINE,
+	.up = fail_and_starve,
+};
+
+/* The rollback of a failed online gives up on its stopper at the bound,
+ * reports it, and leaves the CPU online, inactive and going down; cpu_up()
+ * refuses it and cpu_down() finishes the rollback. */
+static void a_rollback_without_a_stopper_gives_up_at_its_bound(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	unsigned int saved = cpuhp_timeout_ms;
+	unsigned long before = bug_reports();
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs at least 2 CPUs");
+		return;
+	}
+	ktest_expect_bugs(t, "cpuhp", 1);
+	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
+	cpuhp_add_step(&starving_online_step);
+	WRITE_ONCE(cpuhp_timeout_ms, 100); /* reached by construction: no stopper ever */
+	int err = cpu_up(cpu);
+
+	kthread_fail_own(0);
+	WRITE_ONCE(cpuhp_timeout_ms, saved);
+	cpuhp_remove_step(&starving_online_step);
+	KT_EXPECT_EQ(t, err, -EIO);
+	KT_EXPECT_EQ(t, bug_reports() - before, 1);
+	KT_EXPECT_TRUE(t, cpuhp_reported(cpu, "no stopper thread to take it back down after a "
+					      "failed online within 100 ms; left online, "
+					      "inactive and going down"));
+	KT_EXPECT_TRUE(t, cpu_online(cpu));
+	KT_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+	KT_EXPECT_TRUE(t, cpu_going_down(cpu));
+	KT_EXPECT_EQ(t, cpu_up(cpu), -EBUSY);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0); /* finishes the rollback */
+	KT_EXPECT_FALSE(t, cpu_online(cpu));
+	KT_EXPECT_FALSE(t, cpu_going_down(cpu));
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+}
+
+/* A dying CPU that does not signal its death (held by the test) is given
+ * up at the bound and reported; the CPU stays going down, cpu_up() refuses
+ * it, and once it dies a later cpu_down() finishes the offline. */
+static void a_cpu_that_does_not_die_is_given_up_at_the_bound(struct ktest *t)
+{
+	unsigned int cpu = last_cpu();
+	unsigned int saved = cpuhp_timeout_ms;
+	unsigned long before = bug_reports();
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs at least 2 CPUs");
+		return;
+	}
+	ktest_expect_bugs(t, "cpuhp", 1);
+	cpuhp_hold_death(true);
+	WRITE_ONCE(cpuhp_timeout_ms, 100); /* reached by construction: it is held */
+	int err = cpu_down(cpu);
+
+	WRITE_ONCE(cpuhp_timeout_ms, saved);
+	KT_EXPECT_EQ(t, err, -ETIMEDOUT);
+	KT_EXPECT_EQ(t, bug_reports() - before, 1);
+	KT_EXPECT_TRUE(t, cpuhp_reported(cpu, "did not die within 100 ms of its stopper's start; "
+					      "left going down"));
+	KT_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+	KT_EXPECT_TRUE(t, cpu_going_down(cpu));
+	KT_EXPECT_EQ(t, cpu_up(cpu), -EBUSY);
+	cpuhp_hold_death(false);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0); /* it dies now: the offline is finished */
+	KT_EXPECT_FALSE(t, cpu_online(cpu));
+	KT_EXPECT_FALSE(t, cpu_going_down(cpu));
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KT_EXPECT_TRUE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
+}
+
 KTEST_SUITE(reports, KTEST_CASE(a_report_is_counted_and_reads_as_declared),
 	    KTEST_CASE(a_declared_report_from_a_work_item_is_expected),
 	    KTEST_CASE(failed_starting_and_dying_steps_are_reported),
-	    KTEST_CASE(failed_rollback_is_reported), KTEST_CASE(a_stalled_pool_is_reported));
+	    KTEST_CASE(failed_rollback_is_reported), KTEST_CASE(a_stalled_pool_is_reported),
+	    KTEST_CASE(a_cpu_that_does_not_die_is_given_up_at_the_bound),
+	    KTEST_CASE(a_rollback_without_a_stopper_gives_up_at_its_bound));
