@@ -17,31 +17,34 @@
 
 volatile int panic_cpu = -1;
 unsigned long warn_count;
-bool warn_expected;
 static unsigned long bug_count; /* atomic */
 
 /*
- * Declared reports (bug_expect()). Slots are filled by one thread at a time
- * (the running test case's) and emptied by bug_expect_end(), which first
- * closes them (expect_open) and then waits until no report_bug() is
- * between its increment of reports_in_flight and its decrement: a
- * reporter increments it before it reads expect_open (both sequentially
- * consistent), so either the reporter sees the slots closed or the ending
+ * Declared reports and WARNs (bug_expect(), warn_expect()): one set each,
+ * keyed by the report's subsystem or the WARN's source file. Slots are
+ * filled by one thread at a time (the running test case's) and emptied by
+ * *_expect_end(), which first closes the set (open) and then waits until no
+ * reporter is between its increment of in_flight and its decrement: a
+ * reporter increments it before it reads open (both sequentially
+ * consistent), so either the reporter sees the set closed or the ending
  * thread sees it in flight and waits for its line.
  */
-static struct bug_expectation expectations[BUG_EXPECT_KINDS];
-static bool expect_open;	       /* atomic */
-static unsigned int reports_in_flight; /* atomic */
+struct expect_set {
+	struct bug_expectation slot[BUG_EXPECT_KINDS];
+	bool open;		/* atomic */
+	unsigned int in_flight; /* atomic */
+};
+static struct expect_set bug_set, warn_set;
 
-bool bug_expect(const char *subsys, unsigned long n)
+static bool expect_add(struct expect_set *set, const char *key, unsigned long n)
 {
 	struct bug_expectation *free = NULL;
 
 	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
-		struct bug_expectation *e = &expectations[i];
+		struct bug_expectation *e = &set->slot[i];
 		const char *k = __atomic_load_n(&e->subsys, __ATOMIC_ACQUIRE);
 
-		if (k && strcmp(k, subsys) == 0) {
+		if (k && strcmp(k, key) == 0) {
 			__atomic_add_fetch(&e->declared, n, __ATOMIC_SEQ_CST);
 			return true;
 		}
@@ -52,21 +55,22 @@ bool bug_expect(const char *subsys, unsigned long n)
 		return false;
 	__atomic_store_n(&free->came, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&free->declared, n, __ATOMIC_RELAXED);
-	__atomic_store_n(&free->subsys, subsys, __ATOMIC_RELEASE); /* published whole */
-	__atomic_store_n(&expect_open, true, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&free->subsys, key, __ATOMIC_RELEASE); /* published whole */
+	__atomic_store_n(&set->open, true, __ATOMIC_SEQ_CST);
 	return true;
 }
 
-/* Is a report of subsys one a test declared and not yet seen? Takes it. */
-static bool take_expected(const char *subsys)
+/* Is a report of this key one a test declared and not yet seen? Takes it.
+ * The caller has counted itself in set->in_flight. */
+static bool expect_take(struct expect_set *set, const char *key)
 {
-	if (!__atomic_load_n(&expect_open, __ATOMIC_SEQ_CST))
+	if (!__atomic_load_n(&set->open, __ATOMIC_SEQ_CST))
 		return false;
 	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
-		struct bug_expectation *e = &expectations[i];
+		struct bug_expectation *e = &set->slot[i];
 		const char *k = __atomic_load_n(&e->subsys, __ATOMIC_ACQUIRE);
 
-		if (!k || strcmp(k, subsys) != 0)
+		if (!k || strcmp(k, key) != 0)
 			continue;
 		unsigned long came = __atomic_load_n(&e->came, __ATOMIC_RELAXED);
 
@@ -79,15 +83,16 @@ static bool take_expected(const char *subsys)
 	return false;
 }
 
-unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max)
+static unsigned int expect_end(struct expect_set *set, struct bug_expectation *out,
+			       unsigned int max)
 {
 	unsigned int n = 0;
 
-	__atomic_store_n(&expect_open, false, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&reports_in_flight, __ATOMIC_SEQ_CST))
-		cpu_relax(); /* a report marked expected is still printing */
+	__atomic_store_n(&set->open, false, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&set->in_flight, __ATOMIC_SEQ_CST))
+		cpu_relax(); /* one marked expected is still printing */
 	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
-		struct bug_expectation *e = &expectations[i];
+		struct bug_expectation *e = &set->slot[i];
 
 		if (!e->subsys)
 			continue;
@@ -96,6 +101,26 @@ unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max)
 		__atomic_store_n(&e->subsys, NULL, __ATOMIC_RELEASE);
 	}
 	return n;
+}
+
+bool bug_expect(const char *subsys, unsigned long n)
+{
+	return expect_add(&bug_set, subsys, n);
+}
+
+unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max)
+{
+	return expect_end(&bug_set, out, max);
+}
+
+bool warn_expect(const char *file, unsigned long n)
+{
+	return expect_add(&warn_set, file, n);
+}
+
+unsigned int warn_expect_end(struct bug_expectation *out, unsigned int max)
+{
+	return expect_end(&warn_set, out, max);
 }
 
 enum panic_action { PANIC_HALT, PANIC_EXIT, PANIC_REBOOT };
@@ -210,15 +235,19 @@ void warn_report(const char *file, int line, const void *ip, const char *fmt, ..
 	vscnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	sprint_symbol(sym, sizeof(sym), (u64)ip);
-	__atomic_add_fetch(&warn_count, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&warn_set.in_flight, 1, __ATOMIC_SEQ_CST);
+	/* A test that provokes a WARN on purpose declares it, by its source
+	 * file; the harness, which fails any boot that prints "WARNING:",
+	 * lets a declared one pass. */
+	bool expected = expect_take(&warn_set, file);
+
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
-	/* A test that provokes a WARN on purpose says so, and the harness,
-	 * which fails any boot that prints "WARNING:", lets it pass. */
 	printk(KERN_WARNING "WARNING%s: %s:%d (called from %s) on cpu%u: %s\n",
-	       READ_ONCE(warn_expected) ? " (expected by a test)" : "", file, line, sym,
-	       smp_processor_id(), msg);
+	       expected ? " (expected by a test)" : "", file, line, sym, smp_processor_id(), msg);
 	dump_stack();
 	printk(KERN_WARNING "---[ end trace ]---\n");
+	__atomic_add_fetch(&warn_count, 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&warn_set.in_flight, 1, __ATOMIC_SEQ_CST);
 }
 
 void report_bug(const char *subsys, const char *fmt, ...)
@@ -239,12 +268,12 @@ void report_bug(const char *subsys, const char *fmt, ...)
 	 * (test_reports.c's stalled pool waits for the count, then reads the
 	 * log; the other order failed it once). In flight meanwhile, so that
 	 * the end of a test case waits for the line it may have declared. */
-	__atomic_add_fetch(&reports_in_flight, 1, __ATOMIC_SEQ_CST);
-	bool expected = take_expected(subsys);
+	__atomic_add_fetch(&bug_set.in_flight, 1, __ATOMIC_SEQ_CST);
+	bool expected = expect_take(&bug_set, subsys);
 
 	printk(KERN_ERR "BUG%s: %s: %s\n", expected ? " (expected by a test)" : "", subsys, msg);
 	__atomic_add_fetch(&bug_count, 1, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&reports_in_flight, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&bug_set.in_flight, 1, __ATOMIC_SEQ_CST);
 }
 
 unsigned long bug_reports(void)

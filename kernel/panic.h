@@ -35,6 +35,9 @@
  *                     another subsystem, or one past the count, reads as a
  *                     plain "BUG:" (and fails a test boot). False if
  *                     BUG_EXPECT_KINDS subsystems are declared already.
+ * warn_expect(file, n), warn_expect_end(out, max)  the same for WARNs,
+ *                     keyed by the source file of the WARN (ktest's
+ *                     ktest_expect_warnings(t, file, n)).
  * bug_expect_end(out, max)  end every declaration: no report is marked
  *                     expected after it, and it returns once every
  *                     report_bug() that may have been marked has printed
@@ -62,8 +65,6 @@ __noreturn void panic_finish(void);
 void warn_report(const char *file, int line, const void *ip, const char *fmt, ...) __printf(4, 5);
 extern unsigned long warn_count;
 void clear_warn_once(void);
-/* Set by the test runner while a case provokes WARNs on purpose. */
-extern bool warn_expected;
 
 void report_bug(const char *subsys, const char *fmt, ...) __printf(2, 3);
 unsigned long bug_reports(void);
@@ -76,6 +77,10 @@ struct bug_expectation {
 };
 bool bug_expect(const char *subsys, unsigned long n);
 unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max);
+/* The same for WARNs, keyed by the WARN's source file (its __FILE__, as
+ * the WARNING line prints it): "subsys" holds the file. */
+bool warn_expect(const char *file, unsigned long n);
+unsigned int warn_expect_end(struct bug_expectation *out, unsigned int max);
 
 void dump_stack(void);
 void show_backtrace(u64 rbp, const char *indent);

@@ -470,6 +470,19 @@ HARNESS_BOOTS = [
                           r"of another kind, from a work item, instead of the declared one$",
                           r"the kernel reported an error: .*\[cpu\d+\] BUG: unrelated: a second "
                           r"report, of another kind, from the case itself$"]),
+    # WARNs are declared by their source file: one from another file during a
+    # declaring case, or one more than declared, is a plain WARNING that fails
+    # the boot, and the case fails; the declared one reads "(expected ...)".
+    Boot("harness-detects-warn-of-another-file", "selftest_warn_kind", expect="fail", smp=2,
+         mem="256M",
+         cases_failing=["selftest_warn_kind.a_warn_from_another_file",
+                        "selftest_warn_kind.the_declared_warn_beside_another"],
+         must_contain=[r"WARNING \(expected by a test\): tests/kernel/test_selftest\.c:\d+ .*"
+                       r"the warning the case declared"],
+         expect_problems=[r"the kernel printed a WARNING: .*\] WARNING: tests/kernel/test_selftest\.c:"
+                          r"\d+ .*a warning from a file the case did not declare$",
+                          r"the kernel printed a WARNING: .*\] WARNING: tests/kernel/test_selftest\.c:"
+                          r"\d+ .*a second warning, one more than declared$"]),
     # A lock-validator report nobody declared fails the boot.
     Boot("harness-detects-lockdep-report", "lockdep_undeclared", expect="fail", smp=2,
          mem="256M",

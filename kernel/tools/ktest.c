@@ -33,11 +33,35 @@ static char test_param[256];
 PARAM_STRING(test, test_param,
 	     "run test suites and exit: all, or a comma-separated list of suite names");
 
-void ktest_expect_warnings(struct ktest *t, unsigned long n)
+void ktest_expect_warnings(struct ktest *t, const char *file, unsigned long n)
 {
-	t->warnings_expected += n;
-	WRITE_ONCE(warn_expected, true);
+	if (!warn_expect(file, n)) {
+		ktest_fail(t, __FILE__, __LINE__,
+			   "WARNs of more than %u files declared; '%s' is not", BUG_EXPECT_KINDS,
+			   file);
+		return;
+	}
 	clear_warn_once(); /* the expected ones fire even if fired before */
+}
+
+/* The end of a case: its declared WARNs, each file's as often as
+ * declared, and no other. warns: the WARNs during the case. */
+static void check_warnings(struct ktest *t, unsigned long warns_before)
+{
+	struct bug_expectation files[BUG_EXPECT_KINDS];
+	unsigned int n = warn_expect_end(files, ARRAY_SIZE(files));
+	unsigned long warns = warn_count - warns_before, came = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		came += files[i].came;
+		if (files[i].came != files[i].declared)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "the case declared %lu WARN(s) from %s, and %lu came",
+				   files[i].declared, files[i].subsys, files[i].came);
+	}
+	if (warns > came)
+		ktest_fail(t, __FILE__, __LINE__,
+			   "%lu WARN(s) during the case that it did not declare", warns - came);
 }
 
 void ktest_expect_bugs(struct ktest *t, const char *subsys, unsigned long n)
@@ -178,7 +202,7 @@ unsigned int ktest_run(const char *list)
 			u64 t0 = ktime_get_ns();
 
 			s->cases[i].run(&t);
-			WRITE_ONCE(warn_expected, false);
+			check_warnings(&t, warns);
 			check_reports(&t, bugs);
 			/* A lock-validator report a case provoked stopped the
 			 * validator: the cases after it run with it on again. */
@@ -186,10 +210,6 @@ unsigned int ktest_run(const char *list)
 				lockdep_rearm();
 			ktap("    # %s: %lu ms\n", t.case_name,
 			     (unsigned long)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
-			if (warn_count - warns != t.warnings_expected)
-				ktest_fail(&t, __FILE__, __LINE__,
-					   "the case caused %lu warning(s), expected %lu",
-					   warn_count - warns, t.warnings_expected);
 			if (t.skipped && !t.failed) {
 				ktap("    ok %u %s # SKIP %s\n", i + 1, t.case_name, t.skip_reason);
 				skipped++;

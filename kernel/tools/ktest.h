@@ -33,8 +33,7 @@ struct ktest {
 	bool failed;
 	bool skipped;
 	char skip_reason[96];
-	unsigned long warnings_expected; /* WARNs the case provokes on purpose */
-	unsigned long bugs_expected;	 /* report_bug()s the case provokes on purpose */
+	unsigned long bugs_expected; /* report_bug()s the case provokes on purpose */
 };
 
 struct ktest_case {
@@ -67,8 +66,11 @@ struct ktest_suite {
 #define KTEST_SUITE_EXPLICIT(sname, ...) __KTEST_SUITE(sname, true, __VA_ARGS__)
 
 void ktest_skip(struct ktest *t, const char *reason);
-/* The case will provoke n WARNs on purpose: fewer or more fail it. */
-void ktest_expect_warnings(struct ktest *t, unsigned long n);
+/* The case will provoke n WARNs on purpose, from source file file (the
+ * WARN's __FILE__, as its line prints it: "kernel/workqueue.c"): only those
+ * read "(expected by a test)"; fewer, more, or one from another file fail
+ * the case (and another file's reads as a plain WARNING). */
+void ktest_expect_warnings(struct ktest *t, const char *file, unsigned long n);
 /* The case will provoke n kernel error reports of subsystem subsys
  * (report_bug(subsys, ...), "BUG: <subsys>: ...") on purpose, from its own
  * thread or from any it sets going (a work item, a dying CPU's stopper),

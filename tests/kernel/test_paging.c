@@ -83,7 +83,7 @@ static void kstack_bad_free_warns(struct ktest *t)
 {
 	int x;
 
-	ktest_expect_warnings(t, 1);
+	ktest_expect_warnings(t, "kernel/mm/kstack.c", 1);
 	kstack_free(&x);
 }
 

@@ -59,7 +59,7 @@ static void double_free_is_refused(struct ktest *t)
 	KT_ASSERT_TRUE(t, pa != 0);
 	KT_EXPECT_EQ(t, pmm_free_pages(pa), 0);
 	pmm_get_stats(&a);
-	ktest_expect_warnings(t, 2);
+	ktest_expect_warnings(t, "kernel/mm/pmm.c", 2);
 	KT_EXPECT_NE(t, pmm_free_pages(pa), 0);	    /* double free */
 	KT_EXPECT_NE(t, pmm_free_pages(0x1234), 0); /* not a block at all */
 	pmm_get_stats(&b);

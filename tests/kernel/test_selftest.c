@@ -68,6 +68,27 @@ static void warns_unexpectedly(struct ktest *t)
 
 KTEST_SUITE_EXPLICIT(selftest_warn, KTEST_CASE(warns_unexpectedly));
 
+/* A case that declares a WARN from one file, and a WARN from another file
+ * comes (here the case's own): it reads as a plain WARNING, fails the
+ * boot, and the case fails; the declared one beside it still reads
+ * "(expected by a test)". Before WARNs were declared by file, every WARN
+ * during a declaring case passed as the declared one. */
+static void a_warn_from_another_file(struct ktest *t)
+{
+	ktest_expect_warnings(t, "tests/kernel/test_selftest_other.c", 1);
+	WARN(true, "a warning from a file the case did not declare");
+}
+
+static void the_declared_warn_beside_another(struct ktest *t)
+{
+	ktest_expect_warnings(t, __FILE__, 1);
+	WARN(true, "the warning the case declared");
+	WARN(true, "a second warning, one more than declared");
+}
+
+KTEST_SUITE_EXPLICIT(selftest_warn_kind, KTEST_CASE(a_warn_from_another_file),
+		     KTEST_CASE(the_declared_warn_beside_another));
+
 /* A SKIP with a reason no boot's configuration explains: the kernel counts
  * it as no failure, the harness must. */
 static void skips_unexpectedly(struct ktest *t)

@@ -92,7 +92,7 @@ static void mutex_unlock_by_non_owner_is_refused(struct ktest *t)
 	static DEFINE_MUTEX(m);
 
 	mutex_lock(&m);
-	ktest_expect_warnings(t, 1);
+	ktest_expect_warnings(t, "kernel/mutex.c", 1);
 	kthread_stop(kthread_run(unlock_foreign, &m, "thief"));
 	KT_EXPECT_TRUE(t, mutex_owned(&m));
 	mutex_unlock(&m);
@@ -309,7 +309,7 @@ static int big_exits_holding(void *arg)
  * otherwise every later taker would wait on a thread that is gone. */
 static void biglock_held_at_exit_is_released(struct ktest *t)
 {
-	ktest_expect_warnings(t, 1); /* first: the thread may exit at once */
+	ktest_expect_warnings(t, "kernel/biglock.c", 1); /* first: the thread may exit at once */
 	struct thread *th = kthread_run(big_exits_holding, NULL, "big/exit");
 
 	KT_ASSERT_TRUE(t, th != NULL);
@@ -331,7 +331,7 @@ static void might_sleep_reports_once_per_site(struct ktest *t)
 {
 	static DEFINE_SPINLOCK(l);
 
-	ktest_expect_warnings(t, 1);
+	ktest_expect_warnings(t, "tests/kernel/test_sync.c", 1);
 	spin_lock(&l);
 	sleep_check_site();
 	sleep_check_site(); /* same site: no second report */
