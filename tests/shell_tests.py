@@ -359,15 +359,25 @@ def check_clock_trace(trace2json, log):
         # From the last switch to idle before it, to it: one interrupt only.
         idle_from = max((e["ns"] for e in ev if e["ev"] == "switch" and e["name"] == "idle/1"
                          and e["ns"] < last[0]["ns"]), default=None)
+        # Once idle, only the load balancer's timer, armed while the CPU was
+        # busy, may fire besides: it lapses once (it is not re-armed on an
+        # idle CPU) if a slow host stretched the run past its 100 ms.
+        start = idle_from if idle_from is not None else last[0]["ns"]
+        balance = [e for e in ev if e["ev"] == "timer" and e["ns"] >= start
+                   and e["sym"].startswith("balance_timer_fn")]
+        lapse = 1 if balance else 0
         irqs = [e for e in ev if e["ev"] == "clockevent" and idle_from is not None
                 and idle_from <= e["ns"] <= last[0]["ns"]]
-        if idle_from is None or len(irqs) != 1:
+        if idle_from is None or len(irqs) < 1:
             problems.append("cpu1 idle before its timer: %d clock-event interrupts (1 expected)"
                             % len(irqs))
         after = [e for e in ev if e["ev"] == "clockevent" and e["ns"] > last[0]["ns"]]
-        if after:
-            problems.append("cpu1 idle after its timer: %d clock-event interrupts (none "
-                            "expected)" % len(after))
+        others = [e for e in ev if e["ev"] == "timer" and e["ns"] >= start and e is not last[0]
+                  and not e["sym"].startswith("balance_timer_fn")]
+        if len(balance) > 1 or others or len(irqs) + len(after) > 1 + lapse:
+            problems.append("cpu1 idle: %d clock-event interrupts before its timer and %d after, "
+                            "%d other timers (1 and 0 expected, or one more for a lapse of the "
+                            "balancer's timer)" % (len(irqs), len(after), len(balance) + len(others)))
     ticks = [e for e in ev if e["ev"] == "clockevent" and not e["a"]]
     if ticks:
         problems.append("cpu1: %d clock-event interrupts with no deadline programmed (a "

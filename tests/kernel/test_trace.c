@@ -29,6 +29,14 @@ static void pending_fn(struct work_struct *w)
 	msleep(10);
 }
 
+static unsigned int pool_workers(unsigned int cpu, enum wq_cpu_pool which)
+{
+	struct wq_pool_stats st;
+
+	workqueue_pool_stats(cpu, which, &st);
+	return st.nr_workers;
+}
+
 static void trace_the_classic_scenarios(struct ktest *t)
 {
 	static struct work_struct a, b, c, pend[6];
@@ -64,6 +72,10 @@ static void trace_the_classic_scenarios(struct ktest *t)
 		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 		for (int i = 0; i < 6; i++)
 			flush_work(&pend[i]);
+		/* The trustees done: their pools' workers released (else the
+		 * CPU could come back before the trace has their "done"). */
+		KT_WAIT_UNTIL(t, pool_workers(cpu, WQ_POOL_NORMAL) == 0 &&
+					 pool_workers(cpu, WQ_POOL_HIGHPRI) == 0);
 		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	}
 	trace_stop();
@@ -76,7 +88,9 @@ static void trace_the_classic_scenarios(struct ktest *t)
  * two CPU-bound threads share the CPU, their slices ending by clock
  * events; a third sleeps there in sub-tick steps, each wake-up taking the
  * CPU at once; then the CPU is idle with one timer armed, which wakes it
- * once, and nothing else does. */
+ * once, and nothing else does (but the load balancer's timer, armed while
+ * the CPU was busy, which lapses once if a slow host stretched the run
+ * past its 100 ms: tests/shell_tests.py allows that one). */
 static volatile bool clock_hogs_stop;
 
 static int clock_hog(void *arg)
@@ -123,9 +137,12 @@ static void trace_one_cpus_clock_events(struct ktest *t)
 	KT_ASSERT_TRUE(t, trace_start(4096) == 0);
 	wake_up_thread(hog[0]);
 	wake_up_thread(hog[1]);
-	msleep(12);
+	/* Each switched out at least twice (slice ends: nothing else runs
+	 * there yet), however slowly the host runs us; then the sleeper. */
+	KT_WAIT_UNTIL(t,
+		      READ_ONCE(hog[0]->stats.nivcsw) >= 2 && READ_ONCE(hog[1]->stats.nivcsw) >= 2);
 	wake_up_thread(sleeper);
-	msleep(13);
+	KT_WAIT_UNTIL(t, READ_ONCE(sleeper->state) == THREAD_DEAD);
 	clock_hogs_stop = true;
 	kthread_stop(hog[0]);
 	kthread_stop(hog[1]);
