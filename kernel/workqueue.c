@@ -3187,6 +3187,8 @@ void workqueue_wq_stats(struct workqueue_struct *wq, struct wq_stats *st)
 		st->nr_in_flight += pwq->nr_in_flight;
 		if (!pwq->released)
 			st->nr_pwqs++;
+		if (pwq == wq->dfl_pwq)
+			st->nr_idle = pwq->pool->nr_idle;
 		spin_unlock_irqrestore(&pwq->pool->lock, flags);
 	}
 	mutex_unlock(&wq->mutex);

@@ -363,6 +363,7 @@ void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_po
 struct wq_stats {
 	int nr_active, nr_inactive, nr_in_flight, nr_delayed;
 	unsigned int nr_pwqs;
+	unsigned int nr_idle; /* unbound: the idle workers of its current pool */
 	u64 nr_rescued, nr_flushes, nr_flush_overflows;
 };
 void workqueue_wq_stats(struct workqueue_struct *wq, struct wq_stats *st);

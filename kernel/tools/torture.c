@@ -891,18 +891,19 @@ static void doom(struct prng *r, unsigned int cpu, enum doom_time when)
 /* torture_fail_workers, now and then: a hand-over starved of workers.
  * Before the offline, no pool may grow (wq_max_workers 1) and the
  * unbound pool that system_unbound_wq shares with the trustees'
- * workqueue has its worker blocked (STARVE_BLOCKERS items at a gate);
+ * workqueue has no idle worker (items at a gate take them, one by one);
  * after it, no thread can be made at all. The offline CPU's trustees must
  * still start (by their workqueue's rescuer), and an item of the
  * WQ_MEM_RECLAIM workqueue queued for the offline CPU must run on an
  * online CPU (by a worker the trustee has, or by the rescuers the offline
  * pool's mayday timer calls), all before anything can be made again. */
-#define STARVE_BLOCKERS 16
+#define STARVE_BLOCKERS 64
 #define STARVE_LIMIT_NS (30 * NSEC_PER_SEC)
 static struct work_struct starve_blockers[STARVE_BLOCKERS], starve_item; /* O */
 static struct completion starve_gate, starve_ran;			 /* O */
 static unsigned int starve_max_workers;					 /* O */
 static u64 starve_trustee_runs[WQ_NR_CPU_POOLS];			 /* O */
+static unsigned int starve_queued;					 /* O: blockers queued */
 static atomic_t starve_inside;
 static unsigned int starve_ran_on; /* written by the item before starve_ran */
 
@@ -938,7 +939,19 @@ static u64 trustee_runs(unsigned int cpu, enum wq_cpu_pool which)
 	return st.nr_trustee_runs;
 }
 
-/* Before cpu goes down: note how often its pools' trustees have run. */
+static unsigned int unbound_idle(void)
+{
+	struct wq_stats st;
+
+	workqueue_wq_stats(system_unbound_wq, &st);
+	return st.nr_idle;
+}
+
+/* Before cpu goes down: note how often its pools' trustees have run; no
+ * pool may grow; system_unbound_wq's pool made full by construction, one
+ * blocker at a time until it has no idle worker (each either starts, on
+ * an idle worker, or finds none: then the pool is full). Its workers may
+ * all be busy already (trustees of other offline CPUs). */
 static void starve_begin(unsigned int cpu)
 {
 	for (int p = 0; p < WQ_NR_CPU_POOLS; p++)
@@ -947,12 +960,20 @@ static void starve_begin(unsigned int cpu)
 	WRITE_ONCE(wq_max_workers, 1);
 	init_completion(&starve_gate);
 	atomic_set(&starve_inside, 0);
-	for (int i = 0; i < STARVE_BLOCKERS; i++) {
-		INIT_WORK(&starve_blockers[i], starve_blocker_fn);
-		queue_work(system_unbound_wq, &starve_blockers[i]);
+	INIT_WORK(&starve_item, starve_item_fn); /* flushed at the end, queued or not */
+	starve_queued = 0;
+	while (unbound_idle() && starve_queued < STARVE_BLOCKERS) {
+		struct work_struct *w = &starve_blockers[starve_queued++];
+
+		INIT_WORK(w, starve_blocker_fn);
+		queue_work(system_unbound_wq, w);
+		int inside = atomic_read(&starve_inside);
+
+		starve_wait(atomic_read(&starve_inside) > inside ||
+				    work_busy(w) == WORK_BUSY_RUNNING || !unbound_idle(),
+			    "a blocker of system_unbound_wq neither started nor found its pool "
+			    "full in 30 s");
 	}
-	starve_wait(atomic_read(&starve_inside) > 0,
-		    "no item of system_unbound_wq started in 30 s");
 }
 
 /* cpu went down while starved. */
@@ -962,6 +983,9 @@ static void starve_check(unsigned int cpu)
 	struct wq_pool_stats before, after;
 
 	slot_begin(s, "starved hand-over", twq_names[TWQ_HIGHPRI], cpu);
+	/* Full: no idle worker left when the CPU's trustees were queued. */
+	bool full = !unbound_idle();
+
 	kthread_fail_next(~0u); /* for ever, until starve_end() */
 	for (int p = 0; p < WQ_NR_CPU_POOLS; p++)
 		starve_wait(trustee_runs(cpu, (enum wq_cpu_pool)p) > starve_trustee_runs[p],
@@ -970,7 +994,6 @@ static void starve_check(unsigned int cpu)
 			    cpu, p == WQ_POOL_HIGHPRI ? "high-priority" : "normal");
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
 	init_completion(&starve_ran);
-	INIT_WORK(&starve_item, starve_item_fn);
 	starve_ran_on = NR_CPUS;
 	queue_work_on(cpu, run.twq[TWQ_HIGHPRI], &starve_item);
 	if (starve_wait(completion_done(&starve_ran),
@@ -981,12 +1004,8 @@ static void starve_check(unsigned int cpu)
 		violation("starved hand-over: an item for offline cpu%u ran on it", cpu);
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &after);
 	WRITE_ONCE(run.nr_starved, run.nr_starved + 1);
-	/* The unbound pool was full: a blocker still waits for a worker. */
-	for (int i = 0; i < STARVE_BLOCKERS; i++)
-		if (work_busy(&starve_blockers[i]) == WORK_BUSY_PENDING) {
-			WRITE_ONCE(run.nr_starved_full, run.nr_starved_full + 1);
-			break;
-		}
+	if (full)
+		WRITE_ONCE(run.nr_starved_full, run.nr_starved_full + 1);
 	if (after.nr_rescued > before.nr_rescued)
 		WRITE_ONCE(run.nr_starved_rescued, run.nr_starved_rescued + 1);
 	slot_end(s);
@@ -997,7 +1016,7 @@ static void starve_end(void)
 	kthread_fail_next(0);
 	WRITE_ONCE(wq_max_workers, starve_max_workers);
 	complete_all(&starve_gate);
-	for (int i = 0; i < STARVE_BLOCKERS; i++)
+	for (unsigned int i = 0; i < starve_queued; i++)
 		flush_work(&starve_blockers[i]);
 	flush_work(&starve_item);
 }
