@@ -44,24 +44,27 @@ void ktest_expect_warnings(struct ktest *t, const char *file, unsigned long n)
 	clear_warn_once(); /* the expected ones fire even if fired before */
 }
 
-/* The end of a case: its declared WARNs, each file's as often as
- * declared, and no other. warns: the WARNs during the case. */
-static void check_warnings(struct ktest *t, unsigned long warns_before)
+/* The end of a case: what it declared (ktest_expect_warnings, ktest_expect_bugs),
+ * each kind as often as declared, and nothing else. got: how many of them
+ * (WARNs or reports) came during the case; what: their name in a message. */
+static void check_declared(struct ktest *t,
+			   unsigned int (*end)(struct bug_expectation *, unsigned int),
+			   unsigned long got, const char *what)
 {
-	struct bug_expectation files[BUG_EXPECT_KINDS];
-	unsigned int n = warn_expect_end(files, ARRAY_SIZE(files));
-	unsigned long warns = warn_count - warns_before, came = 0;
+	struct bug_expectation kinds[BUG_EXPECT_KINDS];
+	unsigned int n = end(kinds, ARRAY_SIZE(kinds));
+	unsigned long came = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		came += files[i].came;
-		if (files[i].came != files[i].declared)
+		came += kinds[i].came;
+		if (kinds[i].came != kinds[i].declared)
 			ktest_fail(t, __FILE__, __LINE__,
-				   "the case declared %lu WARN(s) from %s, and %lu came",
-				   files[i].declared, files[i].subsys, files[i].came);
+				   "the case declared %lu %s of %s, and %lu came",
+				   kinds[i].declared, what, kinds[i].subsys, kinds[i].came);
 	}
-	if (warns > came)
-		ktest_fail(t, __FILE__, __LINE__,
-			   "%lu WARN(s) during the case that it did not declare", warns - came);
+	if (got > came)
+		ktest_fail(t, __FILE__, __LINE__, "%lu %s during the case that it did not declare",
+			   got - came, what);
 }
 
 void ktest_expect_bugs(struct ktest *t, const char *subsys, unsigned long n)
@@ -74,29 +77,6 @@ void ktest_expect_bugs(struct ktest *t, const char *subsys, unsigned long n)
 	}
 	t->bugs_expected += n;
 	clear_warn_once(); /* and the once-only reports (workqueue.c's self-waits) */
-}
-
-/* The end of a case: its declared reports (ktest_expect_bugs), each of
- * which must have come as often as declared, and nothing else. bugs: the
- * reports made during the case. */
-static void check_reports(struct ktest *t, unsigned long bugs_before)
-{
-	struct bug_expectation kinds[BUG_EXPECT_KINDS];
-	unsigned int n = bug_expect_end(kinds, ARRAY_SIZE(kinds));
-	unsigned long bugs = bug_reports() - bugs_before, came = 0;
-
-	for (unsigned int i = 0; i < n; i++) {
-		came += kinds[i].came;
-		if (kinds[i].came != kinds[i].declared)
-			ktest_fail(t, __FILE__, __LINE__,
-				   "the case declared %lu report(s) \"BUG: %s: ...\", and %lu came",
-				   kinds[i].declared, kinds[i].subsys, kinds[i].came);
-	}
-	if (bugs > came)
-		ktest_fail(
-			t, __FILE__, __LINE__,
-			"%lu kernel error report(s) (BUG) during the case that it did not declare",
-			bugs - came);
 }
 
 bool ktest_requested(void)
@@ -202,8 +182,10 @@ unsigned int ktest_run(const char *list)
 			u64 t0 = ktime_get_ns();
 
 			s->cases[i].run(&t);
-			check_warnings(&t, warns);
-			check_reports(&t, bugs);
+			/* WARN()s by source file, report_bug()s by subsystem. */
+			check_declared(&t, warn_expect_end, warn_count - warns, "WARN(s)");
+			check_declared(&t, bug_expect_end, bug_reports() - bugs,
+				       "kernel error report(s) (BUG)");
 			/* A lock-validator report a case provoked stopped the
 			 * validator: the cases after it run with it on again. */
 			if (t.bugs_expected)
