@@ -456,7 +456,7 @@ static void events_during_cpu_down_leave_a_consistent_cpu(struct ktest *t)
 	complete_all(&step_gate);
 	KT_WAIT_UNTIL(t, READ_ONCE(fk.slot[cpu].ejected));
 	KT_WAIT_UNTIL(t, !acpi_cpuhp_block_busy(b)); /* its scan counted the removal */
-	KT_EXPECT_EQ(t, kthread_stop(th), 0); /* its cpu_down() */
+	KT_EXPECT_EQ(t, kthread_stop(th), 0);	     /* its cpu_down() */
 	WRITE_ONCE(step_cpu, NR_CPUS);
 	cpuhp_remove_step(&gate_step);
 	KT_EXPECT_FALSE(t, cpu_online(cpu));
