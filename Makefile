@@ -53,6 +53,17 @@ CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fcf-protection=none \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
 	-Wmissing-prototypes -Wshadow -Wvla -I. -MMD -MP
+# SAN=1: the sanitized build (docs/sanitizers.md): UBSAN's checks in every
+# file but its own handlers (kernel/ubsan.c). Build it beside the plain one
+# with its own BUILD (build-san by default).
+SAN ?= 0
+UBSAN_CFLAGS := -fsanitize=shift,integer-divide-by-zero,signed-integer-overflow,bounds,bool \
+	-fsanitize=unreachable,builtin,null,pointer-overflow,nonnull-attribute \
+	-fsanitize=returns-nonnull-attribute -DCONFIG_UBSAN
+ifeq ($(SAN),1)
+BUILD := build-san
+CFLAGS += $(UBSAN_CFLAGS)
+endif
 ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
 LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
 LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
@@ -69,6 +80,9 @@ $(BUILD)/obj/%.c.o: %.c Makefile
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# The sanitizers' own handlers are never instrumented.
+$(BUILD)/obj/kernel/ubsan.c.o: CFLAGS := $(filter-out $(UBSAN_CFLAGS),$(CFLAGS))
 
 $(BUILD)/obj/%.S.o: %.S Makefile
 	@mkdir -p $(@D)
