@@ -64,6 +64,21 @@ ifeq ($(SAN),1)
 BUILD := build-san
 CFLAGS += $(UBSAN_CFLAGS)
 endif
+# KCSAN=1: the data-race detector (kernel/kcsan.c), beside the plain build
+# (build-kcsan by default). Not instrumented: the runtimes, interrupt entry,
+# early per-CPU set-up, the spinlock and scheduler internals, the string
+# functions, time and the report path (docs/sanitizers.md says why).
+KCSAN ?= 0
+KCSAN_CFLAGS := -fsanitize=thread --param tsan-distinguish-volatile=1 \
+	--param tsan-instrument-func-entry-exit=0 -Wno-tsan
+KCSAN_EXCLUDE := kernel/kcsan.c kernel/ubsan.c arch/x86_64/traps.c arch/x86_64/idt.c \
+	arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c arch/x86_64/spinlock.c \
+	arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c kernel/panic.c \
+	kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c lib/printf.c
+ifeq ($(KCSAN),1)
+BUILD := build-kcsan
+CFLAGS += $(KCSAN_CFLAGS) -DCONFIG_KCSAN
+endif
 ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
 LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
 LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
@@ -83,6 +98,7 @@ $(BUILD)/obj/%.c.o: %.c Makefile
 
 # The sanitizers' own handlers are never instrumented.
 $(BUILD)/obj/kernel/ubsan.c.o: CFLAGS := $(filter-out $(UBSAN_CFLAGS),$(CFLAGS))
+$(patsubst %,$(BUILD)/obj/%.o,$(KCSAN_EXCLUDE)): CFLAGS := $(filter-out $(KCSAN_CFLAGS),$(CFLAGS))
 
 $(BUILD)/obj/%.S.o: %.S Makefile
 	@mkdir -p $(@D)

@@ -13,6 +13,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
+#include "kernel/kcsan.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
@@ -56,18 +57,21 @@ void kmain(u64 mb2_info_phys)
 	printk(KERN_NOTICE "baton %s (x86-64) booting; loader: %s\n", BATON_VERSION,
 	       boot_info.loader_name[0] ? boot_info.loader_name : "unknown");
 	printk(KERN_INFO "command line: %s\n", boot_info.cmdline);
-	boot_log_firmware();			     // "firmware: UEFI ..." or "firmware: BIOS"
-	params_parse(boot_info.cmdline);	     // loglevel=, test=, panic=, ...
-	det_init();				     // deterministic=: seeds, delay points
-	pmm_early_init();			     // free memory from the memory map
-	paging_init();				     // our own page tables
-	pmm_init();				     // buddy zones over all RAM
-	kmalloc_init();				     // the kernel heap
-	acpi_init();				     // firmware tables: MADT, HPET, FADT
-	time_init();				     // TSC clock, calibrated against HPET/PIT
-	timers_init();				     // per-CPU timer queues (by expiry, in ns)
-	cpuhp_init();				     // CPU hotplug phases and their steps
-	sched_init();				     // this context becomes cpu0's idle thread
+	boot_log_firmware();		 // "firmware: UEFI ..." or "firmware: BIOS"
+	params_parse(boot_info.cmdline); // loglevel=, test=, panic=, ...
+	det_init();			 // deterministic=: seeds, delay points
+	pmm_early_init();		 // free memory from the memory map
+	paging_init();			 // our own page tables
+	pmm_init();			 // buddy zones over all RAM
+	kmalloc_init();			 // the kernel heap
+	acpi_init();			 // firmware tables: MADT, HPET, FADT
+	time_init();			 // TSC clock, calibrated against HPET/PIT
+	timers_init();			 // per-CPU timer queues (by expiry, in ns)
+	cpuhp_init();			 // CPU hotplug phases and their steps
+	sched_init();			 // this context becomes cpu0's idle thread
+#ifdef CONFIG_KCSAN
+	kcsan_init(); /* per-CPU data and current exist from here on */
+#endif
 	lockdep_init();				     // the lock validator, from here on
 	smp_init();				     // APICs, clock events, every other CPU online
 	local_irq_enable();			     // interrupts on; threads from here on

@@ -112,6 +112,7 @@ struct thread {
 	u64 ctx_seal[2];	     /* R: the saved rbp and return address, checked at
 				      * switch-in: a stack written while switched out */
 	volatile int state;	     /* R for others; the thread itself sets BLOCKED */
+	int kcsan_disable;	     /* the thread itself: data-race checks off (kernel/kcsan.c) */
 	unsigned int cpu;	     /* R (changes need P or both run-queue locks) */
 	bool on_rq;		     /* R: queued, or current, on t->cpu */
 	volatile bool on_cpu;	     /* R: executing or being switched out */

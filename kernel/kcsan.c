@@ -1,0 +1,382 @@
+/* kernel/kcsan.c - a data-race detector in the style of Linux's KCSAN, the
+ * runtime of GCC's -fsanitize=thread instrumentation (make KCSAN=1).
+ * WORK IN PROGRESS (issue 32): the first cut.
+ *
+ * Every plain access of instrumented code calls __tsan_readN/writeN. Most
+ * only look for a watchpoint on their address; about once every
+ * kcsan_skip_watch accesses on a CPU, one sets a watchpoint, waits
+ * kcsan_delay_us with interrupts off and looks again: another CPU that
+ * touched the same bytes meanwhile (a write, or any access if this one
+ * writes) either consumed the watchpoint (it is reported with both sides)
+ * or changed the value (reported with one side: "unknown origin"). Marked
+ * accesses (READ_ONCE/WRITE_ONCE: volatile; the atomics) check but never
+ * set a watchpoint, so two marked accesses never make a report.
+ *
+ * This file is not instrumented; the atomics the compiler replaced with
+ * calls are carried out here, natively. Interrupt context is not checked
+ * (a first cut: its own context is to come).
+ */
+#include "kernel/kcsan.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/spinlock.h"
+#include "kernel/ksyms.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+#define NR_WATCHPOINTS 64
+#define NR_SLOTS       (NR_WATCHPOINTS + 2) /* a watchpoint's neighbours are looked at too */
+#define WP_CONSUMED    1ul
+#define WP_WRITE       (1ul << 63)
+#define WP_SIZE_SHIFT  48
+#define WP_ADDR_MASK   ((1ul << WP_SIZE_SHIFT) - 1)
+
+static unsigned long watchpoints[NR_SLOTS]; /* atomic: 0 free, CONSUMED, or encoded */
+/* The access that consumed each slot's watchpoint (for the report). */
+static struct {
+	const void *ip;
+	unsigned int cpu;
+	bool write;
+} other[NR_SLOTS];
+
+bool kcsan_enabled; /* set by kcsan_init(), once per-CPU data and current exist */
+static unsigned int skip_watch = 4000;
+PARAM_UINT(kcsan_skip_watch, skip_watch, 0, 1000000,
+	   "data-race detector: set a watchpoint about once per N accesses of a CPU");
+static unsigned int delay_us = 80;
+PARAM_UINT(kcsan_delay_us, delay_us, 1, 10000, "data-race detector: how long a watchpoint waits");
+static int skip[NR_CPUS];		       /* per CPU, own CPU only: accesses until the next */
+static u32 rnd[NR_CPUS];		       /* per CPU: its pseudo-random state */
+static unsigned long nr_watchpoints, nr_races; /* atomic */
+
+void kcsan_init(void)
+{
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		rnd[i] = 2463534242u + i;
+	WRITE_ONCE(kcsan_enabled, true);
+	pr_info("kcsan: on: a watchpoint every ~%u accesses per CPU, %u us each\n", skip_watch,
+		delay_us);
+}
+
+unsigned int kcsan_set_skip_watch(unsigned int n)
+{
+	unsigned int old = READ_ONCE(skip_watch);
+
+	WRITE_ONCE(skip_watch, n);
+	for (unsigned int i = 0; i < NR_CPUS; i++)
+		WRITE_ONCE(skip[i], 0);
+	return old;
+}
+
+static u32 next_random(unsigned int cpu)
+{
+	u32 x = rnd[cpu];
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	rnd[cpu] = x;
+	return x;
+}
+
+static unsigned long encode(unsigned long addr, size_t size, bool write)
+{
+	return (write ? WP_WRITE : 0) | (unsigned long)size << WP_SIZE_SHIFT |
+	       (addr & WP_ADDR_MASK);
+}
+
+static bool overlaps(unsigned long wp, unsigned long addr, size_t size, bool write)
+{
+	unsigned long wa = wp & WP_ADDR_MASK, ws = (wp & ~WP_WRITE) >> WP_SIZE_SHIFT;
+
+	if (wp <= WP_CONSUMED || (!write && !(wp & WP_WRITE)))
+		return false; /* free, or both reads */
+	addr &= WP_ADDR_MASK;
+	return addr < wa + ws && wa < addr + size;
+}
+
+static unsigned int slot_of(unsigned long addr)
+{
+	return (unsigned int)((addr >> 12) % NR_WATCHPOINTS);
+}
+
+/* Interrupt context, NMI, early boot, or inside the runtime: not checked. */
+static bool unchecked(void)
+{
+	if (!READ_ONCE(kcsan_enabled) || this_cpu_read(hardirq_depth) || this_cpu_read(in_nmi))
+		return true;
+	/* A CPU starting (ap_start() before sched_init_ap()) has no thread. */
+	struct thread *t = current_thread();
+
+	return !t || READ_ONCE(t->kcsan_disable) != 0;
+}
+
+/* Reported pairs of functions (either order), each once. */
+#define MAX_REPORTED 128
+static struct {
+	u64 a, b;
+} reported[MAX_REPORTED];
+static unsigned int nr_reported;
+static DEFINE_SPINLOCK(reported_lock);
+
+static u64 func_of(const void *ip)
+{
+	u64 off, len;
+
+	return ip && ksym_lookup((u64)ip, &off, &len) ? (u64)ip - off : (u64)ip;
+}
+
+/* First time for this pair? */
+static bool first_pair(const void *ip1, const void *ip2)
+{
+	u64 a = func_of(ip1), b = func_of(ip2);
+	bool first = true;
+
+	if (a > b) {
+		u64 t = a;
+
+		a = b;
+		b = t;
+	}
+	unsigned long flags = spin_lock_irqsave(&reported_lock);
+	for (unsigned int i = 0; i < nr_reported && first; i++)
+		first = !(reported[i].a == a && reported[i].b == b);
+	if (first && nr_reported < MAX_REPORTED) {
+		reported[nr_reported].a = a;
+		reported[nr_reported++].b = b;
+	} else if (first) {
+		first = false; /* the table is full: counted only */
+	}
+	spin_unlock_irqrestore(&reported_lock, flags);
+	return first;
+}
+
+static void report(unsigned long addr, size_t size, bool write, const void *ip, unsigned int slot,
+		   bool consumed)
+{
+	__atomic_add_fetch(&nr_races, 1, __ATOMIC_RELAXED);
+	if (!first_pair(ip, consumed ? other[slot].ip : NULL))
+		return;
+	if (consumed)
+		report_bug("kcsan",
+			   "data-race in %pS / %pS: %s of %zu bytes at %#lx by cpu%u (%s), %s by "
+			   "cpu%u",
+			   ip, other[slot].ip, write ? "write" : "read", size, addr,
+			   smp_processor_id(), current->name, other[slot].write ? "write" : "read",
+			   other[slot].cpu);
+	else
+		report_bug("kcsan",
+			   "data-race in %pS: %s of %zu bytes at %#lx by cpu%u (%s): the value "
+			   "changed under it (unknown origin)",
+			   ip, write ? "write" : "read", size, addr, smp_processor_id(),
+			   current->name);
+	dump_stack();
+	current->kcsan_disable--;
+}
+
+static u64 read_value(unsigned long addr, size_t size)
+{
+	switch (size) {
+	case 1:
+		return *(volatile u8 *)addr;
+	case 2:
+		return *(volatile u16 *)addr;
+	case 4:
+		return *(volatile u32 *)addr;
+	case 8:
+		return *(volatile u64 *)addr;
+	default:
+		return 0;
+	}
+}
+
+static void watch(unsigned long addr, size_t size, bool write, const void *ip)
+{
+	unsigned int base = slot_of(addr), slot = NR_SLOTS;
+	unsigned long enc = encode(addr, size, write), expected;
+	unsigned long flags = local_irq_save();
+
+	for (unsigned int i = 0; i < 3 && slot == NR_SLOTS; i++) {
+		expected = 0;
+		if (__atomic_compare_exchange_n(&watchpoints[base + i], &expected, enc, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			slot = base + i;
+	}
+	if (slot == NR_SLOTS) {
+		local_irq_restore(flags);
+		return; /* no room: not this time */
+	}
+	__atomic_add_fetch(&nr_watchpoints, 1, __ATOMIC_RELAXED);
+	u64 before = read_value(addr, size);
+
+	udelay(delay_us);
+	u64 after = read_value(addr, size);
+	unsigned long seen = __atomic_exchange_n(&watchpoints[slot], 0, __ATOMIC_SEQ_CST);
+
+	local_irq_restore(flags);
+	if (seen == WP_CONSUMED)
+		report(addr, size, write, ip, slot, true);
+	else if (before != after)
+		report(addr, size, write, ip, slot, false);
+}
+
+static void check_access(const volatile void *ptr, size_t size, bool write, bool marked,
+			 const void *ip)
+{
+	unsigned long addr = (unsigned long)ptr;
+
+	if (unchecked() || !size)
+		return;
+	unsigned int base = slot_of(addr);
+
+	for (unsigned int i = 0; i < 3; i++) {
+		unsigned long wp = __atomic_load_n(&watchpoints[base + i], __ATOMIC_RELAXED);
+
+		if (!overlaps(wp, addr, size, write))
+			continue;
+		if (__atomic_compare_exchange_n(&watchpoints[base + i], &wp, WP_CONSUMED, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			other[base + i].ip = ip;
+			other[base + i].cpu = smp_processor_id();
+			other[base + i].write = write;
+		}
+		return;
+	}
+	if (marked)
+		return;
+	unsigned int cpu = smp_processor_id();
+
+	if (--skip[cpu] > 0)
+		return;
+	unsigned int every = READ_ONCE(skip_watch);
+
+	skip[cpu] = (int)(every > 1 ? every / 2 + next_random(cpu) % every : every);
+	watch(addr, size, write, ip);
+}
+
+/* ---- the instrumentation's entry points ---------------------------------- */
+
+#define RET_IP __builtin_return_address(0)
+
+void __tsan_init(void);
+void __tsan_init(void)
+{
+}
+
+#define DEFINE_ACCESS(n)                                                                           \
+	void __tsan_read##n(void *p);                                                              \
+	void __tsan_read##n(void *p)                                                               \
+	{                                                                                          \
+		check_access(p, n, false, false, RET_IP);                                          \
+	}                                                                                          \
+	void __tsan_write##n(void *p);                                                             \
+	void __tsan_write##n(void *p)                                                              \
+	{                                                                                          \
+		check_access(p, n, true, false, RET_IP);                                           \
+	}                                                                                          \
+	void __tsan_volatile_read##n(void *p);                                                     \
+	void __tsan_volatile_read##n(void *p)                                                      \
+	{                                                                                          \
+		check_access(p, n, false, true, RET_IP);                                           \
+	}                                                                                          \
+	void __tsan_volatile_write##n(void *p);                                                    \
+	void __tsan_volatile_write##n(void *p)                                                     \
+	{                                                                                          \
+		check_access(p, n, true, true, RET_IP);                                            \
+	}
+DEFINE_ACCESS(1)
+DEFINE_ACCESS(2)
+DEFINE_ACCESS(4)
+DEFINE_ACCESS(8)
+DEFINE_ACCESS(16)
+
+void __tsan_read_range(void *p, size_t size);
+void __tsan_read_range(void *p, size_t size)
+{
+	check_access(p, size, false, false, RET_IP);
+}
+
+void __tsan_write_range(void *p, size_t size);
+void __tsan_write_range(void *p, size_t size)
+{
+	check_access(p, size, true, false, RET_IP);
+}
+
+/* The atomics: done here (the instrumented code has none left), and marked. */
+#define MO(mo) ((mo)&0xffff)
+#define DEFINE_ATOMIC(bits, T)                                                                     \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                                 \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                                  \
+	{                                                                                          \
+		check_access(a, sizeof(T), false, true, RET_IP);                                   \
+		return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                       \
+	}                                                                                          \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);                              \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                               \
+	{                                                                                          \
+		check_access(a, sizeof(T), true, true, RET_IP);                                    \
+		__atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                          \
+	}                                                                                          \
+	DEFINE_XCHG(bits, T)                                                                       \
+	DEFINE_RMW(bits, T, fetch_add)                                                             \
+	DEFINE_RMW(bits, T, fetch_sub)                                                             \
+	DEFINE_RMW(bits, T, fetch_and)                                                             \
+	DEFINE_RMW(bits, T, fetch_or)                                                              \
+	DEFINE_RMW(bits, T, fetch_xor)                                                             \
+	DEFINE_RMW(bits, T, fetch_nand)                                                            \
+	bool __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *exp, T v, int smo,    \
+							   int fmo);                               \
+	bool __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *exp, T v, int smo,    \
+							   int fmo)                                \
+	{                                                                                          \
+		check_access(a, sizeof(T), true, true, RET_IP);                                    \
+		return __atomic_compare_exchange_n(a, exp, v, false, __ATOMIC_SEQ_CST,             \
+						   __ATOMIC_SEQ_CST);                              \
+	}                                                                                          \
+	bool __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *exp, T v, int smo,      \
+							 int fmo);                                 \
+	bool __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *exp, T v, int smo,      \
+							 int fmo)                                  \
+	{                                                                                          \
+		check_access(a, sizeof(T), true, true, RET_IP);                                    \
+		return __atomic_compare_exchange_n(a, exp, v, true, __ATOMIC_SEQ_CST,              \
+						   __ATOMIC_SEQ_CST);                              \
+	}
+/* Every order is done as seq_cst: stronger than asked, never weaker (x86's
+ * locked instructions are full barriers anyway). */
+#define DEFINE_RMW(bits, T, op)                                                                    \
+	T __tsan_atomic##bits##_##op(volatile T *a, T v, int mo);                                  \
+	T __tsan_atomic##bits##_##op(volatile T *a, T v, int mo)                                   \
+	{                                                                                          \
+		check_access(a, sizeof(T), true, true, RET_IP);                                    \
+		return __atomic_##op(a, v, __ATOMIC_SEQ_CST);                                      \
+	}
+#define DEFINE_XCHG(bits, T)                                                                       \
+	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo);                              \
+	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo)                               \
+	{                                                                                          \
+		check_access(a, sizeof(T), true, true, RET_IP);                                    \
+		return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                \
+	}
+DEFINE_ATOMIC(8, u8)
+DEFINE_ATOMIC(16, u16)
+DEFINE_ATOMIC(32, u32)
+DEFINE_ATOMIC(64, u64)
+
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_thread_fence(int mo)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void __tsan_atomic_signal_fence(int mo);
+void __tsan_atomic_signal_fence(int mo)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
