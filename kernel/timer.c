@@ -150,7 +150,7 @@ static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_l
 	bool leftmost = true;
 
 	assert_spin_locked(&b->lock);
-	t->cpu = (int)cpu;
+	WRITE_ONCE(t->cpu, (int)cpu); /* read without the lock by arm_timer() */
 	while (*link) {
 		struct timer_list *pos = rb_entry(*link, struct timer_list, node);
 
@@ -218,7 +218,9 @@ static bool arm_timer(struct timer_list *t, u64 expires, unsigned int cpu)
 		 * dying steps after the timers' step. */
 		bool moved = READ_ONCE(t->cpu) != home;
 		bool dead = !cpu_online(cpu) && cpumask_first(&cpu_online_mask) < NR_CPUS;
-		bool was = timer_pending(t);
+		/* Only under its home base's lock: moved, another CPU may be
+		 * unlinking it from its new home right now (KCSAN found this). */
+		bool was = !moved && timer_pending(t);
 
 		if (!moved && !dead) {
 			if (was)
