@@ -29,7 +29,6 @@ PYTHON ?= python3
 # Debian's own interpreter, where python3-matplotlib is installed (a python3
 # of pyenv or a venv earlier in PATH would not see it): plots only.
 PLOT_PYTHON ?= /usr/bin/python3
-BUILD ?= build
 
 SMP ?= 4
 MEM ?= 512M
@@ -53,32 +52,47 @@ CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fcf-protection=none \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
 	-Wmissing-prototypes -Wshadow -Wvla -I. -MMD -MP
-# SAN=1: the sanitized build (docs/sanitizers.md): UBSAN's checks in every
-# file but its own handlers (kernel/ubsan.c). Build it beside the plain one
-# with its own BUILD (build-san by default).
+# SAN: the sanitizers (docs/sanitizers.md), in a build beside the plain one.
+# SAN=1: UBSAN and the data-race detector (kernel/ubsan.c, kernel/kcsan.c),
+# in build-san; SAN=ubsan or SAN=kcsan: one of them (build-ubsan,
+# build-kcsan). make test boots SAN=1 (TEST_SAN=0: the plain build); make run,
+# bench, torture and the others boot the plain build unless SAN is given.
 SAN ?= 0
+TEST_SAN ?= 1
 UBSAN_CFLAGS := -fsanitize=shift,integer-divide-by-zero,signed-integer-overflow,bounds,bool \
-	-fsanitize=unreachable,builtin,null,pointer-overflow,nonnull-attribute \
-	-fsanitize=returns-nonnull-attribute -DCONFIG_UBSAN
-ifeq ($(SAN),1)
-BUILD := build-san
-CFLAGS += $(UBSAN_CFLAGS)
-endif
-# KCSAN=1: the data-race detector (kernel/kcsan.c), beside the plain build
-# (build-kcsan by default). Not instrumented: the runtimes, interrupt entry,
-# early per-CPU set-up, the spinlock and scheduler internals, the string
-# functions, time and the report path (docs/sanitizers.md says why).
-KCSAN ?= 0
+	-fsanitize=alignment,unreachable,builtin,null,pointer-overflow \
+	-fsanitize=nonnull-attribute,returns-nonnull-attribute
 KCSAN_CFLAGS := -fsanitize=thread --param tsan-distinguish-volatile=1 \
 	--param tsan-instrument-func-entry-exit=0 -Wno-tsan
+# Not watched by the detector: its runtime and UBSAN's, interrupt and
+# exception entry, early per-CPU and boot set-up, the spinlock and the
+# scheduler's context switch, the clock, the string functions and the report
+# path (docs/sanitizers.md says why each).
 KCSAN_EXCLUDE := kernel/kcsan.c kernel/ubsan.c arch/x86_64/traps.c arch/x86_64/idt.c \
 	arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c arch/x86_64/spinlock.c \
 	arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c kernel/panic.c \
 	kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c lib/printf.c
-ifeq ($(KCSAN),1)
-BUILD := build-kcsan
+UBSAN_EXCLUDE := kernel/ubsan.c kernel/kcsan.c
+# The flags of one file: CFLAGS less the instrumentation it is excluded from.
+file_cflags = $(filter-out $(if $(filter $1,$(UBSAN_EXCLUDE)),$(UBSAN_CFLAGS)) \
+	$(if $(filter $1,$(KCSAN_EXCLUDE)),$(KCSAN_CFLAGS)),$(CFLAGS))
+# With both, GCC 12's bool check (-fsanitize=bool) turns a volatile load of a
+# bool (READ_ONCE of a flag) into a plain one for the detector, which would
+# then report marked accesses as races: SAN=1 checks no bool loads, and make
+# test boots a SAN=ubsan image besides, which does.
+ifeq ($(SAN),1)
+BUILD ?= build-san
+CFLAGS += $(UBSAN_CFLAGS) -fno-sanitize=bool -DCONFIG_UBSAN $(KCSAN_CFLAGS) -DCONFIG_KCSAN
+else ifeq ($(SAN),ubsan)
+BUILD ?= build-ubsan
+CFLAGS += $(UBSAN_CFLAGS) -DCONFIG_UBSAN -DCONFIG_UBSAN_BOOL
+else ifeq ($(SAN),kcsan)
+BUILD ?= build-kcsan
 CFLAGS += $(KCSAN_CFLAGS) -DCONFIG_KCSAN
+else ifneq ($(SAN),0)
+$(error SAN=$(SAN): say SAN=1 (both sanitizers), SAN=ubsan, SAN=kcsan or SAN=0)
 endif
+BUILD ?= build
 ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
 LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
 LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
@@ -94,11 +108,7 @@ iso: $(BUILD)/baton.iso $(BUILD)/ktest-manifest.json
 $(BUILD)/obj/%.c.o: %.c Makefile
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
-
-# The sanitizers' own handlers are never instrumented.
-$(BUILD)/obj/kernel/ubsan.c.o: CFLAGS := $(filter-out $(UBSAN_CFLAGS),$(CFLAGS))
-$(patsubst %,$(BUILD)/obj/%.o,$(KCSAN_EXCLUDE)): CFLAGS := $(filter-out $(KCSAN_CFLAGS),$(CFLAGS))
+	$(Q)$(CC) $(call file_cflags,$<) -c $< -o $@
 
 $(BUILD)/obj/%.S.o: %.S Makefile
 	@mkdir -p $(@D)
@@ -160,9 +170,23 @@ include tests/host/Makefile.mk
 kernel-tests: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) kernel
 
+# The kernel boots run the sanitized image (TEST_SAN=1: build-san). One boot
+# runs build-ubsan, whose UBSAN checks bool loads too, and one the plain
+# build, a bound of guest time (tests/run_tests.py says which). TEST_SAN=0:
+# every boot the plain image (the sanitizers' own suites then fail).
+ifeq ($(TEST_SAN),1)
+TEST_BUILD ?= build-san
+TEST_UBSAN_BUILD ?= build-ubsan
+test: deps iso
+	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) iso host-tests-build
+	$(Q)$(MAKE) --no-print-directory SAN=ubsan BUILD=$(TEST_UBSAN_BUILD) iso
+	$(Q)$(PYTHON) tests/run_tests.py --iso $(TEST_BUILD)/baton.iso --build $(TEST_BUILD) \
+		--ubsan-iso $(TEST_UBSAN_BUILD)/baton.iso --plain-iso $(BUILD)/baton.iso all
+else
 test: deps iso
 	$(Q)$(MAKE) --no-print-directory host-tests-build
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) all
+endif
 
 # One boot of the suites in TESTS (test=), with CMDLINE as more kernel
 # parameters; DETERMINISTIC=1 SEED=n: under -icount, the same log every time.

@@ -86,6 +86,25 @@ bool acpi_checksum_ok(const void *p, size_t len)
 	return sum == 0;
 }
 
+/* Firmware puts tables at any byte address, so their fields have no
+ * alignment a plain u32 or u64 load may assume (UBSAN checks it): one
+ * memcpy each, a single mov on x86. */
+static u32 load_u32(const void *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static u64 load_u64(const void *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 static bool rsdp_valid(const struct rsdp *r, size_t avail)
 {
 	if (avail < 20 || memcmp(r->signature, "RSD PTR ", 8) || !acpi_checksum_ok(r, 20))
@@ -181,7 +200,7 @@ void acpi_init(void)
 	const u8 *e = (const u8 *)(root + 1);
 
 	for (size_t i = 0; i < n && nr_tables < ACPI_MAX_TABLES; i++) {
-		phys_addr_t pa = x ? *(const u64 *)(e + i * 8) : *(const u32 *)(e + i * 4);
+		phys_addr_t pa = x ? load_u64(e + i * 8) : load_u32(e + i * 4);
 		const struct acpi_sdt_header *t = pa ? map_table(pa) : NULL;
 
 		if (t)
@@ -204,7 +223,7 @@ const struct acpi_sdt_header *acpi_get_table(const char sig[4], unsigned int ins
 
 static u32 fadt_u32(const struct acpi_sdt_header *f, u32 off)
 {
-	return f->length >= off + 4 ? *(const u32 *)((const u8 *)f + off) : 0;
+	return f->length >= off + 4 ? load_u32((const u8 *)f + off) : 0;
 }
 
 /* An AML integer at p: ZeroOp, OneOp, BytePrefix n (5.4 / 20.2.3). */
@@ -278,8 +297,8 @@ void acpi_poweroff(void)
 		return;
 	phys_addr_t dsdt_pa = fadt_u32(fadt, FADT_DSDT);
 
-	if (fadt->length >= FADT_X_DSDT + 8 && *(const u64 *)((const u8 *)fadt + FADT_X_DSDT))
-		dsdt_pa = *(const u64 *)((const u8 *)fadt + FADT_X_DSDT);
+	if (fadt->length >= FADT_X_DSDT + 8 && load_u64((const u8 *)fadt + FADT_X_DSDT))
+		dsdt_pa = load_u64((const u8 *)fadt + FADT_X_DSDT);
 	const struct acpi_sdt_header *dsdt = dsdt_pa ? map_table(dsdt_pa) : NULL;
 	u8 a, b;
 

@@ -1,20 +1,21 @@
-/* kernel/kcsan.c - a data-race detector in the style of Linux's KCSAN, the
- * runtime of GCC's -fsanitize=thread instrumentation (make KCSAN=1).
- * WORK IN PROGRESS (issue 32): the first cut.
+/* kernel/kcsan.c - a data-race detector in the style of Linux's KCSAN: the
+ * runtime of GCC's -fsanitize=thread instrumentation (make SAN=1 or
+ * SAN=kcsan; docs/sanitizers.md).
  *
  * Every plain access of instrumented code calls __tsan_readN/writeN. Most
  * only look for a watchpoint on their address; about once every
  * kcsan_skip_watch accesses on a CPU, one sets a watchpoint, waits
- * kcsan_delay_us with interrupts off and looks again: another CPU that
- * touched the same bytes meanwhile (a write, or any access if this one
- * writes) either consumed the watchpoint (it is reported with both sides)
- * or changed the value (reported with one side: "unknown origin"). Marked
- * accesses (READ_ONCE/WRITE_ONCE: volatile; the atomics) check but never
- * set a watchpoint, so two marked accesses never make a report.
+ * kcsan_delay_us with interrupts off and looks again. Another CPU that
+ * touched the same bytes meanwhile (a write, or any access if the watched
+ * one writes) either consumed the watchpoint, and is reported beside it with
+ * its own backtrace, or changed the value, and the report says the other
+ * side is unknown. Marked accesses (READ_ONCE/WRITE_ONCE: volatile; the
+ * atomics) consume watchpoints but never set one, so two marked accesses
+ * never make a report. Interrupt handlers are checked like threads, with a
+ * per-CPU context of their own; NMIs and the CPUs still starting are not.
  *
  * This file is not instrumented; the atomics the compiler replaced with
- * calls are carried out here, natively. Interrupt context is not checked
- * (a first cut: its own context is to come).
+ * calls are carried out here, natively.
  */
 #include "kernel/kcsan.h"
 #include "arch/x86_64/cpu.h"
@@ -28,21 +29,30 @@
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/compiler.h"
+#include "lib/string.h"
 #include "lib/types.h"
 
 #define NR_WATCHPOINTS 64
-#define NR_SLOTS       (NR_WATCHPOINTS + 2) /* a watchpoint's neighbours are looked at too */
+#define NR_SLOTS       NR_WATCHPOINTS /* one per page number, modulo: a busy slot is not shared */
 #define WP_CONSUMED    1ul
 #define WP_WRITE       (1ul << 63)
 #define WP_SIZE_SHIFT  48
 #define WP_ADDR_MASK   ((1ul << WP_SIZE_SHIFT) - 1)
 
 static unsigned long watchpoints[NR_SLOTS]; /* atomic: 0 free, CONSUMED, or encoded */
-/* The access that consumed each slot's watchpoint (for the report). */
+#define OTHER_FRAMES 8
+/* The access that consumed each slot's watchpoint, for the report: written
+ * by the CPU whose compare-and-swap consumed it, then ready (release); read
+ * and cleared by the watching CPU before it frees the slot. */
 static struct {
 	const void *ip;
 	unsigned int cpu;
 	bool write;
+	bool in_irq;
+	char comm[16];
+	unsigned int nr_frames;
+	u64 frames[OTHER_FRAMES];
+	bool ready; /* atomic */
 } other[NR_SLOTS];
 
 bool kcsan_enabled; /* set by kcsan_init(), once per-CPU data and current exist */
@@ -51,8 +61,9 @@ PARAM_UINT(kcsan_skip_watch, skip_watch, 0, 1000000,
 	   "data-race detector: set a watchpoint about once per N accesses of a CPU");
 static unsigned int delay_us = 80;
 PARAM_UINT(kcsan_delay_us, delay_us, 1, 10000, "data-race detector: how long a watchpoint waits");
-static int skip[NR_CPUS];		       /* per CPU, own CPU only: accesses until the next */
-static u32 rnd[NR_CPUS];		       /* per CPU: its pseudo-random state */
+static int skip[NR_CPUS];	 /* per CPU, own CPU only: accesses until the next */
+static u32 rnd[NR_CPUS];	 /* per CPU, own CPU only: pseudo-random state */
+static int irq_disable[NR_CPUS]; /* per CPU, own CPU only: data_race() in an interrupt */
 static unsigned long nr_watchpoints, nr_races; /* atomic */
 
 void kcsan_init(void)
@@ -106,23 +117,37 @@ static unsigned int slot_of(unsigned long addr)
 	return (unsigned int)((addr >> 12) % NR_WATCHPOINTS);
 }
 
-/* Interrupt context, NMI, early boot, or inside the runtime: not checked. */
+/* An NMI, early boot, a CPU still starting, inside data_race(): not checked. */
 static bool unchecked(void)
 {
-	if (!READ_ONCE(kcsan_enabled) || this_cpu_read(hardirq_depth) || this_cpu_read(in_nmi))
+	if (!READ_ONCE(kcsan_enabled) || this_cpu_read(in_nmi))
 		return true;
+	if (this_cpu_read(hardirq_depth))
+		return irq_disable[smp_processor_id()] != 0;
 	/* A CPU starting (ap_start() before sched_init_ap()) has no thread. */
 	struct thread *t = current_thread();
 
-	return !t || READ_ONCE(t->kcsan_disable) != 0;
+	return !t || t->kcsan_disable != 0;
+}
+
+/* data_race(): the context's count, the interrupt's or the thread's. */
+void kcsan_nest(int delta)
+{
+	unsigned long flags = local_irq_save();
+
+	if (this_cpu_read(hardirq_depth))
+		irq_disable[smp_processor_id()] += delta;
+	else if (current_thread())
+		current_thread()->kcsan_disable += delta;
+	local_irq_restore(flags);
 }
 
 /* Reported pairs of functions (either order), each once. */
 #define MAX_REPORTED 128
 static struct {
 	u64 a, b;
-} reported[MAX_REPORTED];
-static unsigned int nr_reported;
+} reported[MAX_REPORTED];	 /* reported_lock */
+static unsigned int nr_reported; /* reported_lock, as reported[] */
 static DEFINE_SPINLOCK(reported_lock);
 
 static u64 func_of(const void *ip)
@@ -157,27 +182,60 @@ static bool first_pair(const void *ip1, const void *ip2)
 	return first;
 }
 
-static void report(unsigned long addr, size_t size, bool write, const void *ip, unsigned int slot,
-		   bool consumed)
+void kcsan_get_stats(struct kcsan_stats *st)
+{
+	unsigned long flags = spin_lock_irqsave(&reported_lock);
+
+	st->reported = nr_reported;
+	spin_unlock_irqrestore(&reported_lock, flags);
+	st->on = READ_ONCE(kcsan_enabled);
+	st->watchpoints = __atomic_load_n(&nr_watchpoints, __ATOMIC_RELAXED);
+	st->races = __atomic_load_n(&nr_races, __ATOMIC_RELAXED);
+}
+
+/* The call instruction of a return address (as the backtraces print it). */
+static const void *call_of(const void *ip)
+{
+	return ip ? (const char *)ip - 1 : NULL;
+}
+
+static const char *context_name(bool in_irq, const char *comm)
+{
+	return in_irq ? "interrupt" : comm;
+}
+
+/* Called with the slot's other side copied out (consumed) or not. */
+static void report(unsigned long addr, size_t size, bool write, const void *ip, bool consumed,
+		   const typeof(other[0]) *o)
 {
 	__atomic_add_fetch(&nr_races, 1, __ATOMIC_RELAXED);
-	if (!first_pair(ip, consumed ? other[slot].ip : NULL))
+	if (!first_pair(ip, consumed ? o->ip : NULL))
 		return;
-	if (consumed)
+	bool in_irq = this_cpu_read(hardirq_depth) != 0;
+	const char *me = context_name(in_irq, current_thread() ? current->name : "?");
+
+	if (consumed) {
 		report_bug("kcsan",
-			   "data-race in %pS / %pS: %s of %zu bytes at %#lx by cpu%u (%s), %s by "
-			   "cpu%u",
-			   ip, other[slot].ip, write ? "write" : "read", size, addr,
-			   smp_processor_id(), current->name, other[slot].write ? "write" : "read",
-			   other[slot].cpu);
-	else
+			   "data-race in %pS / %pS: %s of %zu bytes at %#lx by cpu%u (%s); %s by "
+			   "cpu%u (%s)",
+			   call_of(ip), call_of(o->ip), write ? "write" : "read", size, addr,
+			   smp_processor_id(), me, o->write ? "write" : "read", o->cpu,
+			   context_name(o->in_irq, o->comm));
+		printk(KERN_ERR "kcsan: %s by cpu%u (%s), watched:\n", write ? "write" : "read",
+		       smp_processor_id(), me);
+		dump_stack_from(ip);
+		printk(KERN_ERR "kcsan: %s by cpu%u (%s), meanwhile:\n",
+		       o->write ? "write" : "read", o->cpu, context_name(o->in_irq, o->comm));
+		printk(KERN_ERR "Call trace:\n");
+		print_backtrace(o->frames, o->nr_frames, "");
+	} else {
 		report_bug("kcsan",
-			   "data-race in %pS: %s of %zu bytes at %#lx by cpu%u (%s): the value "
-			   "changed under it (unknown origin)",
-			   ip, write ? "write" : "read", size, addr, smp_processor_id(),
-			   current->name);
-	dump_stack();
-	current->kcsan_disable--;
+			   "data-race in %pS: %s of %zu bytes at %#lx by cpu%u (%s); the value "
+			   "changed under it (the other side unknown)",
+			   call_of(ip), write ? "write" : "read", size, addr, smp_processor_id(),
+			   me);
+		dump_stack_from(ip);
+	}
 }
 
 static u64 read_value(unsigned long addr, size_t size)
@@ -198,66 +256,121 @@ static u64 read_value(unsigned long addr, size_t size)
 
 static void watch(unsigned long addr, size_t size, bool write, const void *ip)
 {
-	unsigned int base = slot_of(addr), slot = NR_SLOTS;
-	unsigned long enc = encode(addr, size, write), expected;
+	unsigned int slot = slot_of(addr);
+	unsigned long enc = encode(addr, size, write), expected = 0;
+	typeof(other[0]) o;
 	unsigned long flags = local_irq_save();
 
-	for (unsigned int i = 0; i < 3 && slot == NR_SLOTS; i++) {
-		expected = 0;
-		if (__atomic_compare_exchange_n(&watchpoints[base + i], &expected, enc, false,
-						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-			slot = base + i;
-	}
-	if (slot == NR_SLOTS) {
+	if (!__atomic_compare_exchange_n(&watchpoints[slot], &expected, enc, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
 		local_irq_restore(flags);
-		return; /* no room: not this time */
+		return; /* another CPU watches this page's slot: not this time */
 	}
 	__atomic_add_fetch(&nr_watchpoints, 1, __ATOMIC_RELAXED);
 	u64 before = read_value(addr, size);
 
-	udelay(delay_us);
+	udelay(READ_ONCE(delay_us));
 	u64 after = read_value(addr, size);
-	unsigned long seen = __atomic_exchange_n(&watchpoints[slot], 0, __ATOMIC_SEQ_CST);
+	bool consumed = !__atomic_compare_exchange_n(&watchpoints[slot], &enc, 0, false,
+						     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 
+	if (consumed) {
+		/* The consumer fills in its side with interrupts off: a few
+		 * hundred instructions; give up after far more. */
+		for (unsigned int spins = 0; spins < 1000000; spins++) {
+			if (__atomic_load_n(&other[slot].ready, __ATOMIC_ACQUIRE))
+				break;
+			cpu_relax();
+		}
+		o = other[slot];
+		if (!o.ready)
+			o.ip = NULL, o.nr_frames = 0;
+		__atomic_store_n(&other[slot].ready, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&watchpoints[slot], 0, __ATOMIC_RELEASE);
+	}
 	local_irq_restore(flags);
-	if (seen == WP_CONSUMED)
-		report(addr, size, write, ip, slot, true);
+	if (consumed)
+		report(addr, size, write, ip, true, &o);
 	else if (before != after)
-		report(addr, size, write, ip, slot, false);
+		report(addr, size, write, ip, false, NULL);
 }
 
-static void check_access(const volatile void *ptr, size_t size, bool write, bool marked,
-			 const void *ip)
+/* This access consumed slot's watchpoint: say who it is. */
+static void fill_other(unsigned int slot, const void *ip, bool write)
+{
+	unsigned long flags = local_irq_save();
+	typeof(other[0]) *o = &other[slot];
+	struct thread *t = current_thread();
+
+	o->ip = ip;
+	o->cpu = smp_processor_id();
+	o->write = write;
+	o->in_irq = this_cpu_read(hardirq_depth) != 0;
+	strscpy(o->comm, t ? t->name : "?", sizeof(o->comm));
+	/* Its frames from the instrumented function's (ip's) on. */
+	u64 frames[OTHER_FRAMES + 4];
+	unsigned int n = save_backtrace(read_rbp(), frames, ARRAY_SIZE(frames)), from = 0;
+
+	while (from < n && frames[from] != (u64)ip)
+		from++;
+	if (from == n)
+		from = 0;
+	o->nr_frames = min(n - from, (unsigned int)OTHER_FRAMES);
+	memcpy(o->frames, frames + from, o->nr_frames * sizeof(u64));
+	__atomic_store_n(&o->ready, true, __ATOMIC_RELEASE);
+	local_irq_restore(flags);
+}
+
+/* The access overlaps slot's watchpoint wp: consume it, if this context is
+ * checked. Out of line: rare. */
+static __noinline void consume(unsigned int slot, unsigned long wp, bool write, const void *ip)
+{
+	if (unchecked())
+		return;
+	if (__atomic_compare_exchange_n(&watchpoints[slot], &wp, WP_CONSUMED, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		fill_other(slot, ip, write);
+}
+
+/* This CPU's count of accesses ran out: the next count, and a watchpoint on
+ * this access if the context is checked. Out of line: once per thousands. */
+static __noinline void sample(unsigned int cpu, unsigned long addr, size_t size, bool write,
+			      const void *ip)
+{
+	unsigned int every = READ_ONCE(skip_watch);
+
+	skip[cpu] = (int)(every > 1 ? every / 2 + next_random(cpu) % every : every);
+	if (!unchecked())
+		watch(addr, size, write, ip);
+}
+
+/*
+ * Every instrumented access: the fast path is a look at one slot (free,
+ * almost always) and, for a plain access, one decrement. What the
+ * context is (an NMI, data_race(), a CPU starting) is looked at only on the
+ * rare paths: to consume a watchpoint, or to set one.
+ */
+static __always_inline void check_access(const volatile void *ptr, size_t size, bool write,
+					 bool marked, const void *ip)
 {
 	unsigned long addr = (unsigned long)ptr;
 
-	if (unchecked() || !size)
-		return;
-	unsigned int base = slot_of(addr);
+	if (!READ_ONCE(kcsan_enabled) || !size)
+		return; /* before per-CPU data exists, smp_processor_id() cannot be read */
+	unsigned int slot = slot_of(addr);
+	unsigned long wp = __atomic_load_n(&watchpoints[slot], __ATOMIC_RELAXED);
 
-	for (unsigned int i = 0; i < 3; i++) {
-		unsigned long wp = __atomic_load_n(&watchpoints[base + i], __ATOMIC_RELAXED);
-
-		if (!overlaps(wp, addr, size, write))
-			continue;
-		if (__atomic_compare_exchange_n(&watchpoints[base + i], &wp, WP_CONSUMED, false,
-						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
-			other[base + i].ip = ip;
-			other[base + i].cpu = smp_processor_id();
-			other[base + i].write = write;
-		}
+	if (unlikely(wp) && overlaps(wp, addr, size, write)) {
+		consume(slot, wp, write, ip);
 		return;
 	}
 	if (marked)
 		return;
 	unsigned int cpu = smp_processor_id();
 
-	if (--skip[cpu] > 0)
+	if (likely(--skip[cpu] > 0))
 		return;
-	unsigned int every = READ_ONCE(skip_watch);
-
-	skip[cpu] = (int)(every > 1 ? every / 2 + next_random(cpu) % every : every);
-	watch(addr, size, write, ip);
+	sample(cpu, addr, size, write, ip);
 }
 
 /* ---- the instrumentation's entry points ---------------------------------- */

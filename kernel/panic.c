@@ -146,32 +146,67 @@ int sprint_symbol(char *buf, size_t size, u64 addr)
  * the previous one, or the walk stops: a corrupt chain ends the trace
  * instead of faulting inside the fault report.
  */
-static void walk_frames(u64 rbp, const char *indent)
+unsigned int save_backtrace(u64 rbp, u64 *ips, unsigned int max)
 {
 	u64 lo, hi;
+	unsigned int n = 0;
+
+	if (!kstack_bounds(rbp, &lo, &hi))
+		return 0;
+	while (n < max && rbp >= lo && rbp + 16 <= hi && !(rbp & 7)) {
+		u64 next = ((u64 *)rbp)[0];
+		u64 ret = ((u64 *)rbp)[1];
+
+		if (!ret)
+			break;
+		ips[n++] = ret;
+		if (next <= rbp)
+			break;
+		rbp = next;
+	}
+	return n;
+}
+
+void print_backtrace(const u64 *ips, unsigned int n, const char *indent)
+{
 	char sym[128];
+
+	for (unsigned int i = 0; i < n; i++) {
+		/* ret - 1: the call instruction, not what follows it. */
+		sprint_symbol(sym, sizeof(sym), ips[i] - 1);
+		printk(KERN_EMERG "%s  [<%016lx>] %s\n", indent, (unsigned long)ips[i], sym);
+	}
+}
+
+__noinline void dump_stack_from(const void *ip)
+{
+	u64 ips[BACKTRACE_MAX_FRAMES];
+	unsigned int n = save_backtrace(read_rbp(), ips, BACKTRACE_MAX_FRAMES), from = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (ips[i] == (u64)ip) {
+			from = i;
+			break;
+		}
+	}
+	printk(KERN_EMERG "Call trace:\n");
+	print_backtrace(ips + from, n - from, "");
+}
+
+static void walk_frames(u64 rbp, const char *indent)
+{
+	u64 lo, hi, ips[BACKTRACE_MAX_FRAMES];
+	unsigned int n;
 
 	if (!kstack_bounds(rbp, &lo, &hi)) {
 		printk(KERN_EMERG "%s  (frame pointer 0x%lx is on no known stack)\n", indent,
 		       (unsigned long)rbp);
 		return;
 	}
-	for (int depth = 0; depth < BACKTRACE_MAX_FRAMES; depth++) {
-		if (rbp < lo || rbp + 16 > hi || (rbp & 7))
-			return;
-		u64 next = ((u64 *)rbp)[0];
-		u64 ret = ((u64 *)rbp)[1];
-
-		if (!ret)
-			return;
-		/* ret - 1: the call instruction, not what follows it. */
-		sprint_symbol(sym, sizeof(sym), ret - 1);
-		printk(KERN_EMERG "%s  [<%016lx>] %s\n", indent, (unsigned long)ret, sym);
-		if (next <= rbp)
-			return;
-		rbp = next;
-	}
-	printk(KERN_EMERG "%s  ...\n", indent);
+	n = save_backtrace(rbp, ips, BACKTRACE_MAX_FRAMES);
+	print_backtrace(ips, n, indent);
+	if (n == BACKTRACE_MAX_FRAMES)
+		printk(KERN_EMERG "%s  ...\n", indent);
 }
 
 void show_backtrace(u64 rbp, const char *indent)

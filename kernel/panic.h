@@ -84,6 +84,13 @@ unsigned int warn_expect_end(struct bug_expectation *out, unsigned int max);
 
 void dump_stack(void);
 void show_backtrace(u64 rbp, const char *indent);
+/* The return addresses of the frame chain from rbp (at most max), and their
+ * lines ("[<address>] name+0xoff/0xsize" each): a trace kept for later. */
+unsigned int save_backtrace(u64 rbp, u64 *ips, unsigned int max);
+void print_backtrace(const u64 *ips, unsigned int n, const char *indent);
+/* dump_stack() from the frame that returns to ip (a sanitizer's report
+ * leaves out its own frames), or whole if no frame does. */
+void dump_stack_from(const void *ip);
 /* For exceptions: also the likely callers between the interrupted rsp and rbp. */
 void show_exception_backtrace(u64 rsp, u64 rbp);
 /* Format a code address as "name+0xoff/0xsize" (or the bare hex address). */

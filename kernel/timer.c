@@ -51,6 +51,7 @@ void __timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t), const
 {
 	lockdep_init_map(&t->lockdep_map, name, key, LD_TIMER);
 	RB_CLEAR_NODE(&t->node);
+	t->pending = false;
 	t->fn = fn;
 	t->check = NULL;
 	/* Its home base until it is first armed: this CPU's, where it will
@@ -165,6 +166,7 @@ static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_l
 	}
 	rb_link_node(&t->node, parent, link);
 	rb_insert_color_cached(&t->node, &b->queue, leftmost);
+	WRITE_ONCE(t->pending, true);
 	b->nr_pending++;
 	b->nr_armed++;
 }
@@ -175,6 +177,7 @@ static void dequeue_timer(struct timer_base *b, struct timer_list *t)
 	assert_spin_locked(&b->lock);
 	rb_erase_cached(&t->node, &b->queue);
 	RB_CLEAR_NODE(&t->node);
+	WRITE_ONCE(t->pending, false);
 	b->nr_pending--;
 }
 
@@ -292,7 +295,7 @@ bool del_timer_sync(struct timer_list *t)
 
 bool timer_pending(const struct timer_list *t)
 {
-	return !RB_EMPTY_NODE(&t->node); /* a glance without the lock */
+	return READ_ONCE(t->pending); /* a glance without the lock */
 }
 
 u64 timers_next_expiry(void)

@@ -57,9 +57,12 @@ struct timer_list {
 	 * sleeper's timer: that its thread still waits on it); panics on a
 	 * stale timer. Called under the base lock, interrupts off. */
 	void (*check)(const struct timer_list *t);
-	int cpu; /* base lock: its home base, the one it is queued
-		  * on or was last (its lock guards it, pending or
-		  * not); changed with both bases' locks held */
+	int cpu;      /* base lock: its home base, the one it is queued
+		       * on or was last (its lock guards it, pending or
+		       * not); changed with both bases' locks held */
+	bool pending; /* base lock to write; timer_pending() reads it
+		       * without (a glance: node's words change as other
+		       * timers are linked around it, KCSAN found) */
 	/* Set at timer_setup(): the validator's pseudo-lock. */
 	struct lockdep_map lockdep_map;
 };

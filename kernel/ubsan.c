@@ -17,10 +17,13 @@
  * compiler-rt's and Linux's lib/ubsan.h.
  */
 #include "arch/x86_64/atomic.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "lib/compiler.h"
 #include "lib/printf.h"
+#include "lib/string.h"
 #include "lib/types.h"
 
 struct source_location {
@@ -124,6 +127,22 @@ static void value_str(char *buf, size_t size, const struct type_descriptor *t, u
 		scnprintf(buf, size, "%lu", v);
 }
 
+/* The return address into the checked code: the frame above the
+ * __ubsan_handle_* one that called report() (NULL if none is found). */
+static const void *site_of_handler(void)
+{
+	u64 ips[8], off, len;
+	unsigned int n = save_backtrace(read_rbp(), ips, ARRAY_SIZE(ips));
+
+	for (unsigned int i = 0; i + 1 < n; i++) {
+		const char *name = ksym_lookup(ips[i] - 1, &off, &len);
+
+		if (name && strncmp(name, "__ubsan_handle_", 15) == 0)
+			return (const void *)ips[i + 1];
+	}
+	return NULL;
+}
+
 /* One report: what, where, the details, and the stack. */
 static void __printf(3, 4)
 	report(struct source_location *loc, const char *what, const char *fmt, ...)
@@ -138,7 +157,7 @@ static void __printf(3, 4)
 	va_end(ap);
 	report_bug("ubsan", "%s at %s:%u:%u: %s", what, loc->file, line_of(loc), loc->column,
 		   detail);
-	dump_stack();
+	dump_stack_from(site_of_handler());
 }
 
 /* The handlers, declared here for -Wmissing-prototypes: only the compiler

@@ -50,7 +50,7 @@ void bitmap_copy(unsigned long *dst, const unsigned long *src, unsigned int nbit
 	unsigned int k;
 
 	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
-		dst[k] = src[k];
+		dst[k] = READ_ONCE(src[k]);
 }
 
 void bitmap_set(unsigned long *map, unsigned int start, unsigned int len)
@@ -94,9 +94,10 @@ bool bitmap_and(unsigned long *dst, const unsigned long *src1, const unsigned lo
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++)
-		any |= dst[k] = src1[k] & src2[k];
+		any |= dst[k] = READ_ONCE(src1[k]) & READ_ONCE(src2[k]);
 	if (HAS_PARTIAL_WORD(nbits))
-		any |= (dst[k] = src1[k] & src2[k]) & BITMAP_LAST_WORD_MASK(nbits);
+		any |= (dst[k] = READ_ONCE(src1[k]) & READ_ONCE(src2[k])) &
+		       BITMAP_LAST_WORD_MASK(nbits);
 	return any != 0;
 }
 
@@ -106,7 +107,7 @@ void bitmap_or(unsigned long *dst, const unsigned long *src1, const unsigned lon
 	unsigned int k;
 
 	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
-		dst[k] = src1[k] | src2[k];
+		dst[k] = READ_ONCE(src1[k]) | READ_ONCE(src2[k]);
 }
 
 bool bitmap_andnot(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
@@ -116,9 +117,10 @@ bool bitmap_andnot(unsigned long *dst, const unsigned long *src1, const unsigned
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++)
-		any |= dst[k] = src1[k] & ~src2[k];
+		any |= dst[k] = READ_ONCE(src1[k]) & ~READ_ONCE(src2[k]);
 	if (HAS_PARTIAL_WORD(nbits))
-		any |= (dst[k] = src1[k] & ~src2[k]) & BITMAP_LAST_WORD_MASK(nbits);
+		any |= (dst[k] = READ_ONCE(src1[k]) & ~READ_ONCE(src2[k])) &
+		       BITMAP_LAST_WORD_MASK(nbits);
 	return any != 0;
 }
 
@@ -127,11 +129,11 @@ bool bitmap_equal(const unsigned long *src1, const unsigned long *src2, unsigned
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++) {
-		if (src1[k] != src2[k])
+		if (READ_ONCE(src1[k]) != READ_ONCE(src2[k]))
 			return false;
 	}
 	if (HAS_PARTIAL_WORD(nbits))
-		return !((src1[k] ^ src2[k]) & BITMAP_LAST_WORD_MASK(nbits));
+		return !((READ_ONCE(src1[k]) ^ READ_ONCE(src2[k])) & BITMAP_LAST_WORD_MASK(nbits));
 	return true;
 }
 
@@ -150,9 +152,9 @@ unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
 	unsigned int k, weight = 0;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++)
-		weight += hweight_long(src[k]);
+		weight += hweight_long(READ_ONCE(src[k]));
 	if (HAS_PARTIAL_WORD(nbits))
-		weight += hweight_long(src[k] & BITMAP_LAST_WORD_MASK(nbits));
+		weight += hweight_long(READ_ONCE(src[k]) & BITMAP_LAST_WORD_MASK(nbits));
 	return weight;
 }
 
@@ -161,11 +163,12 @@ bool bitmap_intersects(const unsigned long *src1, const unsigned long *src2, uns
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++) {
-		if (src1[k] & src2[k])
+		if (READ_ONCE(src1[k]) & READ_ONCE(src2[k]))
 			return true;
 	}
 	if (HAS_PARTIAL_WORD(nbits))
-		return (src1[k] & src2[k] & BITMAP_LAST_WORD_MASK(nbits)) != 0;
+		return (READ_ONCE(src1[k]) & READ_ONCE(src2[k]) & BITMAP_LAST_WORD_MASK(nbits)) !=
+		       0;
 	return false;
 }
 
@@ -174,11 +177,12 @@ bool bitmap_subset(const unsigned long *src1, const unsigned long *src2, unsigne
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++) {
-		if (src1[k] & ~src2[k])
+		if (READ_ONCE(src1[k]) & ~READ_ONCE(src2[k]))
 			return false;
 	}
 	if (HAS_PARTIAL_WORD(nbits))
-		return (src1[k] & ~src2[k] & BITMAP_LAST_WORD_MASK(nbits)) == 0;
+		return (READ_ONCE(src1[k]) & ~READ_ONCE(src2[k]) & BITMAP_LAST_WORD_MASK(nbits)) ==
+		       0;
 	return true;
 }
 
@@ -194,12 +198,12 @@ static unsigned long find_next(const unsigned long *addr, unsigned long size, un
 	if (offset >= size)
 		return size;
 	idx = BIT_WORD(offset);
-	word = (addr[idx] ^ invert) & BITMAP_FIRST_WORD_MASK(offset);
+	word = (READ_ONCE(addr[idx]) ^ invert) & BITMAP_FIRST_WORD_MASK(offset);
 	while (!word) {
 		idx++;
 		if (idx * BITS_PER_LONG >= size)
 			return size;
-		word = addr[idx] ^ invert;
+		word = READ_ONCE(addr[idx]) ^ invert;
 	}
 	found = idx * BITS_PER_LONG + (unsigned long)__builtin_ctzl(word);
 	return found < size ? found : size;

@@ -16,6 +16,10 @@
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __must_check   __attribute__((warn_unused_result))
 
+#ifndef __always_inline /* glibc's, in the host tests */
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
 #define ARRAY_SIZE(a)			(sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 

@@ -95,8 +95,10 @@ class Boot:
                  must_contain=(), timeout=BOOT_TIMEOUT, extra_cmdline="", cases_failing=(),
                  qmp_check=None, qemu_kernel=False, alone=False, send_on=None, interact=None,
                  gdb=False, log_check=None, expect_problems=(), hang_after=None, halt_on=None,
-                 manifest_extra=None, firmware="bios", icount=None, deterministic=None):
+                 manifest_extra=None, firmware="bios", icount=None, deterministic=None,
+                 image=None):
         self.name = name
+        self.image = image              # None: the image under test; "ubsan", "plain": --X-iso
         self.deterministic = deterministic
         self.icount = icount            # QEMU -icount (single-threaded TCG): guest time
         self.firmware = firmware
@@ -260,8 +262,11 @@ KERNEL_BOOTS = [
     # for the dying CPU's timer step (interrupts off until then), and under
     # -icount the CPU it moves to runs only when the dying one yields (one
     # vCPU at a time): about 0.5 ms in all (docs/scheduler.md, Timers).
+    # A bound of guest time, so of instructions: the plain image's (the
+    # sanitizers' checks make the dying steps three to five times longer;
+    # the sanitized boots check "never early").
     Boot("timers-icount-smp2", "timer", smp=2, mem="256M", machine="q35",
-         icount="shift=3,sleep=off", extra_cmdline="ktest_timer_slack_us=1000"),
+         icount="shift=3,sleep=off", extra_cmdline="ktest_timer_slack_us=1000", image="plain"),
     Boot("smp4-q35-8G", "all", smp=4, mem="8G", machine="q35"),
     # CPU-hotplug torture (kernel/tools/torture.h): 500 offline/online cycles
     # under workqueue and timer load, invariants checked all along.
@@ -329,6 +334,9 @@ KERNEL_BOOTS = [
     Boot("lockdep-off", "lockdep_off", smp=2, mem="256M", extra_cmdline="lockdep=0"),
     # Lab 7: the lab's two paths over two locks, in one order: no report.
     Boot("lab7-lockdep-fixed", "lab_lockdep", smp=2, mem="256M"),
+    # Lab 8: every CPU counts into one counter with an atomic add: nothing
+    # lost, no report.
+    Boot("lab8-race-fixed", "lab_race", smp=2, mem="256M"),
     # COM1 input end to end: the host types a pattern, the interrupt fills
     # the ring, a workqueue worker hands the bytes to the test's consumer.
     Boot("serial-rx-smp2", "serial_rx", smp=2, mem="256M", machine="q35",
@@ -355,6 +363,12 @@ KERNEL_BOOTS = [
          extra_cmdline="deterministic=5",
          must_contain=[r"Kernel panic - not syncing: deterministic mode: the TSC runs at \d+ Hz, "
                        r"not at the 1000000000 Hz of QEMU's -icount: boot with -icount"]),
+    # The sanitizers (docs/sanitizers.md): each catches its planted bugs (a
+    # racy counter; an out-of-bounds index, a shift and a signed overflow),
+    # and every suite runs once more in the SAN=ubsan
+    # image, the one whose UBSAN also checks bool loads (and must catch one).
+    Boot("sanitizers-planted-smp2", "ubsan,kcsan", smp=2, mem="256M"),
+    Boot("ubsan-bool-smp4", "all,ubsan_bool", smp=4, mem="512M", image="ubsan"),
     # The crash reports a test build must produce, read by a person.
     Boot("report-page-fault", "crash_page_fault", expect="panic",
          must_contain=[r"#PF page fault \(vector 14\)", r"NULL pointer dereference",
@@ -529,6 +543,13 @@ HARNESS_BOOTS = [
          extra_cmdline="lockdep_lab_abba=1",
          cases_failing=["lab_lockdep.lab7_paths_in_one_order"],
          expect_problems=[r"BUG: lockdep: possible circular locking dependency"]),
+    # Lab 8: with the plain increment, the detector must name it on the
+    # first run (the sanitized image: make test boots it).
+    Boot("lab8-race-broken", "lab_race", expect="fail", smp=2, mem="256M",
+         extra_cmdline="kcsan_lab_racy=1",
+         cases_failing=["lab_race.lab8_every_event_counted_no_race"],
+         expect_problems=[r"BUG: kcsan: data-race in lab_count_event\+0x[0-9a-f]+/0x[0-9a-f]+ / "
+                          r"lab_count_event\+0x"]),
     # Not a harness test, but the same shape: a wrong loader must be refused
     # with a message, and then the kernel halts for good (checked through
     # QMP once the message is out, however long the boot took).
@@ -1101,6 +1122,13 @@ def run_one(a, logdir):
     sys.exit(1 if t.failed else 0)
 
 
+def image_of(a, boot):
+    """The image a boot runs: the one under test, or the one it asks for."""
+    if boot.image:
+        return getattr(a, boot.image + "_iso") or a.iso
+    return a.iso
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", nargs="?", default="all",
@@ -1118,6 +1146,10 @@ def main():
     ap.add_argument("--args", default="", help="torture: more kernel parameters")
     ap.add_argument("--iso", default="build/baton.iso")
     ap.add_argument("--build", default="build")
+    ap.add_argument("--ubsan-iso", default=None,
+                    help="the SAN=ubsan image, for the boots that ask for it (make test)")
+    ap.add_argument("--plain-iso", default=None,
+                    help="the plain image, for the boots that measure guest time (make test)")
     ap.add_argument("-k", dest="only",
                     help="run only boots whose name contains this (or one of a,b,c)")
     ap.add_argument("-j", dest="jobs", type=int, default=int(os.environ.get("JOBS", os.cpu_count() or 2)))
@@ -1148,7 +1180,7 @@ def main():
         det = None
         if a.what in ("all", "kernel") and (not a.only or "det" in a.only.split(",")):
             det = ex.submit(run_det_checks, a.iso, logdir, manifest)
-        futures = [(b, ex.submit(run_boot, b, a.iso, logdir, manifest)) for b in boots
+        futures = [(b, ex.submit(run_boot, b, image_of(a, b), logdir, manifest)) for b in boots
                    if not b.alone]
         for b, f in futures:
             report_boot(t, b, *f.result())
@@ -1156,7 +1188,7 @@ def main():
             report_det(t, det.result())
     for b in boots:
         if b.alone:
-            report_boot(t, b, *run_boot(b, a.iso, logdir, manifest))
+            report_boot(t, b, *run_boot(b, image_of(a, b), logdir, manifest))
     print("%d passed, %d failed" % (t.passed, t.failed))
     sys.exit(1 if t.failed else 0)
 

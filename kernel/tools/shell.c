@@ -21,6 +21,7 @@
 #include "kernel/tools/bench.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/lab_lockdep.h"
+#include "kernel/tools/lab_race.h"
 #include "kernel/tools/torture.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
@@ -629,6 +630,27 @@ static int cmd_demo_lab7(void)
 	return 0;
 }
 
+/* demo lab8: every online CPU counts events into one counter at once
+ * (kernel/tools/lab_race.h). */
+static int cmd_demo_lab8(void)
+{
+	struct lab_race_result r;
+
+	if (num_online_cpus() < 2) {
+		out("shell: demo lab8 needs at least 2 online CPUs\n");
+		return -EINVAL;
+	}
+	lab_race_run(&r);
+	out("lab8: %u CPUs counted %u events each, at once, with %s\n", r.cpus, LAB_RACE_EVENTS,
+	    r.racy ? "a plain increment (kcsan_lab_racy=1: the data race)" :
+		     "an atomic add (the fix)");
+	out("lab8: counted %llu of %llu (%llu lost); %lu report%s during the run%s\n",
+	    (unsigned long long)r.counted, (unsigned long long)r.expected,
+	    (unsigned long long)(r.expected - r.counted), r.reports, r.reports == 1 ? "" : "s",
+	    r.detector ? "" : " (this image has no data-race detector: make run SAN=1)");
+	return 0;
+}
+
 static int cmd_demo(int argc, char **argv)
 {
 	unsigned int n, cpu = 0, ms = 100;
@@ -647,6 +669,13 @@ static int cmd_demo(int argc, char **argv)
 			return -EINVAL;
 		}
 		return cmd_demo_lab7();
+	}
+	if (!strcmp(argv[1], "lab8")) {
+		if (argc != 2) {
+			out("shell: usage: demo lab8\n");
+			return -EINVAL;
+		}
+		return cmd_demo_lab8();
 	}
 	if (argc == 2 && !strcmp(argv[1], "release")) {
 		/* Counted before the gate opens: once it has, they leave. */
@@ -672,8 +701,8 @@ static int cmd_demo(int argc, char **argv)
 	else if (!strcmp(argv[1], "hold") && argc <= 4)
 		hold = true;
 	else {
-		out("shell: demo what? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered' or "
-		    "'lab7', not '%s'\n",
+		out("shell: demo what? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered', "
+		    "'lab7' or 'lab8', not '%s'\n",
 		    argv[1]);
 		return -EINVAL;
 	}
@@ -927,11 +956,11 @@ static const struct shell_cmd commands[] = {
 	  cmd_lockdep },
 	{ "demo",
 	  "demo sleep|spin|hold COUNT [CPU] [MS] | demo release|wait | demo ordered COUNT | demo "
-	  "lab7",
+	  "lab7|lab8",
 	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0), or block "
 	  "until 'demo release'; 'demo wait' waits until each has finished or blocks; or compare "
 	  "an ordered workqueue with max_active 1; or run lab 7's two paths over two locks, one "
-	  "after the other (docs/labs.md)",
+	  "after the other, or lab 8's counter on every CPU at once (docs/labs.md)",
 	  1, 4, cmd_demo },
 	{ "trace", "trace start [EVENTS]|stop|dump|status",
 	  "event tracing into per-CPU rings (scripts/trace2json.py reads the dump)", 1, 2,

@@ -20,6 +20,7 @@
 #include "kernel/completion.h"
 #include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
+#include "kernel/kcsan.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
@@ -1845,6 +1846,13 @@ static void report_verdict(enum run_end how)
 				"off after a report",
 		  ld.reports, ld.classes, ld.max_classes, ld.deps, ld.max_deps, ld.chains,
 		  ld.max_chains, ld.max_depth, UL(ld.chain_hits), UL(ld.chain_misses));
+	struct kcsan_stats kc;
+
+	kcsan_get_stats(&kc);
+	if (kc.on)
+		pr_notice("data-race detector: %lu watchpoints set, %lu races seen, %lu pairs of "
+			  "functions reported\n",
+			  UL(kc.watchpoints), UL(kc.races), UL(kc.reported));
 	if (res->spin_stuck)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
 			  "busy host can cause them)\n",

@@ -151,15 +151,19 @@ static void ordered_keeps_strict_order_from_all_cpus(struct ktest *t)
 /* ---- max_active changes ------------------------------------------------- */
 
 static atomic_t lim_running, lim_max;
+static bool lim_open; /* READ_ONCE: the items wait for it */
 
 static void lim_fn(struct work_struct *w)
 {
 	atomic_max(&lim_max, atomic_inc_return(&lim_running));
-	msleep(5);
+	while (!READ_ONCE(lim_open))
+		msleep(1);
 	atomic_dec(&lim_running);
 }
 
-/* Raising max_active lets waiting items in at once, up to the new limit. */
+/* Raising max_active lets waiting items in at once, up to the new limit:
+ * every item holds at a gate the case opens, so the count of items running
+ * at once is reached by construction, however slow the host. */
 static void set_max_active_takes_effect(struct ktest *t)
 {
 	static struct work_struct items[16];
@@ -169,14 +173,17 @@ static void set_max_active_takes_effect(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, wq);
 	atomic_set(&lim_running, 0);
 	atomic_set(&lim_max, 0);
+	WRITE_ONCE(lim_open, false);
 	for (int i = 0; i < 16; i++) {
 		INIT_WORK(&items[i], lim_fn);
 		queue_work_on(cpu, wq, &items[i]);
 	}
+	KT_WAIT_UNTIL(t, atomic_read(&lim_running) == 1);
 	workqueue_set_max_active(wq, 4);
+	KT_WAIT_UNTIL(t, atomic_read(&lim_running) == 4);
+	WRITE_ONCE(lim_open, true);
 	flush_workqueue(wq);
-	KT_EXPECT_LE(t, atomic_read(&lim_max), 4);
-	KT_EXPECT_LE(t, 2, atomic_read(&lim_max));
+	KT_EXPECT_EQ(t, atomic_read(&lim_max), 4);
 	destroy_workqueue(wq);
 }
 
