@@ -4,6 +4,15 @@
  * last one, so garbage past nbits never leaks into a result.
  */
 #include "bitmap.h"
+
+/* A source word, read once and whole (bitmap.h: the run-time CPU masks
+ * change under their readers). A relaxed atomic load, not READ_ONCE: the
+ * same marked access, and the compiler still folds it into its addressing
+ * (a volatile load cost the wake-up path 11 instructions). */
+static inline unsigned long word_once(const unsigned long *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
 #include "cpumask.h"
 #include "errno.h"
 #include "printf.h"
@@ -50,7 +59,7 @@ void bitmap_copy(unsigned long *dst, const unsigned long *src, unsigned int nbit
 	unsigned int k;
 
 	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
-		dst[k] = READ_ONCE(src[k]);
+		dst[k] = word_once(&src[k]);
 }
 
 void bitmap_set(unsigned long *map, unsigned int start, unsigned int len)
@@ -94,9 +103,9 @@ bool bitmap_and(unsigned long *dst, const unsigned long *src1, const unsigned lo
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++)
-		any |= dst[k] = READ_ONCE(src1[k]) & READ_ONCE(src2[k]);
+		any |= dst[k] = word_once(&src1[k]) & word_once(&src2[k]);
 	if (HAS_PARTIAL_WORD(nbits))
-		any |= (dst[k] = READ_ONCE(src1[k]) & READ_ONCE(src2[k])) &
+		any |= (dst[k] = word_once(&src1[k]) & word_once(&src2[k])) &
 		       BITMAP_LAST_WORD_MASK(nbits);
 	return any != 0;
 }
@@ -107,7 +116,7 @@ void bitmap_or(unsigned long *dst, const unsigned long *src1, const unsigned lon
 	unsigned int k;
 
 	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
-		dst[k] = READ_ONCE(src1[k]) | READ_ONCE(src2[k]);
+		dst[k] = word_once(&src1[k]) | word_once(&src2[k]);
 }
 
 bool bitmap_andnot(unsigned long *dst, const unsigned long *src1, const unsigned long *src2,
@@ -117,9 +126,9 @@ bool bitmap_andnot(unsigned long *dst, const unsigned long *src1, const unsigned
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++)
-		any |= dst[k] = READ_ONCE(src1[k]) & ~READ_ONCE(src2[k]);
+		any |= dst[k] = word_once(&src1[k]) & ~word_once(&src2[k]);
 	if (HAS_PARTIAL_WORD(nbits))
-		any |= (dst[k] = READ_ONCE(src1[k]) & ~READ_ONCE(src2[k])) &
+		any |= (dst[k] = word_once(&src1[k]) & ~word_once(&src2[k])) &
 		       BITMAP_LAST_WORD_MASK(nbits);
 	return any != 0;
 }
@@ -129,11 +138,12 @@ bool bitmap_equal(const unsigned long *src1, const unsigned long *src2, unsigned
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++) {
-		if (READ_ONCE(src1[k]) != READ_ONCE(src2[k]))
+		if (word_once(&src1[k]) != word_once(&src2[k]))
 			return false;
 	}
 	if (HAS_PARTIAL_WORD(nbits))
-		return !((READ_ONCE(src1[k]) ^ READ_ONCE(src2[k])) & BITMAP_LAST_WORD_MASK(nbits));
+		return !((word_once(&src1[k]) ^ word_once(&src2[k])) &
+			 BITMAP_LAST_WORD_MASK(nbits));
 	return true;
 }
 
@@ -152,9 +162,9 @@ unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
 	unsigned int k, weight = 0;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++)
-		weight += hweight_long(READ_ONCE(src[k]));
+		weight += hweight_long(word_once(&src[k]));
 	if (HAS_PARTIAL_WORD(nbits))
-		weight += hweight_long(READ_ONCE(src[k]) & BITMAP_LAST_WORD_MASK(nbits));
+		weight += hweight_long(word_once(&src[k]) & BITMAP_LAST_WORD_MASK(nbits));
 	return weight;
 }
 
@@ -163,11 +173,11 @@ bool bitmap_intersects(const unsigned long *src1, const unsigned long *src2, uns
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++) {
-		if (READ_ONCE(src1[k]) & READ_ONCE(src2[k]))
+		if (word_once(&src1[k]) & word_once(&src2[k]))
 			return true;
 	}
 	if (HAS_PARTIAL_WORD(nbits))
-		return (READ_ONCE(src1[k]) & READ_ONCE(src2[k]) & BITMAP_LAST_WORD_MASK(nbits)) !=
+		return (word_once(&src1[k]) & word_once(&src2[k]) & BITMAP_LAST_WORD_MASK(nbits)) !=
 		       0;
 	return false;
 }
@@ -177,12 +187,12 @@ bool bitmap_subset(const unsigned long *src1, const unsigned long *src2, unsigne
 	unsigned int k;
 
 	for (k = 0; k < FULL_WORDS(nbits); k++) {
-		if (READ_ONCE(src1[k]) & ~READ_ONCE(src2[k]))
+		if (word_once(&src1[k]) & ~word_once(&src2[k]))
 			return false;
 	}
 	if (HAS_PARTIAL_WORD(nbits))
-		return (READ_ONCE(src1[k]) & ~READ_ONCE(src2[k]) & BITMAP_LAST_WORD_MASK(nbits)) ==
-		       0;
+		return (word_once(&src1[k]) & ~word_once(&src2[k]) &
+			BITMAP_LAST_WORD_MASK(nbits)) == 0;
 	return true;
 }
 
@@ -198,12 +208,12 @@ static unsigned long find_next(const unsigned long *addr, unsigned long size, un
 	if (offset >= size)
 		return size;
 	idx = BIT_WORD(offset);
-	word = (READ_ONCE(addr[idx]) ^ invert) & BITMAP_FIRST_WORD_MASK(offset);
+	word = (word_once(&addr[idx]) ^ invert) & BITMAP_FIRST_WORD_MASK(offset);
 	while (!word) {
 		idx++;
 		if (idx * BITS_PER_LONG >= size)
 			return size;
-		word = READ_ONCE(addr[idx]) ^ invert;
+		word = word_once(&addr[idx]) ^ invert;
 	}
 	found = idx * BITS_PER_LONG + (unsigned long)__builtin_ctzl(word);
 	return found < size ? found : size;

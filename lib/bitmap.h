@@ -17,7 +17,8 @@
  *   find_first_bit, find_next_bit, find_first_zero_bit, find_next_zero_bit,
  *   find_next_bit_wrap (from offset to the end, then from 0 to offset)
  *   for_each_set_bit(bit, addr, size), for_each_clear_bit(...)
- * Every word read from a source bitmap is read once and whole (READ_ONCE):
+ * Every word read from a source bitmap is read once and whole (a relaxed
+ * atomic load, a marked access like READ_ONCE):
  * the run-time CPU masks are read without a lock while atomic bit
  * operations change them (kernel/smp.h), a marked access for the data-race
  * detector (docs/sanitizers.md). The words written are plain.
@@ -53,7 +54,7 @@ static inline void __clear_bit(unsigned long nr, unsigned long *addr)
 
 static inline bool test_bit(unsigned long nr, const unsigned long *addr)
 {
-	return (READ_ONCE(addr[BIT_WORD(nr)]) & BIT_MASK(nr)) != 0;
+	return (__atomic_load_n(&addr[BIT_WORD(nr)], __ATOMIC_RELAXED) & BIT_MASK(nr)) != 0;
 }
 
 static inline bool __test_and_set_bit(unsigned long nr, unsigned long *addr)
