@@ -61,7 +61,8 @@ PARAM_UINT(kcsan_skip_watch, skip_watch, 0, 1000000,
 	   "data-race detector: set a watchpoint about once per N accesses of a CPU");
 static unsigned int delay_us = 80;
 PARAM_UINT(kcsan_delay_us, delay_us, 1, 10000, "data-race detector: how long a watchpoint waits");
-static int skip[NR_CPUS];	 /* per CPU, own CPU only: accesses until the next */
+static int skip[NR_CPUS];	 /* per CPU, own CPU: accesses until the next (a test's
+				    kcsan_set_skip_watch() resets all: a lost reset is harmless) */
 static u32 rnd[NR_CPUS];	 /* per CPU, own CPU only: pseudo-random state */
 static int irq_disable[NR_CPUS]; /* per CPU, own CPU only: data_race() in an interrupt */
 static unsigned long nr_watchpoints, nr_races; /* atomic */
