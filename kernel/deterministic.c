@@ -180,7 +180,7 @@ void __delay_point(enum delay_site site)
 
 		ns = us * NSEC_PER_USEC;
 		d->delays[site]++;
-		d->delayed_ns += ns;
+		WRITE_ONCE(d->delayed_ns, d->delayed_ns + ns);
 	}
 	local_irq_restore(flags);
 	if (!ns)

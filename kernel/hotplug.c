@@ -30,7 +30,7 @@
 
 static DEFINE_MUTEX(cpu_hotplug_lock);
 static struct list_head phases[CPUHP_NR_PHASES]; /* H: steps, in up order */
-static struct cpumask going_down;		 /* H to change; read freely */
+static struct cpumask going_down;		 /* H to change, atomically; read freely */
 static struct cpuhp_stats stats;		 /* H */
 
 /* Per dying CPU: set by the control CPU, read by that CPU's idle loop. */
@@ -315,7 +315,7 @@ static int finish_down(unsigned int cpu, bool again)
 	trace_event(TR_CPU, current, cpu, TRC_DEAD);
 	if (phase_down(CPUHP_PREPARE, cpu))
 		report_bug("cpuhp", "cpu%u: a dead step failed after the CPU stopped", cpu);
-	cpumask_clear_cpu(cpu, &going_down);
+	clear_bit(cpu, cpumask_bits(&going_down));
 	return 0;
 not_dead:
 	halfway[cpu] = NOT_DEAD;
@@ -330,7 +330,7 @@ static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 	int err;
 
 	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
-	cpumask_set_cpu(cpu, &going_down);
+	set_bit(cpu, cpumask_bits(&going_down));
 	sched_cpu_deactivate(cpu);
 	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu) : 0;
 	if (err)
@@ -361,7 +361,7 @@ static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
 	return finish_down(cpu, false);
 cancel:
 	sched_cpu_activate(cpu);
-	cpumask_clear_cpu(cpu, &going_down);
+	clear_bit(cpu, cpumask_bits(&going_down));
 	return err;
 }
 

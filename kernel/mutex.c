@@ -54,7 +54,7 @@ static __noinline void mutex_lock_slow(struct mutex *m, const void *ip)
 	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
 
 	if (!m->owner) {
-		m->owner = current;
+		WRITE_ONCE(m->owner, current);
 		m->owner_ip = ip;
 		spin_unlock_irqrestore(&m->wait_lock, flags);
 		return;
@@ -87,7 +87,7 @@ bool mutex_trylock(struct mutex *m)
 	bool ok = !m->owner;
 
 	if (ok) {
-		m->owner = current;
+		WRITE_ONCE(m->owner, current);
 		m->owner_ip = __builtin_return_address(0);
 	}
 	spin_unlock_irqrestore(&m->wait_lock, flags);
@@ -111,7 +111,7 @@ void mutex_unlock(struct mutex *m)
 	struct lock_waiter *w = list_first_entry_or_null(&m->waiters, struct lock_waiter, link);
 
 	lock_release(m, __builtin_return_address(0));
-	m->owner = w ? w->thread : NULL;
+	WRITE_ONCE(m->owner, w ? w->thread : NULL);
 	if (w) {
 		list_del(&w->link);
 		w->granted = true;

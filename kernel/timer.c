@@ -332,7 +332,7 @@ unsigned int run_timers(void)
 
 		if (validated)
 			map = t->lockdep_map;
-		b->running = t;
+		WRITE_ONCE(b->running, t);
 		barrier();
 		dequeue_timer(b, t);
 		base_next_changed(b);
@@ -347,7 +347,7 @@ unsigned int run_timers(void)
 			      fn))
 			local_irq_disable();
 		spin_lock(&b->lock);
-		b->running = NULL;
+		WRITE_ONCE(b->running, NULL);
 		b->nr_expired++;
 		n++;
 	}

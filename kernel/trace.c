@@ -59,7 +59,10 @@ void __trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b)
 	struct trace_ring *r = &rings[smp_processor_id()];
 
 	if (READ_ONCE(trace_on) && r->ev) {
-		struct trace_ev *e = &r->ev[r->head++ % ring_size];
+		u64 head = r->head;
+		struct trace_ev *e = &r->ev[head % ring_size];
+
+		WRITE_ONCE(r->head, head + 1); /* the dump reads it without the CPU */
 
 		e->ts = ktime_get_ns();
 		e->type = (u16)type;

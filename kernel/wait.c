@@ -181,7 +181,7 @@ static bool take(struct completion *c)
 	bool ok = c->done > 0;
 
 	if (ok && c->done != COMPLETION_ALL)
-		c->done--;
+		WRITE_ONCE(c->done, c->done - 1);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
 	return ok;
 }
@@ -206,7 +206,7 @@ void complete(struct completion *c)
 	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
 
 	if (c->done != COMPLETION_ALL)
-		c->done++;
+		WRITE_ONCE(c->done, c->done + 1);
 	/* Wake under the lock: a waiter sees done only after our unlock, our
 	 * last touch, so it may free the completion (often on its stack) as
 	 * soon as it returns. */
@@ -218,7 +218,7 @@ void complete_all(struct completion *c)
 {
 	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
 
-	c->done = COMPLETION_ALL;
+	WRITE_ONCE(c->done, COMPLETION_ALL);
 	__wake_up_locked(&c->wait, WAKE_EVERY_WAITER);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
 }

@@ -161,9 +161,11 @@ struct worker_pool {
 	 * the pool is disassociated no worker is counted: it stays 0. */
 	atomic_t nr_running;
 	bool manager_active;	     /* L */
-	bool disassociated;	     /* L: per-CPU pool whose CPU is offline */
+	bool disassociated;	     /* L to change (WRITE_ONCE): per-CPU pool whose CPU is
+					offline; the waiting trustee reads it without */
 	int trustee_state;	     /* L: TRUSTEE_* */
-	unsigned int trustee_events; /* L: bumped to wake the trustee */
+	unsigned int trustee_events; /* L to change (trustee_news()); the waiting trustee
+					reads it without */
 	struct wait_queue_head trustee_wait;
 	/* Manages the pool while disassociated; delayed only for the retries
 	 * of a trustee run by its workqueue's rescuer (trustee_fn). */
@@ -431,6 +433,15 @@ static void wake_up_worker(struct worker_pool *pool)
 		wake_up_thread(w->thread);
 }
 
+/* Something the trustee of a disassociated pool waits for happened: bump its
+ * count and wake it. pool->lock held. */
+static void trustee_news(struct worker_pool *pool)
+{
+	assert_spin_locked(&pool->lock);
+	WRITE_ONCE(pool->trustee_events, pool->trustee_events + 1);
+	wake_up(&pool->trustee_wait);
+}
+
 /* Flag changes of the worker itself (pool->lock held). Only these and the
  * hooks move nr_running (see its legend). */
 static void worker_set_flags(struct worker *worker, unsigned int flags)
@@ -462,10 +473,8 @@ static void worker_enter_idle(struct worker *worker)
 	pool->nr_idle++;
 	worker->last_active = now;
 	list_add(&worker->idle_entry, &pool->idle_list); /* LIFO */
-	if (pool->disassociated) {
-		pool->trustee_events++;
-		wake_up(&pool->trustee_wait);
-	}
+	if (pool->disassociated)
+		trustee_news(pool);
 	if (too_many_workers(pool, now) && !timer_pending(&pool->idle_timer))
 		mod_timer(&pool->idle_timer,
 			  now + idle_life_ns(pool->nr_idle - idle_needed(pool, now, NEED_NOW)));
@@ -502,7 +511,7 @@ static void destroy_worker(struct worker *worker)
 
 	assert_idle_removal_allowed(pool);
 	WARN_ON_ONCE(!(worker->flags & WORKER_IDLE) || worker->current_work);
-	pool->nr_workers--;
+	WRITE_ONCE(pool->nr_workers, pool->nr_workers - 1);
 	pool->nr_idle--;
 	pool->nr_destroyed++;
 	list_del_init(&worker->idle_entry);
@@ -541,7 +550,7 @@ static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 	 * idle list may only be read on its own CPU: leave both alone. */
 	if (pool_is_bound(pool) && pool->cpu != smp_processor_id())
 		return NULL;
-	worker->sleeping = true;
+	WRITE_ONCE(worker->sleeping, true);
 	if (atomic_dec_return(&pool->nr_running) == 0 && !list_empty(&pool->worklist)) {
 		struct worker *idle = first_idle_worker(pool);
 
@@ -577,7 +586,7 @@ static void wq_worker_running(struct thread *t, void *data)
 	if (!(worker->flags & WORKER_NOT_RUNNING) &&
 	    !(pool_is_bound(pool) && pool->cpu != smp_processor_id()))
 		atomic_inc(&pool->nr_running);
-	worker->sleeping = false;
+	WRITE_ONCE(worker->sleeping, false);
 	trace_event(TR_WORKER_WAKE, t, (u64)worker->pool->id, 0);
 	preempt_enable();
 }
@@ -635,7 +644,7 @@ static void flush_advance(struct workqueue_struct *wq)
 	assert_spin_locked(&wq->flush_lock);
 	while (wq->done_gen < wq->work_gen &&
 	       atomic_read(&wq->nr_color[wq->done_gen % WORK_NR_COLORS]) == 0)
-		wq->done_gen++;
+		WRITE_ONCE(wq->done_gen, wq->done_gen + 1);
 	if (wq->done_gen != old)
 		wake_up_all(&wq->flush_wait);
 }
@@ -776,7 +785,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	list_del_init(&w->entry);
 	clear_bit(WORK_STRUCT_LINKED, &w->flags); /* its barriers are on our list now */
 	worker->current_work = w;
-	worker->current_func = w->func;
+	WRITE_ONCE(worker->current_func, w->func);
 	worker->current_pwq = pwq;
 	worker->current_seq = ++pool->nr_started;
 	list_add(&worker->hentry, busy_bucket(pool, w));
@@ -801,8 +810,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 		pwq && pool_is_bound(pool) && pool->disassociated && READ_ONCE(pwq->wq->restricted);
 
 	if (!late_last_pool)
-		w->last_pool = pool;
-	w->pwq = NULL;
+		WRITE_ONCE(w->last_pool, pool);
+	WRITE_ONCE(w->pwq, NULL);
 	/* The validator's view of it: once PENDING is clear, w may be freed
 	 * or set up again by its owner, so run with a copy. (With lockdep=0,
 	 * none of this: one test.) */
@@ -855,11 +864,11 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 		worker_clr_flags(worker, WORKER_CPU_INTENSIVE);
 	if (worker->hog)
 		pool->nr_hogs_running--;
-	worker->hog = false;
+	WRITE_ONCE(worker->hog, false);
 	pool->nr_executed++;
 	list_del_init(&worker->hentry);
 	worker->current_work = NULL;
-	worker->current_func = NULL;
+	WRITE_ONCE(worker->current_func, NULL);
 	worker->current_pwq = NULL;
 	if (pwq)
 		pwq_dec_nr_in_flight(pwq, color, WORK_WAS_ACTIVE);
@@ -1040,7 +1049,7 @@ static struct thread *worker_attach(struct worker *worker, bool created_unbound)
 		worker->flags |= WORKER_REBIND; /* the CPU came back meanwhile */
 	}
 	list_add_tail(&worker->node, &pool->workers);
-	pool->nr_workers++;
+	WRITE_ONCE(pool->nr_workers, pool->nr_workers + 1);
 	pool->nr_created++;
 	/* Only a worker where the pool's hooks expect it may wait as idle;
 	 * one still to rebind goes there first (worker_thread). */
@@ -1258,7 +1267,7 @@ static int worker_thread(void *arg)
 			 * away and came back meanwhile): an unbound worker must
 			 * not wait on a bound pool's idle list. It leaves. */
 			list_del_init(&worker->node);
-			pool->nr_workers--;
+			WRITE_ONCE(pool->nr_workers, pool->nr_workers - 1);
 			pool->nr_destroyed++;
 			trace_event(TR_WORKER_DESTROY, current, (u64)pool->id, 0);
 			spin_unlock_irq(&pool->lock);
@@ -1353,8 +1362,8 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 			list_move_tail(&w->entry, &rescuer->scheduled);
 	if (!list_empty(&rescuer->scheduled)) {
 		trace_event(TR_RESCUE, current, (u64)pool->id, 0);
-		pool->nr_rescued++;
-		rescuer->rescue_wq->nr_rescued++;
+		WRITE_ONCE(pool->nr_rescued, pool->nr_rescued + 1);
+		WRITE_ONCE(rescuer->rescue_wq->nr_rescued, rescuer->rescue_wq->nr_rescued + 1);
 		process_scheduled_works(rescuer);
 	}
 	/* Still stuck with more of ours waiting? Stay on the list. */
@@ -1464,7 +1473,7 @@ static unsigned int mark_hogs(struct worker_pool *pool)
 			if (pool->nr_hogs_running)
 				return marked;
 			worker_set_flags(worker, WORKER_CPU_INTENSIVE);
-			worker->hog = true;
+			WRITE_ONCE(worker->hog, true);
 			pool->nr_hogs_running++;
 			pool->nr_hogs++;
 			marked++;
@@ -1656,7 +1665,7 @@ retry:
 		spin_unlock_no_resched(&pool->lock);
 		goto retry;
 	}
-	w->pwq = pwq;
+	WRITE_ONCE(w->pwq, pwq);
 	trace_event(TR_WORK_QUEUE, current, (u64)w, (u64)w->func);
 	w->color = READ_ONCE(wq->work_gen) % WORK_NR_COLORS;
 	atomic_inc(&wq->nr_color[w->color]);
@@ -1677,10 +1686,8 @@ retry:
 	}
 	bool kick = pool->disassociated && !pool->nr_idle;
 
-	if (pool->disassociated) {
-		pool->trustee_events++;
-		wake_up(&pool->trustee_wait);
-	}
+	if (pool->disassociated)
+		trustee_news(pool);
 	spin_unlock_no_resched(&pool->lock);
 	if (kick)
 		queue_work(trustee_wq, &pool->trustee_work.work); /* it needs a worker */
@@ -1816,7 +1823,7 @@ static int try_grab_pending(struct work_struct *w, enum work_kind kind, unsigned
 				clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
 				pwq->nr_inactive--;
 			}
-			w->pwq = NULL;
+			WRITE_ONCE(w->pwq, NULL);
 			pwq_dec_nr_in_flight(pwq, w->color,
 					     active ? WORK_WAS_ACTIVE : WORK_WAS_INACTIVE);
 			spin_unlock_no_resched(&pool->lock);
@@ -2075,8 +2082,9 @@ void flush_workqueue(struct workqueue_struct *wq)
 		flags = spin_lock_irqsave(&wq->flush_lock);
 	}
 	/* Later items take the next colour; we wait for ours and older. */
-	u64 my_gen = wq->work_gen++;
+	u64 my_gen = wq->work_gen;
 
+	WRITE_ONCE(wq->work_gen, my_gen + 1);
 	wq->nr_flushes++;
 	flush_advance(wq);
 	spin_unlock_irqrestore(&wq->flush_lock, flags);
@@ -2119,7 +2127,7 @@ void drain_workqueue(struct workqueue_struct *wq)
 		return;
 	}
 	mutex_lock(&wq->mutex);
-	wq->nr_drainers++;
+	WRITE_ONCE(wq->nr_drainers, wq->nr_drainers + 1);
 	mutex_unlock(&wq->mutex);
 	for (;;) {
 		flush_workqueue(wq);
@@ -2134,7 +2142,7 @@ void drain_workqueue(struct workqueue_struct *wq)
 				wq->name, left, tries);
 	}
 	mutex_lock(&wq->mutex);
-	wq->nr_drainers--;
+	WRITE_ONCE(wq->nr_drainers, wq->nr_drainers - 1);
 	mutex_unlock(&wq->mutex);
 }
 
@@ -2270,7 +2278,7 @@ static void trustee_fn(struct work_struct *work)
 
 	delay_point(DP_TRUSTEE);
 	spin_lock_irq(&pool->lock);
-	pool->nr_trustee_runs++;
+	WRITE_ONCE(pool->nr_trustee_runs, pool->nr_trustee_runs + 1);
 	while (pool->disassociated) {
 		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
 		if (need_to_create_worker(pool) && !rescuer && manage_workers(pool))
@@ -2320,7 +2328,7 @@ int workqueue_cpu_dying(unsigned int cpu)
 
 		delay_point(DP_CPU_DYING);
 		spin_lock(&pool->lock);
-		pool->disassociated = true;
+		WRITE_ONCE(pool->disassociated, true);
 		trustee_set_state(pool, TRUSTEE_IN_CHARGE);
 		list_for_each_entry(worker, &pool->workers, node) {
 			if (worker->flags & WORKER_RESCUER)
@@ -2378,7 +2386,7 @@ int workqueue_cpu_online(unsigned int cpu)
 			/* Idle workers go while the pool is still disassociated
 			 * (the idle-list rule); the busy ones rebind later. */
 			destroy_idle_workers(pool);
-			pool->disassociated = false;
+			WRITE_ONCE(pool->disassociated, false);
 			trustee_set_state(pool, TRUSTEE_NONE);
 			list_for_each_entry(worker, &pool->workers, node)
 				if (!(worker->flags & WORKER_RESCUER))
@@ -2388,8 +2396,7 @@ int workqueue_cpu_online(unsigned int cpu)
 				      "cpu%u pool %d: nr_running %d while disassociated", cpu,
 				      pool->id, atomic_read(&pool->nr_running)))
 				atomic_set(&pool->nr_running, 0);
-			pool->trustee_events++;
-			wake_up(&pool->trustee_wait);
+			trustee_news(pool);
 		}
 		/* In the same locked section: the pool is never associated
 		 * without its bound worker. */
@@ -2565,7 +2572,7 @@ static int get_nice_level(int nice)
 				goto fail;
 			}
 			pool->id = next_pool_id++;
-			pool->disassociated = !cpu_online(cpu); /* until cpu_up() */
+			WRITE_ONCE(pool->disassociated, !cpu_online(cpu)); /* until cpu_up() */
 			level[cpu] = pool;
 		}
 		/* The hotplug callbacks walk it from now on. */
@@ -2727,7 +2734,7 @@ static void set_max_active_locked(struct workqueue_struct *wq, int max_active)
 	struct pool_workqueue *pwq;
 
 	assert(mutex_owned(&wq_pool_mutex) && mutex_owned(&wq->mutex));
-	wq->saved_max_active = max_active;
+	WRITE_ONCE(wq->saved_max_active, max_active);
 	if (!(wq_freezing && (wq->flags & WQ_FREEZABLE)))
 		list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 			unsigned long flags = spin_lock_irqsave(&pwq->pool->lock);
@@ -2777,7 +2784,7 @@ static int apply_attrs_locked(struct workqueue_struct *wq, const struct workqueu
 		}
 	}
 	wq->attrs = *attrs;
-	wq->restricted = !cpumask_subset(&cpu_possible_mask, &attrs->cpumask);
+	WRITE_ONCE(wq->restricted, !cpumask_subset(&cpu_possible_mask, &attrs->cpumask));
 	wq_update_cpu_map(wq);
 	if (fresh) {
 		/* Only once the map points at the new ones: a queuer that sees
@@ -3022,7 +3029,7 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	int busy = wq_nr_in_flight(wq, ITEMS_ONLY); /* a returned flush_work's barrier is no misuse
 						     */
 
-	wq->destroying = true;
+	WRITE_ONCE(wq->destroying, true);
 	mutex_unlock(&wq->mutex);
 	int timers = atomic_read(&wq->nr_timers);
 
@@ -3399,7 +3406,8 @@ void workqueue_init(void)
 	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))
 			for (int i = 0; i < NR_STD_POOLS; i++)
-				cpu_pools[cpu][i].disassociated = true; /* until cpu_up() */
+				WRITE_ONCE(cpu_pools[cpu][i].disassociated, true); /* until cpu_up()
+										    */
 	for_each_online_cpu(cpu)
 		for (int i = 0; i < NR_STD_POOLS; i++)
 			if (!create_worker(&cpu_pools[cpu][i]))

@@ -202,9 +202,9 @@ struct torture_slot {
 
 static void slot_begin(struct torture_slot *s, const char *what, const char *obj, int arg)
 {
-	s->what = what;
-	s->obj = obj;
-	s->arg = arg;
+	WRITE_ONCE(s->what, what);
+	WRITE_ONCE(s->obj, obj);
+	WRITE_ONCE(s->arg, arg);
 	smp_wmb();
 	WRITE_ONCE(s->state, (((s->state >> 1) + 1) << 1) | 1);
 }
@@ -803,7 +803,7 @@ static void count_cycle(enum cycle_kind kind)
 {
 	unsigned long flags = spin_lock_irqsave(&stats_lock);
 
-	run.hp.cycles++;
+	WRITE_ONCE(run.hp.cycles, run.hp.cycles + 1);
 	run.hp.quick_onlines += kind == UP_AT_ONCE;
 	spin_unlock_irqrestore(&stats_lock, flags);
 }
