@@ -177,9 +177,13 @@ kernel-tests: deps iso
 ifeq ($(TEST_SAN),1)
 TEST_BUILD ?= build-san
 TEST_UBSAN_BUILD ?= build-ubsan
-test: deps iso
-	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) iso host-tests-build
-	$(Q)$(MAKE) --no-print-directory SAN=ubsan BUILD=$(TEST_UBSAN_BUILD) iso
+# The three images are built with a job per core (BUILD_JOBS).
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+test: deps
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) iso
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=1 BUILD=$(TEST_BUILD) iso
+	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) host-tests-build
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=ubsan BUILD=$(TEST_UBSAN_BUILD) iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(TEST_BUILD)/baton.iso --build $(TEST_BUILD) \
 		--ubsan-iso $(TEST_UBSAN_BUILD)/baton.iso --plain-iso $(BUILD)/baton.iso all
 else

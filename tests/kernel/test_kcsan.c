@@ -17,6 +17,7 @@
 
 static unsigned long plain_counter;
 static unsigned long marked_counter;
+static unsigned long excused_counter;
 static volatile bool stop;
 
 static __noinline int racer_fn(void *arg)
@@ -32,6 +33,17 @@ static __noinline int marked_fn(void *arg)
 {
 	while (!READ_ONCE(stop)) {
 		WRITE_ONCE(marked_counter, READ_ONCE(marked_counter) + 1);
+		barrier();
+	}
+	return 0;
+}
+
+/* A racy counter excused with data_race(): racy on purpose (a statistic
+ * that may lose counts), so not checked. */
+static __noinline int excused_fn(void *arg)
+{
+	while (!READ_ONCE(stop)) {
+		data_race(excused_counter++);
 		barrier();
 	}
 	return 0;
@@ -88,5 +100,12 @@ static void a_marked_counter_is_not(struct ktest *t)
 	two_cpus(t, marked_fn, &marked_counter, 0);
 }
 
+static void a_data_race_access_is_not(struct ktest *t)
+{
+	if (cannot_run(t))
+		return;
+	two_cpus(t, excused_fn, &excused_counter, 0);
+}
+
 KTEST_SUITE_EXPLICIT(kcsan, KTEST_CASE(a_racy_counter_is_reported),
-		     KTEST_CASE(a_marked_counter_is_not));
+		     KTEST_CASE(a_marked_counter_is_not), KTEST_CASE(a_data_race_access_is_not));
