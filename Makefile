@@ -3,7 +3,10 @@
 #   make            build build/baton.iso
 #   make run        boot it in QEMU (SMP=4 MEM=512M MACHINE=q35 ACCEL=tcg CMDLINE=
 #                   FIRMWARE=bios; FIRMWARE=uefi boots through OVMF)
-#   make test       host unit tests, then kernel test boots; ends "N passed, N failed"
+#   make test       host unit tests, then kernel test boots (on the SAN=1 image); ends
+#                   "N passed, N failed"
+#   SAN=1           with any target: the sanitized build, build-san/ (UBSAN and the
+#                   data-race detector; SAN=ubsan, SAN=kcsan: one of them; docs/sanitizers.md)
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0;
 #                   CYCLES=N instead of a duration; TORTURE_ARGS= more kernel parameters;
 #                   DETERMINISTIC=1: under -icount, all from SEED, replays exactly)
@@ -270,6 +273,6 @@ compile_commands.json:
 	$(Q)$(MAKE) -B -n V=1 all | $(PYTHON) scripts/compile_commands.py > compile_commands.json
 
 clean:
-	$(Q)rm -rf $(BUILD)
+	$(Q)rm -rf $(BUILD) build-san build-ubsan build-kcsan
 
 -include $(OBJS:.o=.d)
