@@ -250,21 +250,10 @@ static void trace_free(u32 idx)
 static u32 save_trace(const void *ip)
 {
 	assert_graph_locked();
-	u64 frames[32], ips[TRACE_DEPTH], rbp = this_cpu_read(lockdep_rbp), lo, hi;
-	unsigned int nf = 0, n = 0, from = 0;
+	u64 frames[32], ips[TRACE_DEPTH];
+	unsigned int nf = save_backtrace(this_cpu_read(lockdep_rbp), frames, ARRAY_SIZE(frames));
+	unsigned int n = 0, from = 0;
 
-	if (kstack_bounds(rbp, &lo, &hi)) {
-		while (nf < ARRAY_SIZE(frames) && rbp >= lo && rbp + 16 <= hi && !(rbp & 7)) {
-			u64 next = ((u64 *)rbp)[0], ret = ((u64 *)rbp)[1];
-
-			if (!ret)
-				break;
-			frames[nf++] = ret;
-			if (next <= rbp)
-				break;
-			rbp = next;
-		}
-	}
 	/* Leave out the validator's and the lock primitive's own frames: start
 	 * at the acquisition, then its callers. */
 	for (unsigned int i = 0; i < nf; i++)
