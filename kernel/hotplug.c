@@ -38,7 +38,7 @@ static volatile bool should_die[NR_CPUS];
 static struct completion cpu_died[NR_CPUS];
 static volatile bool dead_ack[NR_CPUS]; /* the CPU holds no lock any more */
 /* When the dying CPU signalled its death (its own clock, read before the
- * complete() that wakes cpu_down's caller): cpu_down_dead_ns() from it. */
+ * complete() that wakes cpu_down's caller): stats.last_down_dead_ns from it. */
 static u64 died_at_ns[NR_CPUS];
 /* cpu_died[cpu] was taken for the death under way: a cpu_down() that gave
  * up after it (waiting for dead_ack) must not wait for it again. */

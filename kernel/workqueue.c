@@ -1142,7 +1142,7 @@ static void pool_mayday_timeout(struct timer_list *t)
 }
 
 /* The manager role: create a worker, and keep trying while one is needed
- * (need_to_create_worker); if that fails for MAYDAY_INITIAL_TIMEOUT, the
+ * (need_to_create_worker); if that fails for MAYDAY_INITIAL_TIMEOUT_NS, the
  * mayday timer calls the rescuers. Taken by a worker of the pool that is
  * about to work with no idle worker left, and by the trustee of a
  * disassociated pool; one manager at a time. pool->lock held (interrupts

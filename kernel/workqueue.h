@@ -49,7 +49,7 @@
  * wq_idle_timeout_ms (a timer queues the pool's reaping work item).
  *
  * If the manager cannot create a worker (out of memory or threads) for
- * MAYDAY_INITIAL_TIMEOUT, the pool's mayday timer calls for help: every
+ * MAYDAY_INITIAL_TIMEOUT_NS, the pool's mayday timer calls for help: every
  * WQ_MEM_RECLAIM workqueue with items waiting in the pool gets a "mayday",
  * and its rescuer thread (created with the workqueue, so it exists when
  * memory is short) comes to the pool's CPU and runs that workqueue's items

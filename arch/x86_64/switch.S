@@ -6,7 +6,7 @@
  * Saves the callee-saved registers on the current stack, stores the stack
  * pointer in *prev_rsp (struct thread's first field, ctx_rsp), loads
  * next_rsp and pops the next thread's registers. The saved frame, from
- * the saved rsp upwards (kernel/sched.c's thread_stack_init() builds the
+ * the saved rsp upwards (kernel/sched.c's sched_thread_stack_init() builds the
  * same frame for a thread that never ran; keep the two in step):
  *
  *   rsp + 0   r15
