@@ -489,7 +489,7 @@ int cpu_hot_add(unsigned int cpu)
 	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
 		return -EINVAL;
 	mutex_lock(&cpu_hotplug_lock);
-	cpumask_set_cpu(cpu, &cpu_present_mask);
+	set_bit(cpu, cpumask_bits(&cpu_present_mask)); /* read freely: atomically */
 	/* Online already (the host told us twice): nothing to do, no count. */
 	err = cpu_online(cpu) && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
 	mutex_unlock(&cpu_hotplug_lock);
@@ -516,7 +516,7 @@ int cpu_hot_remove(unsigned int cpu)
 	/* Not present from here on, still under the lock: no cpu_up() can
 	 * start it again between its offline and the host's eject. */
 	if (!err)
-		cpumask_clear_cpu(cpu, &cpu_present_mask);
+		clear_bit(cpu, cpumask_bits(&cpu_present_mask));
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
 }

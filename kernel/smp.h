@@ -14,12 +14,18 @@
  *                      CPUs take cross-CPU calls, so a TLB shootdown does
  *                      not reach a live CPU that is not online: see
  *                      cpus_in_transit() and kernel/mm/kstack.c.
- * possible and present are written on the boot CPU before any other runs.
- * online and active change with atomic bit operations, only inside
- * cpu_down()/cpu_up() (serialised by kernel/hotplug.c's lock, which no
- * other file takes). A reader sees each bit change whole but no set that
- * stays put: a CPU it finds online may be going down already. Code that
- * must not run on a CPU once it is gone registers a hotplug step.
+ * possible is written on the boot CPU before any other runs. present is
+ * too, and then changes when the host adds or removes a vCPU
+ * (cpu_hot_add()/cpu_hot_remove()). online and active change during
+ * cpu_up()/cpu_down(), by the control CPU and by the CPU coming or going
+ * itself (smp_cpu_starting(), the scheduler's activate and deactivate
+ * steps). All of these run while kernel/hotplug.c's lock is held (its
+ * holder is the control CPU; at boot, before anyone can take it), and change
+ * a bit with an atomic bit operation; readers take no lock (test_bit() and the
+ * bitmap functions read each word once). A reader sees each bit change
+ * whole but no set that stays put: a CPU it finds online may be going down
+ * already. Code that must not run on a CPU once it is gone registers a
+ * hotplug step.
  *
  * Cross-CPU calls:
  *   smp_call_function_single(cpu, fn, info, wait)  run fn(info) on cpu, in
