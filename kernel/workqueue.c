@@ -212,7 +212,8 @@ struct worker {
 	struct work_struct *current_work;   /* L */
 	work_func_t current_func;	    /* L */
 	struct pool_workqueue *current_pwq; /* L */
-	unsigned int flags;		    /* L, and W for its own NOT_RUNNING changes */
+	unsigned int flags;		    /* L (WRITE_ONCE), and W for its own NOT_RUNNING
+					       changes; the hooks read it without L */
 	bool sleeping;			    /* W: sleeping() ran */
 	bool hog;			    /* L: this item held the pool: CPU-intensive now */
 	u64 current_seq;		    /* L: the current item's number (pool->nr_started) */
@@ -449,7 +450,7 @@ static void worker_set_flags(struct worker *worker, unsigned int flags)
 	assert_spin_locked(&worker->pool->lock);
 	if ((flags & WORKER_NOT_RUNNING) && !(worker->flags & WORKER_NOT_RUNNING))
 		atomic_dec(&worker->pool->nr_running);
-	worker->flags |= flags;
+	WRITE_ONCE(worker->flags, worker->flags | flags);
 }
 
 static void worker_clr_flags(struct worker *worker, unsigned int flags)
@@ -457,7 +458,7 @@ static void worker_clr_flags(struct worker *worker, unsigned int flags)
 	unsigned int old = worker->flags;
 
 	assert_spin_locked(&worker->pool->lock);
-	worker->flags &= ~flags;
+	WRITE_ONCE(worker->flags, worker->flags & ~flags);
 	if ((old & WORKER_NOT_RUNNING) && !(worker->flags & WORKER_NOT_RUNNING))
 		atomic_inc(&worker->pool->nr_running);
 }
@@ -469,7 +470,7 @@ static void worker_enter_idle(struct worker *worker)
 	assert_spin_locked(&pool->lock);
 	u64 now = ktime_get_ns();
 
-	worker->flags |= WORKER_IDLE;
+	WRITE_ONCE(worker->flags, worker->flags | WORKER_IDLE);
 	pool->nr_idle++;
 	worker->last_active = now;
 	list_add(&worker->idle_entry, &pool->idle_list); /* LIFO */
@@ -498,7 +499,7 @@ static void worker_leave_idle(struct worker *worker)
 	if (!(worker->flags & WORKER_IDLE))
 		return;
 	assert_idle_removal_allowed(worker->pool);
-	worker->flags &= ~WORKER_IDLE;
+	WRITE_ONCE(worker->flags, worker->flags & ~WORKER_IDLE);
 	worker->pool->nr_idle--;
 	list_del_init(&worker->idle_entry);
 }
@@ -516,7 +517,7 @@ static void destroy_worker(struct worker *worker)
 	pool->nr_destroyed++;
 	list_del_init(&worker->idle_entry);
 	list_del_init(&worker->node);
-	worker->flags = (worker->flags & ~WORKER_IDLE) | WORKER_DIE;
+	WRITE_ONCE(worker->flags, (worker->flags & ~WORKER_IDLE) | WORKER_DIE);
 	trace_event(TR_WORKER_DESTROY, worker->thread, (u64)pool->id, 0);
 	wake_up_thread(worker->thread);
 }
@@ -540,7 +541,7 @@ static struct thread *wq_worker_sleeping(struct thread *t, void *data)
 	struct worker *worker = data;
 	struct worker_pool *pool = worker->pool;
 
-	if (worker->flags & WORKER_NOT_RUNNING)
+	if (READ_ONCE(worker->flags) & WORKER_NOT_RUNNING)
 		return NULL;
 	delay_point(DP_WORKER_SLEEP);
 	/* A bound worker away from its CPU: woken while the CPU was already
@@ -583,7 +584,7 @@ static void wq_worker_running(struct thread *t, void *data)
 	if (!worker->sleeping)
 		return;
 	preempt_disable();
-	if (!(worker->flags & WORKER_NOT_RUNNING) &&
+	if (!(READ_ONCE(worker->flags) & WORKER_NOT_RUNNING) &&
 	    !(pool_is_bound(pool) && pool->cpu != smp_processor_id()))
 		atomic_inc(&pool->nr_running);
 	WRITE_ONCE(worker->sleeping, false);
@@ -1024,7 +1025,7 @@ static void worker_discard(struct worker *worker)
 {
 	struct thread *th = worker->thread;
 
-	worker->flags = WORKER_DIE;
+	WRITE_ONCE(worker->flags, WORKER_DIE);
 	wake_up_thread(th);
 	put_thread(th); /* it frees worker and itself */
 }
@@ -1039,14 +1040,15 @@ static struct thread *worker_attach(struct worker *worker, bool created_unbound)
 	struct thread *th = worker->thread;
 
 	assert_spin_locked(&pool->lock);
-	worker->flags = WORKER_PREP | (created_unbound ? WORKER_UNBOUND : 0);
+	WRITE_ONCE(worker->flags, WORKER_PREP | (created_unbound ? WORKER_UNBOUND : 0));
 	if (pool_is_bound(pool) && pool->disassociated) {
 		/* The CPU went down while we created it. */
-		worker->flags |= WORKER_UNBOUND;
+		WRITE_ONCE(worker->flags, worker->flags | WORKER_UNBOUND);
 		if (!created_unbound)
 			set_cpus_allowed(th, &cpu_active_mask);
 	} else if (pool_is_bound(pool) && created_unbound) {
-		worker->flags |= WORKER_REBIND; /* the CPU came back meanwhile */
+		WRITE_ONCE(worker->flags, worker->flags | WORKER_REBIND); /* the CPU came back
+									     meanwhile */
 	}
 	list_add_tail(&worker->node, &pool->workers);
 	WRITE_ONCE(pool->nr_workers, pool->nr_workers + 1);
@@ -1191,7 +1193,7 @@ static bool worker_maybe_rebind(struct worker *worker)
 
 	if (!(worker->flags & WORKER_REBIND))
 		return false;
-	worker->flags &= ~WORKER_REBIND;
+	WRITE_ONCE(worker->flags, worker->flags & ~WORKER_REBIND);
 	if (pool->disassociated)
 		return false; /* down again already: stay with the trustee */
 	spin_unlock_irq(&pool->lock);
@@ -1206,7 +1208,7 @@ static bool worker_maybe_rebind(struct worker *worker)
 		/* The CPU is on its way down again, or that was cancelled: try
 		 * again after the next item (not at once: that would spin).
 		 * A worker still unbound when it would idle leaves instead. */
-		worker->flags |= WORKER_REBIND;
+		WRITE_ONCE(worker->flags, worker->flags | WORKER_REBIND);
 		return false;
 	}
 	return true;
@@ -2333,7 +2335,8 @@ int workqueue_cpu_dying(unsigned int cpu)
 		list_for_each_entry(worker, &pool->workers, node) {
 			if (worker->flags & WORKER_RESCUER)
 				continue; /* it leaves by itself */
-			worker->flags = (worker->flags | WORKER_UNBOUND) & ~WORKER_REBIND;
+			WRITE_ONCE(worker->flags,
+				   (worker->flags | WORKER_UNBOUND) & ~WORKER_REBIND);
 			set_cpus_allowed(worker->thread, &cpu_active_mask);
 		}
 		atomic_set(&pool->nr_running, 0);
@@ -2390,7 +2393,7 @@ int workqueue_cpu_online(unsigned int cpu)
 			trustee_set_state(pool, TRUSTEE_NONE);
 			list_for_each_entry(worker, &pool->workers, node)
 				if (!(worker->flags & WORKER_RESCUER))
-					worker->flags |= WORKER_REBIND;
+					WRITE_ONCE(worker->flags, worker->flags | WORKER_REBIND);
 			/* No worker was counted while it was disassociated. */
 			if (WARN_ONCE(atomic_read(&pool->nr_running) != 0,
 				      "cpu%u pool %d: nr_running %d while disassociated", cpu,
@@ -2903,7 +2906,7 @@ static struct worker *create_rescuer(struct workqueue_struct *wq)
 	if (!rescuer)
 		return NULL;
 	rescuer->rescue_wq = wq;
-	rescuer->flags = WORKER_PREP | WORKER_RESCUER;
+	WRITE_ONCE(rescuer->flags, WORKER_PREP | WORKER_RESCUER);
 	rescuer->id = -1;
 	INIT_LIST_HEAD(&rescuer->scheduled);
 	INIT_LIST_HEAD(&rescuer->idle_entry);

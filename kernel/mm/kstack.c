@@ -1,5 +1,6 @@
 /* kernel/mm/kstack.c - guarded kernel stacks; see kstack.h. */
 #include "kernel/mm/kstack.h"
+#include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
@@ -17,9 +18,12 @@ BUILD_BUG_ON(((u64)PAGE_SIZE << KSTACK_ORDER) != KSTACK_SIZE);
 extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
 
 static DEFINE_SPINLOCK(kstack_lock);
-static DECLARE_BITMAP(kstack_used, KSTACK_MAX_SLOTS);	 /* kstack_lock */
-static DECLARE_BITMAP(kstack_held, KSTACK_MAX_SLOTS);	 /* kstack_lock: freed, not reusable yet */
-static const char *kstack_owner_names[KSTACK_MAX_SLOTS]; /* kstack_lock */
+/* kstack_lock to change, with atomic bit operations: the stack walks of
+ * reports (kstack_bounds(), any context) read them without the lock. */
+static DECLARE_BITMAP(kstack_used, KSTACK_MAX_SLOTS);
+static DECLARE_BITMAP(kstack_held, KSTACK_MAX_SLOTS);	 /* freed, not reusable yet */
+static const char *kstack_owner_names[KSTACK_MAX_SLOTS]; /* kstack_lock to change; reports
+							    read them without it */
 
 /*
  * Stacks freed while a CPU was in transit (kernel/smp.h: starting, or
@@ -57,8 +61,8 @@ void *kstack_alloc(const char *owner)
 		pmm_free_pages(pa);
 		return NULL;
 	}
-	__set_bit(slot, kstack_used);
-	kstack_owner_names[slot] = owner;
+	set_bit(slot, kstack_used);
+	WRITE_ONCE(kstack_owner_names[slot], owner);
 	spin_unlock_irqrestore(&kstack_lock, flags);
 
 	u64 base = slot_stack_base(slot);
@@ -68,7 +72,7 @@ void *kstack_alloc(const char *owner)
 			for (u64 o = 0; o < off; o += PAGE_SIZE)
 				unmap_kernel_page(base + o);
 			flags = spin_lock_irqsave(&kstack_lock);
-			__clear_bit(slot, kstack_used);
+			clear_bit(slot, kstack_used);
 			spin_unlock_irqrestore(&kstack_lock, flags);
 			pmm_free_pages(pa);
 			return NULL;
@@ -89,12 +93,18 @@ void kstack_free(void *base)
 	u64 rel = b - KSTACK_BASE - KSTACK_GUARD_SIZE;
 	unsigned int slot = (unsigned int)(rel / KSTACK_SLOT_SIZE);
 
-	if (WARN(b < KSTACK_BASE + KSTACK_GUARD_SIZE || rel % KSTACK_SLOT_SIZE ||
-			 slot >= KSTACK_MAX_SLOTS || !test_bit(slot, kstack_used),
-		 "kstack_free(%p): not an allocated stack", base))
+	bool valid = b >= KSTACK_BASE + KSTACK_GUARD_SIZE && !(rel % KSTACK_SLOT_SIZE) &&
+		     slot < KSTACK_MAX_SLOTS;
+	/* The bitmaps under their lock: other stacks' bits share the words,
+	 * and other CPUs change them (the detector found these reads bare). */
+	unsigned long flags = spin_lock_irqsave(&kstack_lock);
+	bool used = valid && test_bit(slot, kstack_used);
+	bool held = used && test_bit(slot, kstack_held);
+
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	if (WARN(!used, "kstack_free(%p): not an allocated stack", base))
 		return;
-	if (WARN(test_bit(slot, kstack_held), "kstack_free(%p): freed twice (held since the first)",
-		 base))
+	if (WARN(held, "kstack_free(%p): freed twice (held since the first)", base))
 		return;
 	/* Read the frames' physical address before the mapping goes. */
 	u64 pte_pa = virt_to_phys_mapped(b);
@@ -114,7 +124,7 @@ void kstack_free(void *base)
 	 * every CPU has forgotten them. */
 	smp_call_function_many(&cpu_online_mask, flush_stack_tlb, (void *)b, true);
 	preempt_enable();
-	unsigned long flags = spin_lock_irqsave(&kstack_lock);
+	flags = spin_lock_irqsave(&kstack_lock);
 
 	/* Asked after the shootdown: a CPU that left cpu_online_mask before
 	 * it (and so missed it) is in transit until it halts. */
@@ -126,12 +136,12 @@ void kstack_free(void *base)
 		held_first = pte_pa;
 		nr_held++;
 		nr_held_ever++;
-		__set_bit(slot, kstack_held);
+		set_bit(slot, kstack_held);
 		spin_unlock_irqrestore(&kstack_lock, flags);
 		return;
 	}
-	__clear_bit(slot, kstack_used);
-	kstack_owner_names[slot] = NULL;
+	clear_bit(slot, kstack_used);
+	WRITE_ONCE(kstack_owner_names[slot], NULL);
 	spin_unlock_irqrestore(&kstack_lock, flags);
 	pmm_free_pages(pte_pa);
 	kstack_reclaim();
@@ -162,9 +172,9 @@ void kstack_reclaim(void)
 			      pa, slot, h->next);
 		held_first = h->next;
 		nr_held--;
-		__clear_bit(slot, kstack_held);
-		__clear_bit(slot, kstack_used);
-		kstack_owner_names[slot] = NULL;
+		clear_bit(slot, kstack_held);
+		clear_bit(slot, kstack_used);
+		WRITE_ONCE(kstack_owner_names[slot], NULL);
 		spin_unlock_irqrestore(&kstack_lock, flags);
 		pmm_free_pages(pa);
 	}
@@ -245,7 +255,7 @@ bool kstack_guard_hit(u64 addr, u64 *lo, u64 *hi, char *what, size_t size)
 	*hi = base + KSTACK_SIZE;
 	scnprintf(what, size, "%s %s",
 		  test_bit(slot, kstack_held) ? "the freed stack of" : "the stack of",
-		  kstack_owner_names[slot] ? kstack_owner_names[slot] : "?");
+		  READ_ONCE(kstack_owner_names[slot]) ?: "?");
 	return true;
 }
 
@@ -258,7 +268,7 @@ const char *kstack_owner(u64 addr)
 		return "a fixed stack (boot or IST)";
 	if (!kstack_bounds(addr, &lo, &hi))
 		return NULL;
-	const char *who = kstack_owner_names[(addr - KSTACK_BASE) / KSTACK_SLOT_SIZE];
+	const char *who = READ_ONCE(kstack_owner_names[(addr - KSTACK_BASE) / KSTACK_SLOT_SIZE]);
 
 	return who ? who : "?";
 }
