@@ -21,7 +21,7 @@ static void acquire(struct biglock *b, struct thread *t)
 
 	while (!__atomic_compare_exchange_n(&b->owner, &expected, t, false, __ATOMIC_ACQUIRE,
 					    __ATOMIC_RELAXED)) {
-		if (expected && !READ_ONCE(expected->on_cpu))
+		if (expected && !thread_on_cpu(expected))
 			yield();
 		else
 			cpu_relax();

@@ -122,7 +122,6 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 	t->fn = fn;
 	t->arg = arg;
 	t->refcount = 2; /* the creator's and the thread's own */
-	t->cpu = smp_processor_id();
 	sched_thread_stack_init(t);
 	unsigned long flags = spin_lock_irqsave(&threads_lock);
 
@@ -166,12 +165,8 @@ struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct
 	struct thread *t = create(fn, arg, fmt, ap);
 
 	va_end(ap);
-	if (t) {
-		/* Not started yet: nothing else looks at the mask. */
-		cpumask_copy(&t->cpus_allowed, mask);
-		if (!cpumask_test_cpu(t->cpu, mask))
-			t->cpu = cpumask_first(mask);
-	}
+	if (t)
+		sched_thread_place(t, mask);
 	return t;
 }
 
@@ -190,10 +185,7 @@ struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
 
 void kthread_bind(struct thread *t, unsigned int cpu)
 {
-	/* Not started yet: nothing else looks at these fields. */
-	WARN_ON(t->on_rq);
-	cpumask_copy(&t->cpus_allowed, cpumask_of(cpu));
-	t->cpu = cpu;
+	sched_thread_place(t, cpumask_of(cpu));
 }
 
 void kthread_set_data(struct thread *t, void *data)
@@ -231,7 +223,7 @@ __noreturn void thread_exit(int code)
 	t->exit_code = code;
 	biglock_thread_exit(t); /* before its hooks go: they would release it */
 	lockdep_thread_exit(t); /* it must hold nothing now */
-	t->nr_hooks = 0;	/* a dying thread tells no one it sleeps */
+	sched_thread_drop_hooks();
 	complete_all(&t->exited);
 	preempt_disable();
 	set_current_state(THREAD_DEAD);

@@ -921,6 +921,47 @@ u64 thread_runtime_ns(struct thread *t)
 	return ns;
 }
 
+void thread_get_cpus_allowed(struct thread *t, struct cpumask *mask)
+{
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+
+	cpumask_copy(mask, &t->cpus_allowed);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+}
+
+int sched_pin_current(unsigned int cpu, struct cpumask *saved)
+{
+	might_sleep();
+	thread_get_cpus_allowed(current, saved);
+	return set_cpus_allowed(current, cpumask_of(cpu));
+}
+
+int sched_unpin_current(const struct cpumask *saved)
+{
+	might_sleep();
+	return set_cpus_allowed(current, saved);
+}
+
+void sched_describe_thread(struct thread *t, struct thread_desc *d)
+{
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	struct rq *rq = lock_thread_rq(t);
+
+	if (rq->curr == t)
+		update_curr(rq);
+	d->cpu = t->cpu;
+	d->state = t->state;
+	d->policy = t->policy;
+	d->nice = t->nice;
+	d->fifo_prio = t->fifo_prio;
+	cpumask_copy(&d->cpus_allowed, &t->cpus_allowed);
+	d->runtime_ns = t->stats.sum_exec_ns;
+	d->nvcsw = t->stats.nvcsw;
+	d->nivcsw = t->stats.nivcsw;
+	spin_unlock_no_resched(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+}
+
 static void set_weight(struct thread *t, int nice)
 {
 	t->nice = nice;
@@ -989,9 +1030,9 @@ int sched_hook_add(const struct sched_hook_ops *ops, void *data)
 		return -ENOSPC;
 	unsigned long flags = local_irq_save(); /* schedule() reads the array */
 
-	t->hook_ops[t->nr_hooks] = ops;
-	t->hook_data[t->nr_hooks] = data;
-	t->nr_hooks++;
+	WRITE_ONCE(t->hook_ops[t->nr_hooks], ops);
+	WRITE_ONCE(t->hook_data[t->nr_hooks], data);
+	WRITE_ONCE(t->nr_hooks, t->nr_hooks + 1);
 	local_irq_restore(flags);
 	return 0;
 }
@@ -1015,10 +1056,10 @@ void sched_hook_remove(const struct sched_hook_ops *ops)
 		if (t->hook_ops[i] != ops)
 			continue;
 		for (; i + 1 < t->nr_hooks; i++) {
-			t->hook_ops[i] = t->hook_ops[i + 1];
-			t->hook_data[i] = t->hook_data[i + 1];
+			WRITE_ONCE(t->hook_ops[i], t->hook_ops[i + 1]);
+			WRITE_ONCE(t->hook_data[i], t->hook_data[i + 1]);
 		}
-		t->nr_hooks--;
+		WRITE_ONCE(t->nr_hooks, t->nr_hooks - 1);
 		break;
 	}
 	local_irq_restore(flags);
@@ -1037,8 +1078,26 @@ void sched_thread_init(struct thread *t, const char *name)
 	INIT_LIST_HEAD(&t->run_link);
 	spin_lock_init(&t->pi_lock, "pi_lock");
 	cpumask_copy(&t->cpus_allowed, &cpu_possible_mask);
+	t->cpu = smp_processor_id(); /* where it is first queued, unless placed */
 	strscpy(t->name, name, sizeof(t->name));
 	init_completion(&t->exited);
+}
+
+void sched_thread_place(struct thread *t, const struct cpumask *allowed)
+{
+	/* Not started: nothing else looks at these fields yet. */
+	WARN_ON(t->on_rq || t->state != THREAD_BLOCKED || cpumask_empty(allowed));
+	cpumask_copy(&t->cpus_allowed, allowed);
+	if (!cpumask_test_cpu(t->cpu, allowed))
+		t->cpu = cpumask_first(allowed);
+}
+
+void sched_thread_drop_hooks(void)
+{
+	unsigned long flags = local_irq_save(); /* schedule() reads the array */
+
+	WRITE_ONCE(current->nr_hooks, 0);
+	local_irq_restore(flags);
 }
 
 /* Build the frame switch.S pops for a thread that never ran. */

@@ -201,6 +201,54 @@ int sched_set_normal(struct thread *t);
  * it runs (for t == current: once current runs on an allowed CPU). */
 int set_cpus_allowed(struct thread *t, const struct cpumask *mask);
 
+/* Affinity, under t->pi_lock: t's allowed CPUs now. */
+void thread_get_cpus_allowed(struct thread *t, struct cpumask *mask);
+/* The calling thread runs on cpu only from now on; its mask until now is
+ * saved in *saved for sched_unpin_current(). 0 (returning on cpu), or
+ * -EINVAL if cpu is not active (nothing changed). May sleep. */
+int sched_pin_current(unsigned int cpu, struct cpumask *saved);
+/* Back to the mask sched_pin_current() saved: 0, or -EINVAL if none of
+ * its CPUs is active (the pin stays). May sleep. */
+int sched_unpin_current(const struct cpumask *saved);
+
+/* Glances at another thread, without its locks, as Linux's owner_on_cpu():
+ * each may be stale as soon as it is read (a thread moves, blocks and
+ * wakes at any time). For display, last-gasp reports, tests that wait
+ * for a state to settle and spin-or-sleep choices; never for a decision
+ * that must be exact, which takes t's locks (sched_describe_thread()). */
+static inline bool thread_on_cpu(const struct thread *t)
+{
+	return READ_ONCE(t->on_cpu);
+}
+static inline unsigned int thread_cpu(const struct thread *t)
+{
+	return READ_ONCE(t->cpu);
+}
+static inline int thread_state(const struct thread *t)
+{
+	return READ_ONCE(t->state);
+}
+
+/* Is the calling context a CPU's idle thread (which must never block)? */
+static inline bool current_is_idle(void)
+{
+	return current->policy == SCHED_CLASS_IDLE; /* set at boot, never changed */
+}
+
+/* What ps shows of a thread, read under t->pi_lock and its run-queue lock
+ * so that the fields agree with each other. */
+struct thread_desc {
+	unsigned int cpu;
+	int state;
+	enum sched_class policy;
+	int nice;
+	unsigned int fifo_prio;
+	struct cpumask cpus_allowed;
+	u64 runtime_ns; /* its stint under way included */
+	u64 nvcsw, nivcsw;
+};
+void sched_describe_thread(struct thread *t, struct thread_desc *d);
+
 /* The calling thread adds or removes one of its own hooks; 0 or -ENOSPC. */
 int sched_hook_add(const struct sched_hook_ops *ops, void *data);
 void sched_hook_remove(const struct sched_hook_ops *ops);

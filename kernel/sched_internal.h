@@ -17,6 +17,14 @@
 void sched_thread_init(struct thread *t, const char *name);
 void sched_thread_stack_init(struct thread *t);
 
+/* sched.c, for kthread.c before t first runs: the CPUs it may use. It is
+ * first queued on the creating CPU if allowed, else on the first allowed
+ * (sched_thread_init() gave it every possible CPU and the creating one). */
+void sched_thread_place(struct thread *t, const struct cpumask *allowed);
+/* sched.c, for thread_exit(): the dying calling thread drops its hooks, so
+ * that its last switch tells no one it sleeps. */
+void sched_thread_drop_hooks(void);
+
 /* kthread.c, for the scheduler: a dead thread has switched out for the
  * last time and its stack is no longer in use; drop the thread's own
  * reference (the struct goes to the zombies if it was the last). Called

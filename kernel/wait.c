@@ -112,8 +112,8 @@ static void sleeper_check(const struct timer_list *t)
 	if (unlikely(th->sleeper != s))
 		panic("timer %p: sleeper of %s, which left schedule_timeout() (sleeping now on "
 		      "%p); it is %s on cpu%u, saved rsp %lx",
-		      t, th->name, th->sleeper, th->on_cpu ? "running" : "switched out", th->cpu,
-		      th->ctx_rsp);
+		      t, th->name, th->sleeper, thread_on_cpu(th) ? "running" : "switched out",
+		      thread_cpu(th), th->ctx_rsp);
 }
 
 /* The callback: the thread is still in schedule_timeout() (its

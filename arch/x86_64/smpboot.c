@@ -85,8 +85,7 @@ static void trampoline_setup(struct percpu *pc)
 
 static bool can_sleep(void)
 {
-	return sched_ready && current->policy != SCHED_CLASS_IDLE && !preempt_count() &&
-	       !irqs_disabled();
+	return sched_ready && !current_is_idle() && !preempt_count() && !irqs_disabled();
 }
 
 /*

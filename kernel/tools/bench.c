@@ -755,8 +755,7 @@ int bench_run(const char *list, unsigned int n)
 	for (unsigned int cpu = a; cpu < nr_cpu_ids; cpu = cpumask_next(cpu, &cpu_online_mask))
 		b = cpu;
 	/* Measure from A: the wakers and queuers run there. */
-	cpumask_copy(&old, &current->cpus_allowed);
-	err = set_cpus_allowed(current, cpumask_of(a));
+	err = sched_pin_current(a, &old);
 	if (err)
 		return err;
 	pr_notice("cpus %u and %u, %u online\n", a, b, num_online_cpus());
@@ -781,7 +780,7 @@ int bench_run(const char *list, unsigned int n)
 			pr_notice("%s: done in %lu ms of guest time\n", sc[i].name,
 				  (u64)((ktime_get_ns() - t0) / NSEC_PER_MSEC));
 	}
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 	return err;
 }
 

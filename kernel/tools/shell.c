@@ -356,18 +356,20 @@ static int cmd_online(int argc, char **argv)
 static void ps_one(struct thread *t, void *arg)
 {
 	char cls[12], mask[32], work[48] = "";
+	struct thread_desc d;
 
-	if (t->policy == SCHED_CLASS_FIFO)
-		snprintf(cls, sizeof(cls), "fifo%u", t->fifo_prio);
-	else if (t->policy == SCHED_CLASS_IDLE)
+	sched_describe_thread(t, &d);
+	if (d.policy == SCHED_CLASS_FIFO)
+		snprintf(cls, sizeof(cls), "fifo%u", d.fifo_prio);
+	else if (d.policy == SCHED_CLASS_IDLE)
 		snprintf(cls, sizeof(cls), "idle");
 	else
-		snprintf(cls, sizeof(cls), "nice%d", t->nice);
-	cpumask_print_list(mask, sizeof(mask), &t->cpus_allowed);
+		snprintf(cls, sizeof(cls), "nice%d", d.nice);
+	cpumask_print_list(mask, sizeof(mask), &d.cpus_allowed);
 	workqueue_describe_thread(t, work, sizeof(work));
-	out("%-18s %4u %-7s %-7s %-10s %8lu %7lu %7lu %s\n", t->name, t->cpu,
-	    thread_state_name(t->state), cls, mask, (u64)(thread_runtime_ns(t) / NSEC_PER_MSEC),
-	    t->stats.nvcsw, t->stats.nivcsw, work);
+	out("%-18s %4u %-7s %-7s %-10s %8lu %7lu %7lu %s\n", t->name, d.cpu,
+	    thread_state_name(d.state), cls, mask, (u64)(d.runtime_ns / NSEC_PER_MSEC), d.nvcsw,
+	    d.nivcsw, work);
 }
 
 static int cmd_ps(int argc, char **argv)

@@ -40,8 +40,7 @@ static void each_model_runs_every_item_once(struct ktest *t)
 	unsigned int cpu = cpumask_first(&cpu_online_mask);
 	struct cpumask old;
 
-	cpumask_copy(&old, &current->cpus_allowed);
-	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(cpu)), 0);
+	KT_ASSERT_EQ(t, sched_pin_current(cpu, &old), 0);
 	for (enum bench_model m = 0; m < NR_BENCH_MODELS; m++) {
 		static struct mitem items[NR_ITEMS];
 		struct model_wq *mwq = model_wq_create(m, "test/m", 0);
@@ -80,7 +79,7 @@ static void each_model_runs_every_item_once(struct ktest *t)
 			KT_EXPECT_EQ(t, refused, NR_ITEMS);
 		model_wq_destroy(mwq);
 	}
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 /* The dedicated model owns one thread per online CPU, or one in all. */
@@ -112,15 +111,14 @@ static void every_scenario_runs_small(struct ktest *t)
 	c.b = c.a;
 	for_each_online_cpu(cpu)
 		c.b = cpu;
-	cpumask_copy(&old, &current->cpus_allowed);
-	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(c.a)), 0);
+	KT_ASSERT_EQ(t, sched_pin_current(c.a, &old), 0);
 	for (unsigned int i = 0; i < n; i++) {
 		int err = sc[i].run(&c);
 
 		if (err)
 			ktest_fail(t, __FILE__, __LINE__, "scenario %s: error %d", sc[i].name, err);
 	}
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 KTEST_SUITE(bench_models, KTEST_CASE(each_model_runs_every_item_once),

@@ -1006,7 +1006,7 @@ static bool call_together(struct ktest *t, struct hp_call *a, struct hp_call *b)
 		return false;
 	}
 	/* b only blocks on the hotplug lock (a holds it). */
-	KT_EXPECT_TRUE(t, wait_until(b->calling && READ_ONCE(tb->state) == THREAD_BLOCKED));
+	KT_EXPECT_TRUE(t, wait_until(b->calling && thread_state(tb) == THREAD_BLOCKED));
 	KT_EXPECT_EQ(t, b->ret, 1); /* still waiting */
 	complete_all(&hold_release);
 	KT_EXPECT_TRUE(t, wait_until(a->ret != 1 && b->ret != 1));

@@ -194,8 +194,8 @@ static int affinity_checker(void *arg)
 	struct cpumask m;
 
 	/* Started on a one-CPU mask: it must be there. */
-	if (!cpumask_test_cpu(smp_processor_id(), &current->cpus_allowed) ||
-	    cpumask_weight(&current->cpus_allowed) != 1)
+	thread_get_cpus_allowed(current, &m);
+	if (!cpumask_test_cpu(smp_processor_id(), &m) || cpumask_weight(&m) != 1)
 		atomic_inc(&affinity_violations);
 	prng_seed(&r, (u64)arg);
 	for (int round = 0; round < 40; round++) {
@@ -533,7 +533,7 @@ static void sleeping_hook_wakes_a_local_thread(struct ktest *t)
 	waker_counts = (struct hook_counts){ 0 };
 	helper_ran_on = 0;
 	wake_up_thread(h);
-	KT_WAIT_UNTIL(t, READ_ONCE(h->state) == THREAD_BLOCKED && !READ_ONCE(h->on_rq));
+	KT_WAIT_UNTIL(t, thread_state(h) == THREAD_BLOCKED && !READ_ONCE(h->on_rq));
 	helper_ran_on = 0;
 	init_completion(&waker_done);
 	wake_up_thread(w);
@@ -550,7 +550,7 @@ static void cpus_used(struct thread **s, unsigned int n, struct cpumask *used)
 {
 	cpumask_clear(used);
 	for (unsigned int i = 0; i < n; i++)
-		cpumask_set_cpu(READ_ONCE(s[i]->cpu), used);
+		cpumask_set_cpu(thread_cpu(s[i]), used);
 }
 
 /* Threads all started on one CPU spread out: idle CPUs pull them and the
@@ -568,9 +568,10 @@ static void balancing_spreads_threads(struct ktest *t)
 	n = min(n, 8u);
 	spin_stop = false;
 	for (unsigned int i = 0; i < n; i++) {
-		s[i] = kthread_create(spinner, NULL, "bal%u", i);
+		/* All queued first on one CPU, but free to move. */
+		s[i] = kthread_create_on_cpu(spinner, NULL, victim_cpu(), "bal%u", i);
 		KT_ASSERT_NOT_NULL(t, s[i]);
-		s[i]->cpu = victim_cpu(); /* not started: all queued on one CPU */
+		KT_ASSERT_EQ(t, set_cpus_allowed(s[i], &cpu_possible_mask), 0);
 	}
 	for (unsigned int i = 0; i < n; i++)
 		wake_up_thread(s[i]);
@@ -740,8 +741,7 @@ static void new_threads_do_not_starve_old_ones(struct ktest *t)
 	unsigned int cpu = cpumask_first(&cpu_online_mask);
 	struct cpumask old;
 
-	cpumask_copy(&old, &current->cpus_allowed);
-	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(cpu)), 0);
+	KT_ASSERT_EQ(t, sched_pin_current(cpu, &old), 0);
 	atomic_set(&chain_links, 0);
 	WRITE_ONCE(chain_stop, false);
 	init_completion(&chain_ended);
@@ -761,7 +761,7 @@ static void new_threads_do_not_starve_old_ones(struct ktest *t)
 		KT_EXPECT_TRUE(t,
 			       wait_for_completion_timeout(&chain_ended, 60 * NSEC_PER_SEC) != 0);
 	}
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 /* ---- affinity of a running thread, FIFO priorities, wake-up preemption -- */
@@ -792,27 +792,26 @@ static void affinity_change_moves_a_running_thread(struct ktest *t)
 		ktest_skip(t, "needs two CPUs");
 		return;
 	}
-	cpumask_copy(&old, &current->cpus_allowed);
-	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(b)), 0);
+	KT_ASSERT_EQ(t, sched_pin_current(b, &old), 0);
 	spin_stop = false;
 	mover_on = 0;
 	struct thread *m = kthread_create_on_cpu(mover, NULL, a, "mover");
 
 	KT_ASSERT_NOT_NULL(t, m);
 	wake_up_thread(m);
-	if (KT_WAIT_UNTIL(t, READ_ONCE(mover_on) == a + 1 && READ_ONCE(m->on_cpu))) {
+	if (KT_WAIT_UNTIL(t, READ_ONCE(mover_on) == a + 1 && thread_on_cpu(m))) {
 		KT_EXPECT_EQ(t, set_cpus_allowed(m, cpumask_of(b)), 0);
 		if (KT_WAIT_UNTIL(t, READ_ONCE(mover_on) == b + 1)) {
-			KT_EXPECT_EQ(t, READ_ONCE(m->cpu), b);
+			KT_EXPECT_EQ(t, thread_cpu(m), b);
 			KT_EXPECT_EQ(t, set_cpus_allowed(m, cpumask_of(a)), 0);
 			KT_WAIT_UNTIL(t, READ_ONCE(mover_on) == a + 1);
-			KT_EXPECT_EQ(t, READ_ONCE(m->cpu), a);
+			KT_EXPECT_EQ(t, thread_cpu(m), a);
 		}
 	}
 	spin_stop = true;
 	KT_EXPECT_EQ(t, kthread_stop(m), 0);
 	KT_EXPECT_LE(t, 2, m->stats.nr_migrations);
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 static volatile bool low_stop, low_running, low_done, high_ran, lower_ran;
@@ -872,8 +871,7 @@ static void fifo_priorities_order_fifo_threads(struct ktest *t)
 		ktest_skip(t, "needs two CPUs"); /* the spinner would starve us */
 		return;
 	}
-	cpumask_copy(&old, &current->cpus_allowed);
-	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(a)), 0);
+	KT_ASSERT_EQ(t, sched_pin_current(a, &old), 0);
 	low_stop = low_running = low_done = high_ran = lower_ran = false;
 	high_saw_low_done = lower_saw_low_done = true;
 	struct thread *lo = kthread_create_on_cpu(fifo_low, NULL, c, "fifo10");
@@ -900,7 +898,7 @@ static void fifo_priorities_order_fifo_threads(struct ktest *t)
 	kthread_stop(lo);
 	kthread_stop(hi);
 	kthread_stop(lw);
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 static volatile bool wp_go, wp_sleeper_go, wp_waker_continued, wp_sleeper_saw_continued,
@@ -942,7 +940,7 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 	unsigned int c = victim_cpu(), a = other_cpu();
 	struct cpumask old;
 
-	cpumask_copy(&old, &current->cpus_allowed);
+	thread_get_cpus_allowed(current, &old);
 	if (a < NR_CPUS)
 		KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(a)), 0);
 	wp_go = wp_sleeper_go = wp_waker_continued = wp_sleeper_done = false;
@@ -952,8 +950,8 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 
 	KT_ASSERT_TRUE(t, wp_sleeper && w);
 	wake_up_thread(wp_sleeper); /* runs once, then sleeps: woken before */
-	KT_WAIT_UNTIL(t, READ_ONCE(wp_sleeper->state) == THREAD_BLOCKED &&
-				 !READ_ONCE(wp_sleeper->on_rq));
+	KT_WAIT_UNTIL(t,
+		      thread_state(wp_sleeper) == THREAD_BLOCKED && !READ_ONCE(wp_sleeper->on_rq));
 	wake_up_thread(w);
 	/* 30 ms of the waker's CPU time, as the scheduler counts it: far
 	 * beyond the sleeper's vruntime plus the wake-up granularity. */
@@ -965,7 +963,7 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 	wake_up_thread(wp_sleeper); /* after a failure: let it end */
 	kthread_stop(w);
 	kthread_stop(wp_sleeper);
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 /* Every CPU number has a run queue to ask, started or not: from each online
@@ -979,7 +977,7 @@ static void every_cpu_number_has_a_run_queue(struct ktest *t)
 	struct cpumask old;
 	unsigned int on;
 
-	cpumask_copy(&old, &current->cpus_allowed);
+	thread_get_cpus_allowed(current, &old);
 	for_each_online_cpu(on) {
 		KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(on)), 0);
 		for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
@@ -994,7 +992,7 @@ static void every_cpu_number_has_a_run_queue(struct ktest *t)
 			KT_EXPECT_EQ(t, st.idle_ns, 0);
 		}
 	}
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 KTEST_SUITE(sched, KTEST_CASE(threads_are_reaped), KTEST_CASE(equal_nice_shares_equally),

@@ -259,8 +259,7 @@ static unsigned int quiet_cpu(struct ktest *t, u64 horizon, struct cpumask *old)
 {
 	unsigned int cpu = NR_CPUS;
 
-	cpumask_copy(old, &current->cpus_allowed);
-	if (set_cpus_allowed(current, cpumask_of(0)))
+	if (sched_pin_current(0, old))
 		return NR_CPUS;
 	KT_WAIT_UNTIL(t, (cpu = find_quiet_cpu(horizon)) != NR_CPUS);
 	return cpu;
@@ -302,7 +301,7 @@ static void timer_armed_from_an_interrupt_wakes_an_idle_cpu(struct ktest *t)
 		KT_EXPECT_EQ(t, from_irq_ran_on, cpu);
 		KT_EXPECT_FALSE(t, timer_pending(&from_irq_timer));
 	}
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 /* An idle CPU takes no timer interrupt until a timer of its own is due:
@@ -329,7 +328,7 @@ static void idle_cpu_takes_no_timer_interrupt(struct ktest *t)
 			clockevent_get_stats(cpu, &c1);
 			timers_get_stats(cpu, &t1);
 		}
-		set_cpus_allowed(current, &old);
+		sched_unpin_current(&old);
 		KT_ASSERT_TRUE(t, cpu != NR_CPUS);
 		if (t1.nr_armed != t0.nr_armed)
 			continue; /* a timer came: not the case under test */
@@ -381,7 +380,7 @@ static void woken_thread_runs_at_once_on_an_idle_cpu(struct ktest *t)
 		kthread_stop(th);
 	}
 	KT_EXPECT_TRUE(t, th != NULL);
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 }
 
 /* ---- a CPU going offline with its timers ------------------------------- */

@@ -126,8 +126,7 @@ static void trace_one_cpus_clock_events(struct ktest *t)
 		ktest_skip(t, "needs two CPUs (the test thread waits on the other)");
 		return;
 	}
-	cpumask_copy(&old, &current->cpus_allowed);
-	KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(0)), 0); /* off the traced CPU */
+	KT_ASSERT_EQ(t, sched_pin_current(0, &old), 0); /* off the traced CPU */
 	clock_hogs_stop = clock_timer_fired = false;
 	hog[0] = kthread_create_on_cpu(clock_hog, NULL, cpu, "hog/a");
 	hog[1] = kthread_create_on_cpu(clock_hog, NULL, cpu, "hog/b");
@@ -142,7 +141,7 @@ static void trace_one_cpus_clock_events(struct ktest *t)
 	KT_WAIT_UNTIL(t,
 		      READ_ONCE(hog[0]->stats.nivcsw) >= 2 && READ_ONCE(hog[1]->stats.nivcsw) >= 2);
 	wake_up_thread(sleeper);
-	KT_WAIT_UNTIL(t, READ_ONCE(sleeper->state) == THREAD_DEAD);
+	KT_WAIT_UNTIL(t, thread_state(sleeper) == THREAD_DEAD);
 	clock_hogs_stop = true;
 	kthread_stop(hog[0]);
 	kthread_stop(hog[1]);
@@ -151,7 +150,7 @@ static void trace_one_cpus_clock_events(struct ktest *t)
 	KT_WAIT_UNTIL(t, clock_timer_fired);
 	msleep(20); /* the CPU idle after it: no interrupt at all */
 	trace_stop();
-	set_cpus_allowed(current, &old);
+	sched_unpin_current(&old);
 	trace_counts(&recorded, &lost);
 	KT_EXPECT_EQ(t, lost, 0);
 	KT_EXPECT_LE(t, 20, trace_dump());
