@@ -23,11 +23,13 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "lib/hash.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
 #define MAX_CLASSES	2048
-#define CLASS_HASH_SIZE 1024
+#define CLASS_HASH_BITS 10
+#define CLASS_HASH_SIZE (1 << CLASS_HASH_BITS)
 #define MAX_DEPS	8192
 #define CHAIN_SLOTS	16384
 #define CHAIN_PROBES	16
@@ -334,11 +336,12 @@ static const char *class_str(u16 idx, char *buf, size_t size)
 	return buf;
 }
 
+/* The subclass goes into bits that are all ones in every kernel address
+ * (48 and up): no two (key, subclass) pairs are hashed as the same number,
+ * even where 1-byte keys sit side by side. */
 static unsigned int key_hash(const void *key, unsigned int subclass)
 {
-	u64 k = ((u64)key >> 3) * 0x9E3779B97F4A7C15ull + subclass;
-
-	return (unsigned int)(k >> 40) % CLASS_HASH_SIZE;
+	return hash_64((u64)(uintptr_t)key ^ (u64)subclass << 56, CLASS_HASH_BITS);
 }
 
 /* The live class of (key, subclass), or 0. Without the graph lock it may
