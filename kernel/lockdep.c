@@ -23,11 +23,13 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "lib/hash.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
 #define MAX_CLASSES	2048
-#define CLASS_HASH_SIZE 1024
+#define CLASS_HASH_BITS 10
+#define CLASS_HASH_SIZE (1 << CLASS_HASH_BITS)
 #define MAX_DEPS	8192
 #define CHAIN_SLOTS	16384
 #define CHAIN_PROBES	16
@@ -186,6 +188,7 @@ static bool report_begin(void)
  * CPU reports)? With interrupts off. */
 static bool own_report(void)
 {
+	assert(irqs_disabled());
 	return READ_ONCE(rep.kind) != REP_NONE && READ_ONCE(rep.owner) == smp_processor_id();
 }
 
@@ -333,11 +336,12 @@ static const char *class_str(u16 idx, char *buf, size_t size)
 	return buf;
 }
 
+/* The subclass goes into bits that are all ones in every kernel address
+ * (48 and up): no two (key, subclass) pairs are hashed as the same number,
+ * even where 1-byte keys sit side by side. */
 static unsigned int key_hash(const void *key, unsigned int subclass)
 {
-	u64 k = ((u64)key >> 3) * 0x9E3779B97F4A7C15ull + subclass;
-
-	return (unsigned int)(k >> 40) % CLASS_HASH_SIZE;
+	return hash_64((u64)(uintptr_t)key ^ (u64)subclass << 56, CLASS_HASH_BITS);
 }
 
 /* The live class of (key, subclass), or 0. Without the graph lock it may
@@ -602,6 +606,7 @@ static u16 map_class(const struct lockdep_map *m, unsigned int subclass, const v
 /* Under G. */
 static u32 find_dep(u16 from, u16 to)
 {
+	assert_graph_locked();
 	for (u32 d = classes[from].after; d; d = deps[d].next_after)
 		if (deps[d].to == to)
 			return d;
@@ -993,12 +998,23 @@ void lockdep_unregister_key(struct lock_class_key *key)
 
 static void report_held(const struct lockdep_ctx *ctx);
 
+/* The end of every report: what the context holds, the stack, and that
+ * validation is now off. Inline, so that the stack dumped starts at the
+ * function that reports. */
+static __always_inline void print_report_end(const struct lockdep_ctx *ctx)
+{
+	report_held(ctx);
+	dump_stack();
+	printk(KERN_ERR "validator off after this report (locks are still tracked)\n");
+}
+
 /* A context that must hold at most `depth` locks holds more: report it
  * (once, while validating) and forget the extra ones. With
  * lockdep_recursion set. */
 static void check_leak(struct lockdep_ctx *ctx, unsigned int depth, const char *what,
 		       const char *who, const void *fn)
 {
+	assert(this_cpu_read(lockdep_recursion));
 	if (ctx->depth <= depth)
 		return;
 	if (validating() && report_begin()) {
@@ -1009,9 +1025,7 @@ static void check_leak(struct lockdep_ctx *ctx, unsigned int depth, const char *
 			report_bug("lockdep", "%s %pS returned holding %s", what, fn, name);
 		else
 			report_bug("lockdep", "%s %s exits holding %s", what, who, name);
-		report_held(ctx);
-		dump_stack();
-		printk(KERN_ERR "validator off after this report (locks are still tracked)\n");
+		print_report_end(ctx);
 	}
 	ctx->depth = depth;
 }
@@ -1178,101 +1192,138 @@ static void print_hints(u16 c)
 				"del_timer_sync(): it waits for the callback)\n");
 }
 
+/* Where the classes of a cycle or of a recursion were first taken. */
+static void print_first_taken(void)
+{
+	print_first(rep.prev ? rep.prev : rep.next);
+	if (rep.prev && rep.prev != rep.next)
+		print_first(rep.next);
+}
+
+/* REP_CIRCULAR: who takes rep.next at `where` while holding rep.prev. */
+static void print_circular(const char *who, const char *where)
+{
+	char a[NAME_LEN + 24], b[NAME_LEN + 24];
+
+	report_bug("lockdep",
+		   "possible circular locking dependency: %s takes %s at %s while "
+		   "holding %s",
+		   who, class_str(rep.next, a, sizeof(a)), where,
+		   class_str(rep.prev, b, sizeof(b)));
+	printk(KERN_ERR "the existing chain back (each dependency where it was first "
+			"made):\n");
+	print_path(rep.prev, 0);
+	printk(KERN_ERR "  %s -> %s: the new dependency, taken at %s\n",
+	       class_str(rep.prev, b, sizeof(b)), class_str(rep.next, a, sizeof(a)), where);
+	print_hints(rep.next);
+	print_hints(rep.prev);
+	print_first_taken();
+}
+
+/* REP_RECURSIVE: who takes instance, of class rep.next, at `where` while
+ * holding rep.held of the same class. */
+static void print_recursive(const char *who, const char *where, const void *instance)
+{
+	char a[NAME_LEN + 24], held_at[128];
+
+	print_ip(held_at, sizeof(held_at), rep.held->ip);
+	report_bug("lockdep",
+		   "possible recursive locking: %s takes %s at %s while holding %s "
+		   "(taken at %s)",
+		   who, class_str(rep.next, a, sizeof(a)), where,
+		   rep.held->instance == instance ? "that very one" : "another of its class",
+		   held_at);
+	if (classes[rep.next].kind == LD_TIMER)
+		printk(KERN_ERR "del_timer_sync() from a timer's own callback waits for "
+				"itself; from the callback of another timer of its class, "
+				"the two callbacks can wait for each other\n");
+	else if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
+		printk(KERN_ERR "flushing a work item from inside itself, a workqueue "
+				"from one of its own items, or a later item of an ordered or "
+				"max_active 1 workqueue from an earlier one, waits for "
+				"itself\n");
+	else
+		printk(KERN_ERR "two locks of one class nest without a subclass "
+				"(spin_lock_nested()) saying in which order\n");
+	print_hints(rep.next);
+	print_first_taken();
+}
+
+/* REP_INCONSISTENT: rep.next, just seen with usage rep.new_bit, had the
+ * other one. */
+static void print_inconsistent(const char *who, const char *where)
+{
+	char a[NAME_LEN + 24];
+	bool now_irq = rep.new_bit == USED_IN_HARDIRQ;
+	u32 before = classes[rep.next].usage_trace[now_irq ? 1 : 0];
+
+	report_bug("lockdep", "inconsistent lock state %s: %s takes %s at %s %s",
+		   now_irq ? "{HARDIRQ-ON-W} -> {IN-HARDIRQ-W}" :
+			     "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}",
+		   who, class_str(rep.next, a, sizeof(a)), where,
+		   now_irq ? "in an interrupt handler" : "with interrupts enabled");
+	printk(KERN_ERR "it was taken %s before, first by %s:\n",
+	       now_irq ? "with interrupts enabled" : "in an interrupt handler",
+	       traces[before].comm);
+	print_trace(before, "      ");
+	printk(KERN_ERR "an interrupt taking it on a CPU that holds it with interrupts "
+			"on spins forever\n");
+}
+
+/* REP_IRQ_ORDER: a chain from hardirq-safe rep.safe to hardirq-unsafe
+ * rep.unsafe, closed by the new rep.prev -> rep.next or by a usage just
+ * seen on rep.next. */
+static void print_irq_order(const char *who, const char *where)
+{
+	char a[NAME_LEN + 24], b[NAME_LEN + 24], c[NAME_LEN + 24];
+
+	report_bug("lockdep",
+		   "hardirq-safe -> hardirq-unsafe lock order: %s takes %s at %s; %s "
+		   "is taken in interrupt handlers and %s with interrupts enabled",
+		   who, class_str(rep.next, a, sizeof(a)), where, class_str(rep.safe, b, sizeof(b)),
+		   class_str(rep.unsafe, c, sizeof(c)));
+	printk(KERN_ERR "the chain from the hardirq-safe lock to the hardirq-unsafe one:\n");
+	if (rep.via_new_dep) {
+		print_path(rep.safe, 1);
+		printk(KERN_ERR "  %s -> %s: the new dependency\n",
+		       class_str(rep.prev, a, sizeof(a)), class_str(rep.next, b, sizeof(b)));
+	}
+	if (rep.via_new_dep || rep.safe_is_new)
+		print_path(rep.unsafe, 0); /* searched forward, to it */
+	else
+		print_path(rep.safe, 1); /* searched backward, to it */
+	printk(KERN_ERR "%s taken in an interrupt handler, first by %s:\n",
+	       class_str(rep.safe, a, sizeof(a)), traces[classes[rep.safe].usage_trace[0]].comm);
+	print_trace(classes[rep.safe].usage_trace[0], "      ");
+	printk(KERN_ERR "%s taken with interrupts enabled, first by %s:\n",
+	       class_str(rep.unsafe, a, sizeof(a)),
+	       traces[classes[rep.unsafe].usage_trace[1]].comm);
+	print_trace(classes[rep.unsafe].usage_trace[1], "      ");
+	printk(KERN_ERR "an interrupt taking the first while this CPU waits for the second, "
+			"held by a CPU that the interrupt stopped, deadlocks\n");
+}
+
 /* The report this CPU owns (rep), for the acquisition of instance at ip
  * by ctx; with interrupts off and lockdep_recursion set. */
 static void print_report(const struct lockdep_ctx *ctx, const void *ip, const void *instance)
 {
-	char a[NAME_LEN + 24], b[NAME_LEN + 24], c[NAME_LEN + 24], where[128];
+	char where[128];
 	const char *who = ctx_name();
 
+	assert(irqs_disabled() && this_cpu_read(lockdep_recursion));
 	print_ip(where, sizeof(where), ip);
 	switch (rep.kind) {
 	case REP_CIRCULAR:
-		report_bug("lockdep",
-			   "possible circular locking dependency: %s takes %s at %s while "
-			   "holding %s",
-			   who, class_str(rep.next, a, sizeof(a)), where,
-			   class_str(rep.prev, b, sizeof(b)));
-		printk(KERN_ERR "the existing chain back (each dependency where it was first "
-				"made):\n");
-		print_path(rep.prev, 0);
-		printk(KERN_ERR "  %s -> %s: the new dependency, taken at %s\n",
-		       class_str(rep.prev, b, sizeof(b)), class_str(rep.next, a, sizeof(a)), where);
-		print_hints(rep.next);
-		print_hints(rep.prev);
+		print_circular(who, where);
 		break;
-	case REP_RECURSIVE: {
-		char held_at[128];
-
-		print_ip(held_at, sizeof(held_at), rep.held->ip);
-		report_bug("lockdep",
-			   "possible recursive locking: %s takes %s at %s while holding %s "
-			   "(taken at %s)",
-			   who, class_str(rep.next, a, sizeof(a)), where,
-			   rep.held->instance == instance ? "that very one" :
-							    "another of its class",
-			   held_at);
-		if (classes[rep.next].kind == LD_TIMER)
-			printk(KERN_ERR "del_timer_sync() from a timer's own callback waits for "
-					"itself; from the callback of another timer of its class, "
-					"the two callbacks can wait for each other\n");
-		else if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
-			printk(KERN_ERR
-			       "flushing a work item from inside itself, a workqueue "
-			       "from one of its own items, or a later item of an ordered or "
-			       "max_active 1 workqueue from an earlier one, waits for "
-			       "itself\n");
-		else
-			printk(KERN_ERR "two locks of one class nest without a subclass "
-					"(spin_lock_nested()) saying in which order\n");
-		print_hints(rep.next);
+	case REP_RECURSIVE:
+		print_recursive(who, where, instance);
 		break;
-	}
-	case REP_INCONSISTENT: {
-		bool now_irq = rep.new_bit == USED_IN_HARDIRQ;
-
-		report_bug("lockdep", "inconsistent lock state %s: %s takes %s at %s %s",
-			   now_irq ? "{HARDIRQ-ON-W} -> {IN-HARDIRQ-W}" :
-				     "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}",
-			   who, class_str(rep.next, a, sizeof(a)), where,
-			   now_irq ? "in an interrupt handler" : "with interrupts enabled");
-		printk(KERN_ERR "it was taken %s before, first by %s:\n",
-		       now_irq ? "with interrupts enabled" : "in an interrupt handler",
-		       traces[classes[rep.next].usage_trace[now_irq ? 1 : 0]].comm);
-		print_trace(classes[rep.next].usage_trace[now_irq ? 1 : 0], "      ");
-		printk(KERN_ERR "an interrupt taking it on a CPU that holds it with interrupts "
-				"on spins forever\n");
+	case REP_INCONSISTENT:
+		print_inconsistent(who, where);
 		break;
-	}
 	case REP_IRQ_ORDER:
-		report_bug("lockdep",
-			   "hardirq-safe -> hardirq-unsafe lock order: %s takes %s at %s; %s "
-			   "is taken in interrupt handlers and %s with interrupts enabled",
-			   who, class_str(rep.next, a, sizeof(a)), where,
-			   class_str(rep.safe, b, sizeof(b)), class_str(rep.unsafe, c, sizeof(c)));
-		printk(KERN_ERR
-		       "the chain from the hardirq-safe lock to the hardirq-unsafe one:\n");
-		if (rep.via_new_dep) {
-			print_path(rep.safe, 1);
-			printk(KERN_ERR "  %s -> %s: the new dependency\n",
-			       class_str(rep.prev, a, sizeof(a)),
-			       class_str(rep.next, b, sizeof(b)));
-		}
-		if (rep.via_new_dep || rep.safe_is_new)
-			print_path(rep.unsafe, 0); /* searched forward, to it */
-		else
-			print_path(rep.safe, 1); /* searched backward, to it */
-		printk(KERN_ERR "%s taken in an interrupt handler, first by %s:\n",
-		       class_str(rep.safe, a, sizeof(a)),
-		       traces[classes[rep.safe].usage_trace[0]].comm);
-		print_trace(classes[rep.safe].usage_trace[0], "      ");
-		printk(KERN_ERR "%s taken with interrupts enabled, first by %s:\n",
-		       class_str(rep.unsafe, a, sizeof(a)),
-		       traces[classes[rep.unsafe].usage_trace[1]].comm);
-		print_trace(classes[rep.unsafe].usage_trace[1], "      ");
-		printk(KERN_ERR
-		       "an interrupt taking the first while this CPU waits for the second, "
-		       "held by a CPU that the interrupt stopped, deadlocks\n");
+		print_irq_order(who, where);
 		break;
 	case REP_FULL:
 		report_bug("lockdep", "out of %s; validator off", rep.table);
@@ -1280,14 +1331,7 @@ static void print_report(const struct lockdep_ctx *ctx, const void *ip, const vo
 	case REP_NONE:
 		return;
 	}
-	if (rep.kind == REP_CIRCULAR || rep.kind == REP_RECURSIVE) {
-		print_first(rep.prev ? rep.prev : rep.next);
-		if (rep.prev && rep.prev != rep.next)
-			print_first(rep.next);
-	}
-	report_held(ctx);
-	dump_stack();
-	printk(KERN_ERR "validator off after this report (locks are still tracked)\n");
+	print_report_end(ctx);
 	rep.kind = REP_NONE;
 }
 

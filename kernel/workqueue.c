@@ -57,6 +57,7 @@
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "lib/errno.h"
+#include "lib/hash.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -665,9 +666,7 @@ static void color_done(struct workqueue_struct *wq, unsigned int color)
 
 static struct list_head *busy_bucket(struct worker_pool *pool, const struct work_struct *w)
 {
-	u64 h = (u64)(uintptr_t)w * 0x9e3779b97f4a7c15ULL; /* Fibonacci hashing */
-
-	return &pool->busy_hash[h >> (64 - 5)];
+	return &pool->busy_hash[hash_ptr(w, 5)];
 }
 _Static_assert(BUSY_HASH_SIZE == 1 << 5, "busy_bucket() takes the top 5 bits");
 

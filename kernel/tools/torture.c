@@ -1553,7 +1553,9 @@ static bool drain_items(struct torture_slot *s)
 	return false;
 }
 
-static void final_checks(void)
+/* Every item ran or was cancelled once per queueing, and none is still
+ * inside its function. */
+static void check_items_balanced(void)
 {
 	for (unsigned int i = 0; i < run.nr_items; i++) {
 		struct torture_item *it = &run.items[i];
@@ -1570,6 +1572,12 @@ static void final_checks(void)
 		if (it->flags & TI_PRIVATE)
 			private_idle_check(it);
 	}
+}
+
+/* Every timer fired or was deleted once per arming (those still pending
+ * are deleted here). */
+static void check_timers_balanced(void)
+{
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
 		struct torture_timer *tt = &run.timers[i];
 
@@ -1582,8 +1590,12 @@ static void final_checks(void)
 			violation("timer %s: armed %ld times, fired %ld, deleted %ld", tt->name, a,
 				  f, d);
 	}
-	/* Every online CPU's pools are bound again (busy workers rebind after
-	 * their item: give them a moment). */
+}
+
+/* Every online CPU's pools are bound again (busy workers rebind after
+ * their item: give them a moment). */
+static void check_pools_rebound(void)
+{
 	u64 t0 = ktime_get_ns();
 	unsigned int cpu, left;
 
@@ -1610,8 +1622,12 @@ static void final_checks(void)
 		smp_show_backtraces();
 		msleep(200);
 	}
-	/* cpuhp_get_stats() counted exactly our successful calls; in the host
-	 * modes, ours and those of others. */
+}
+
+/* cpuhp_get_stats() counted exactly our successful calls; in the host
+ * modes, ours and those of others (whose count it gives run.hp). */
+static void check_hotplug_counted(void)
+{
 	struct cpuhp_stats now;
 
 	cpuhp_get_stats(&now);
@@ -1631,13 +1647,61 @@ static void final_checks(void)
 		run.hp.others_online = ups >= hp.online ? ups - hp.online : 0;
 		spin_unlock_irqrestore(&stats_lock, flags);
 	}
-	/* Every hotplug operation ends by releasing the kernel stacks freed
-	 * while its CPU was in transit: none may still be held. */
+}
+
+/* Every hotplug operation ends by releasing the kernel stacks freed while
+ * its CPU was in transit: none may still be held. */
+static void check_stacks_released(void)
+{
 	unsigned int held = kstack_nr_held(NULL);
 
 	if (held && !cpus_in_transit())
 		violation("%u freed kernel stacks still held back, with no CPU starting or dying",
 			  held);
+}
+
+/* The run did what it was asked: CPUs went offline and online (the cycles
+ * asked for), work ran, and each variant made its calls fail or its
+ * changes. After check_hotplug_counted(): the host modes count the others'
+ * calls. */
+static void check_run_exercised(void)
+{
+	u64 cycles = cycles_completed();
+	struct work_totals works;
+	struct hp_counts hp;
+
+	sum_items(&works);
+	read_hp_counts(&hp);
+	if (!cycles && !host_mode())
+		violation("no offline/online cycle was completed");
+	else if (host_mode() && !hp.offline && !hp.online && !hp.others_offline &&
+		 !hp.others_online)
+		violation("no CPU went offline or online during the run");
+	else if (run.params.cycles && cycles < run.params.cycles && !READ_ONCE(run.stop_requested))
+		violation("only %lu of %u cycles were done", UL(cycles), run.params.cycles);
+	if (!works.executed)
+		violation("no work item ran");
+	if (run.params.fail_steps && !hp.cancelled_offlines && !hp.failed_onlines)
+		violation("torture_fail_steps: no call failed at its step");
+	if (run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
+		violation("torture_fail_workers: no call failed for want of a thread");
+	if (run.params.fail_workers && !READ_ONCE(run.nr_starved) && !host_mode())
+		violation("torture_fail_workers: no hand-over was starved of threads");
+	if (run.params.attrs && !atomic_long_read(&run.nr_attrs))
+		violation("torture_attrs: no attribute change was made");
+}
+
+/* The end state, once the stress threads have stopped and the items are
+ * drained: each check reports what it finds as violations, in this order. */
+static void final_checks(void)
+{
+	check_items_balanced();
+	check_timers_balanced();
+	check_pools_rebound();
+	check_hotplug_counted();
+	check_stacks_released();
+	check_kernel_reports();
+	check_run_exercised();
 }
 
 static void destroy_wqs(void)
@@ -1698,35 +1762,11 @@ static void end_run(void)
 		}
 	}
 	final_checks();
-	check_kernel_reports();
 	mutex_lock(&torture_mutex);
 	if (step_added)
 		cpuhp_remove_step(&fail_step);
 	step_added = false;
 	mutex_unlock(&torture_mutex);
-	u64 cycles = cycles_completed();
-	struct work_totals works;
-	struct hp_counts hp;
-
-	sum_items(&works);
-	read_hp_counts(&hp);
-	if (!cycles && !host_mode())
-		violation("no offline/online cycle was completed");
-	else if (host_mode() && !hp.offline && !hp.online && !hp.others_offline &&
-		 !hp.others_online)
-		violation("no CPU went offline or online during the run");
-	else if (run.params.cycles && cycles < run.params.cycles && !READ_ONCE(run.stop_requested))
-		violation("only %lu of %u cycles were done", UL(cycles), run.params.cycles);
-	if (!works.executed)
-		violation("no work item ran");
-	if (run.params.fail_steps && !hp.cancelled_offlines && !hp.failed_onlines)
-		violation("torture_fail_steps: no call failed at its step");
-	if (run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
-		violation("torture_fail_workers: no call failed for want of a thread");
-	if (run.params.fail_workers && !READ_ONCE(run.nr_starved) && !host_mode())
-		violation("torture_fail_workers: no hand-over was starved of threads");
-	if (run.params.attrs && !atomic_long_read(&run.nr_attrs))
-		violation("torture_attrs: no attribute change was made");
 	if (idle)
 		destroy_wqs();
 	report_verdict(RUN_ENDED);
@@ -1744,8 +1784,6 @@ static void print_latency(const char *what, const struct value_summary *l)
 		  to_us(l->median), to_us(l->max), UL(l->n));
 }
 
-/* Fill the result and print the verdict, once per run (the first caller
- * does it: end_run(), or the watchdog giving up on stuck threads). */
 /* Deterministic mode: how often each delay point delayed. */
 static void report_delay_points(void)
 {
@@ -1766,15 +1804,11 @@ static void report_delay_points(void)
 		  UL(st.delayed_ns / NSEC_PER_USEC));
 }
 
-static void report_verdict(enum run_end how)
+/* Fill in run.result from the run's counts: the verdict (passed unless
+ * there were violations or the run gave up) and the statistics it reports. */
+static void decide_verdict(bool gave_up)
 {
 	struct torture_result *res = &run.result;
-	bool gave_up = how == RUN_GAVE_UP;
-
-	if (atomic_cmpxchg(&run.verdict_given, 0, 1) != 0)
-		return;
-	if (gave_up)
-		WRITE_ONCE(run.stopping, true); /* the stress threads that can, stop */
 	struct work_totals works;
 	struct hp_counts hp;
 	u64 armed = 0, fired = 0;
@@ -1821,21 +1855,12 @@ static void report_verdict(enum run_end how)
 	res->violations = atomic_long_read(&run.nr_violations);
 	res->passed = res->violations == 0 && !gave_up;
 	spin_unlock_irqrestore(&report_lock, flags);
+}
 
-	pr_notice("%s after %lu s: %lu cycles (%lu offline, %lu online, %lu at once), %lu error "
-		  "probes, seed %lu\n",
-		  res->stopped ? "stopped" : "done", UL(res->elapsed_ns / NSEC_PER_SEC),
-		  UL(res->cycles), UL(res->nr_offline), UL(res->nr_online), UL(res->quick_onlines),
-		  UL(res->probes), UL(res->seed));
-	print_latency("offline", &res->offline);
-	print_latency("online", &res->online);
-	pr_notice("works queued %lu, run %lu, cancelled %lu, %lu ran elsewhere as their CPU went "
-		  "down; %lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
-		  UL(res->works_queued), UL(res->works_run), UL(res->works_cancelled),
-		  UL(res->ran_elsewhere), UL(res->flushes), UL(res->cancels), UL(armed), UL(fired));
-	pr_notice("%lu kernel stack(s) freed while a CPU was starting or dying, held back until "
-		  "none was\n",
-		  UL(res->stacks_held));
+/* The validators' statistics beside the verdict: lockdep's, and the
+ * data-race detector's where it is built in. */
+static void print_validators(void)
+{
 	struct lockdep_stats ld;
 
 	lockdep_get_stats(&ld);
@@ -1853,6 +1878,31 @@ static void report_verdict(enum run_end how)
 		pr_notice("data-race detector: %lu watchpoints set, %lu races seen, %lu pairs of "
 			  "functions reported\n",
 			  UL(kc.watchpoints), UL(kc.races), UL(kc.reported));
+}
+
+/* Print run.result as decide_verdict() left it: the statistics, the
+ * trace up to the first violation if one froze it, the violations, and
+ * PASS or FAIL last. */
+static void print_verdict(void)
+{
+	const struct torture_result *res = &run.result;
+
+	pr_notice("%s after %lu s: %lu cycles (%lu offline, %lu online, %lu at once), %lu error "
+		  "probes, seed %lu\n",
+		  res->stopped ? "stopped" : "done", UL(res->elapsed_ns / NSEC_PER_SEC),
+		  UL(res->cycles), UL(res->nr_offline), UL(res->nr_online), UL(res->quick_onlines),
+		  UL(res->probes), UL(res->seed));
+	print_latency("offline", &res->offline);
+	print_latency("online", &res->online);
+	pr_notice("works queued %lu, run %lu, cancelled %lu, %lu ran elsewhere as their CPU went "
+		  "down; %lu flushes, %lu cancels; timers armed %lu, fired %lu\n",
+		  UL(res->works_queued), UL(res->works_run), UL(res->works_cancelled),
+		  UL(res->ran_elsewhere), UL(res->flushes), UL(res->cancels), UL(res->timers_armed),
+		  UL(res->timers_fired));
+	pr_notice("%lu kernel stack(s) freed while a CPU was starting or dying, held back until "
+		  "none was\n",
+		  UL(res->stacks_held));
+	print_validators();
 	if (res->spin_stuck)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
 			  "busy host can cause them)\n",
@@ -1874,7 +1924,7 @@ static void report_verdict(enum run_end how)
 			  UL(res->others_online), UL(res->overtaken));
 	report_delay_points();
 	if (run.tracing) {
-		trace_stop();
+		trace_stop(); /* the ring must stand still to be printed */
 		if (res->violations) {
 			pr_notice("the trace up to the first violation follows "
 				  "(scripts/trace2json.py "
@@ -1889,6 +1939,21 @@ static void report_verdict(enum run_end how)
 		pr_notice("PASS\n");
 	else
 		pr_err("FAIL (%lu violations)\n", res->violations);
+}
+
+/* Decide and print the verdict, once per run (the first caller does it:
+ * end_run(), or the watchdog giving up on stuck threads), then wake whoever
+ * waits for it. */
+static void report_verdict(enum run_end how)
+{
+	bool gave_up = how == RUN_GAVE_UP;
+
+	if (atomic_cmpxchg(&run.verdict_given, 0, 1) != 0)
+		return;
+	if (gave_up)
+		WRITE_ONCE(run.stopping, true); /* the stress threads that can, stop */
+	decide_verdict(gave_up);
+	print_verdict();
 	mutex_lock(&torture_mutex);
 	have_result = true;
 	mutex_unlock(&torture_mutex);

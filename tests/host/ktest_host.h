@@ -48,7 +48,8 @@ struct ktest_suite {
 #define KTEST_ALL_SUITES(X)                                                                        \
 	X(string)                                                                                  \
 	X(printf)                                                                                  \
-	X(list) X(bitmap) X(cpumask) X(sort) X(random) X(buddy) X(errno) X(histogram) X(rbtree)
+	X(list)                                                                                    \
+	X(bitmap) X(cpumask) X(sort) X(random) X(buddy) X(errno) X(histogram) X(rbtree) X(hash)
 
 #define KTEST_DECLARE_SUITE(sname) extern const struct ktest_suite ktest_suite_##sname;
 KTEST_ALL_SUITES(KTEST_DECLARE_SUITE)

@@ -311,6 +311,31 @@ static void printf_unknown_conversion(struct ktest *t)
 	KT_EXPECT_STREQ(t, buf, "%\x80|");
 }
 
+/* Corners the libc comparisons cannot reach: a '*' taken by a spec that
+ * turns out unknown, "%%" with a width, digits past the field limit. */
+static void printf_spec_corners(struct ktest *t)
+{
+	char buf[32];
+
+	/* The '*' arguments are taken as they are met, even when the
+	 * conversion is unknown and takes no value. */
+	KT_EXPECT_EQ(t, snprintf(buf, sizeof(buf), "%*q %d", 5, 7), 5);
+	KT_EXPECT_STREQ(t, buf, "%*q 7");
+	snprintf(buf, sizeof(buf), "%-*.*y|%s", 3, 4, "ok");
+	KT_EXPECT_STREQ(t, buf, "%-*.*y|ok");
+	/* A format that ends inside a spec: its text, its '*' taken. */
+	KT_EXPECT_EQ(t, snprintf(buf, sizeof(buf), "%d%.*", 1, 2), 4);
+	KT_EXPECT_STREQ(t, buf, "1%.*");
+	/* "%%" prints one '%' whatever its flags, width and length. */
+	snprintf(buf, sizeof(buf), "[%5%|%-3%|%l%]");
+	KT_EXPECT_STREQ(t, buf, "[%|%|%]");
+	/* Width and precision stop at 2^24, digits or '*'. */
+	KT_EXPECT_EQ(t, snprintf(buf, sizeof(buf), "%999999999d", 1), 1 << 24);
+	KT_EXPECT_EQ(t, snprintf(buf, sizeof(buf), "%*d", INT32_MAX, 1), 1 << 24);
+	KT_EXPECT_EQ(t, snprintf(buf, sizeof(buf), "%.999999999u", 1U), 1 << 24);
+	KT_EXPECT_EQ(t, snprintf(buf, sizeof(buf), "%.*x", INT32_MAX, 1U), 1 << 24);
+}
+
 static int fake_resolver(char *buf, size_t size, uintptr_t addr)
 {
 	return scnprintf(buf, size, "func+0x%lx/0x40", (unsigned long)(addr & 0xff));
@@ -328,6 +353,12 @@ static void printf_symbol_extension(struct ktest *t)
 	KT_EXPECT_STREQ(t, buf, "<func+0x34/0x40> 7");
 	snprintf(buf, sizeof(buf), "%p", (void *)0x1234);
 	KT_EXPECT_STREQ(t, buf, "0x0000000000001234");
+	/* Width and '-' apply to the symbol's text. */
+	snprintf(buf, sizeof(buf), "[%18pS][%-18pS]", (void *)0x1234, (void *)0x12);
+	KT_EXPECT_STREQ(t, buf, "[    func+0x34/0x40][func+0x12/0x40    ]");
+	/* A resolver's text of any length, also where the buffer ends. */
+	KT_EXPECT_EQ(t, snprintf(buf, 6, "%pS", (void *)0x1234), 14);
+	KT_EXPECT_STREQ(t, buf, "func+");
 	printf_symbol_resolver = NULL;
 }
 
@@ -378,6 +409,7 @@ static const struct ktest_case printf_cases[] = {
 	KTEST_CASE(printf_pointer),
 	KTEST_CASE(printf_null_string),
 	KTEST_CASE(printf_unknown_conversion),
+	KTEST_CASE(printf_spec_corners),
 	KTEST_CASE(cbprintf_callback),
 	KTEST_CASE(printf_huge_width),
 };
