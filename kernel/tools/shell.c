@@ -239,31 +239,6 @@ static int arg_cpu(const char *s, unsigned int *cpu)
 	return err;
 }
 
-/* What the errors kernel/hotplug.h documents for cpu_down() and cpu_up()
- * mean, in words; errno_name() gives the symbol printed next to them. */
-static const char *hotplug_error_words(int err)
-{
-	switch (err) {
-	case -EINVAL:
-		return "invalid CPU";
-	case -ENODEV:
-		return "not present";
-	case -EALREADY:
-		return "already in that state";
-	case -EBUSY:
-		return "it is the last online CPU, or left half-way down ('offline N' finishes "
-		       "it), or a step refused";
-	case -EPERM:
-		return "the boot CPU stays online";
-	case -ENOMEM:
-		return "out of memory";
-	case -ETIMEDOUT:
-		return "it did not answer, or did not die in time (left going down)";
-	default:
-		return "failed";
-	}
-}
-
 /* ---- commands ----------------------------------------------------------- */
 
 struct shell_cmd {
@@ -324,10 +299,11 @@ static int cmd_cpus(int argc, char **argv)
 	return 0;
 }
 
-/* offline and online: change (cpu_down or cpu_up) takes the CPU named by
- * arg to state ("offline" or "online"), timed. */
-static int cpu_set_state(const char *arg, int (*change)(unsigned int cpu), const char *state)
+/* offline and online: cpu_down() or (up) cpu_up() on the CPU named by
+ * arg, timed. */
+static int cpu_set_state(const char *arg, bool up)
 {
+	const char *state = up ? "online" : "offline";
 	unsigned int cpu;
 	int err = arg_cpu(arg, &cpu);
 
@@ -335,9 +311,9 @@ static int cpu_set_state(const char *arg, int (*change)(unsigned int cpu), const
 		return err;
 	u64 t0 = ktime_get_ns();
 
-	err = change(cpu);
+	err = up ? cpu_up(cpu) : cpu_down(cpu);
 	if (err)
-		out("%s cpu%u: %s (%s)\n", state, cpu, hotplug_error_words(err), errno_name(err));
+		out("%s cpu%u: %s (%s)\n", state, cpu, cpuhp_error_words(err, up), errno_name(err));
 	else
 		out("cpu%u is %s (%lu us)\n", cpu, state, (u64)((ktime_get_ns() - t0) / 1000));
 	return err;
@@ -345,12 +321,12 @@ static int cpu_set_state(const char *arg, int (*change)(unsigned int cpu), const
 
 static int cmd_offline(int argc, char **argv)
 {
-	return cpu_set_state(argv[1], cpu_down, "offline");
+	return cpu_set_state(argv[1], false);
 }
 
 static int cmd_online(int argc, char **argv)
 {
-	return cpu_set_state(argv[1], cpu_up, "online");
+	return cpu_set_state(argv[1], true);
 }
 
 static void ps_one(struct thread *t, void *arg)
