@@ -756,6 +756,69 @@ static const struct shell_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* help's lines fit a terminal of HELP_COLS columns. The list puts each
+ * command's usage in a column HELP_USAGE_COLS wide after HELP_INDENT
+ * spaces and its text after that, from HELP_TEXT_AT; either goes on over
+ * more lines where it is longer, broken between words (a usage's further
+ * lines indented two more), so no word is cut at the terminal's edge. */
+#define HELP_COLS	80
+#define HELP_INDENT	2
+#define HELP_USAGE_COLS 36
+#define HELP_TEXT_AT	(HELP_INDENT + HELP_USAGE_COLS + 1)
+
+/* The length of the next line from *s of at most cols characters, broken
+ * after a word (inside one only if it alone is longer); *s moves past it
+ * and the spaces after it. 0 once *s is used up. */
+static int wrap_next(const char **s, int cols)
+{
+	const char *p = *s;
+	int len = (int)strnlen(p, (size_t)cols + 1);
+
+	if (len > cols) {
+		len = cols;
+		while (len > 0 && p[len] != ' ')
+			len--;
+		if (!len)
+			len = cols;
+	}
+	*s = p + len;
+	while (**s == ' ')
+		(*s)++;
+	while (len > 0 && p[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+/* s on lines of at most HELP_COLS characters: the first after indent
+ * spaces, the others after more. */
+static void help_wrap(const char *s, int indent, int more)
+{
+	for (int at = indent; *s; at = indent + more) {
+		const char *from = s;
+		int len = wrap_next(&s, HELP_COLS - at);
+
+		out("%*s%.*s\n", at, "", len, from);
+	}
+}
+
+/* One command in help's list: its usage beside its text. */
+static void help_entry(const struct shell_cmd *c)
+{
+	const char *usage = c->usage, *text = c->help;
+
+	for (int indent = HELP_INDENT; *usage || *text; indent = HELP_INDENT + 2) {
+		int ucols = HELP_INDENT + HELP_USAGE_COLS - indent;
+		const char *u = usage, *t = text;
+		int ulen = wrap_next(&usage, ucols),
+		    tlen = wrap_next(&text, HELP_COLS - HELP_TEXT_AT);
+
+		if (tlen)
+			out("%*s%-*.*s %.*s\n", indent, "", ucols, ulen, u, tlen, t);
+		else
+			out("%*s%.*s\n", indent, "", ulen, u);
+	}
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -765,12 +828,15 @@ static int cmd_help(int argc, char **argv)
 			out("shell: no command '%s' (try help)\n", argv[1]);
 			return -EINVAL;
 		}
-		out("%s\n    %s\n", c->usage, c->help);
+		help_wrap(c->usage, 0, 2);
+		help_wrap(c->help, 4, 0);
 		return 0;
 	}
 	for (const struct shell_cmd *c = commands; c->name; c++)
-		out("  %-36s %s\n", c->usage, c->help);
-	out("Line editing: Backspace, Ctrl-U (erase line), Ctrl-C (cancel), Up/Down (history).\n");
+		help_entry(c);
+	help_wrap("Line editing: Backspace, Ctrl-U (erase line), Ctrl-C (cancel), Up/Down "
+		  "(history).",
+		  0, 2);
 	return 0;
 }
 
