@@ -156,6 +156,10 @@ SESSION = [
     ("a bad demo kind is named", "demo dance 3",
      r"demo what\? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered', 'lab7' or 'lab8', "
      r"not 'dance'"),
+    ("demo ordered without a count shows its usage", "demo ordered", r"usage: demo ordered COUNT"),
+    ("demo hold with a duration shows its usage", "demo hold 1 1 5",
+     r"usage: demo hold COUNT \[CPU\]"),
+    ("demo wait with an argument shows its usage", "demo wait 3", r"usage: demo wait\s"),
     ("trace starts", "trace start 2000", r"trace: on, 2000 events per CPU"),
     ("trace refuses to dump while on", "trace dump", r"stop tracing first"),
     ("trace stops", "trace stop", r"trace: off; \d+ events recorded"),
