@@ -304,7 +304,8 @@ static void handle_insert(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 	int err = cpu_hot_add((unsigned int)cpu);
 
 	if (err) {
-		pr_err("cpu%d is present but did not come online (%d)\n", cpu, err);
+		pr_err("cpu%d is present but did not come online: %s (%s)\n", cpu,
+		       cpuhp_error_words(err, true), errno_name(err));
 		report_ost(b, slot, OST_DEVICE_CHECK, OST_FAILURE);
 		count(b, &b->stats.failed);
 		return;
@@ -312,18 +313,6 @@ static void handle_insert(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 	pr_info("cpu%d online (%lu us)\n", cpu, (unsigned long)((ktime_get_ns() - t0) / 1000));
 	report_ost(b, slot, OST_DEVICE_CHECK, OST_SUCCESS);
 	count(b, &b->stats.inserted);
-}
-
-static const char *refusal_words(int err)
-{
-	switch (err) {
-	case -EPERM:
-		return "it is the boot CPU, which never goes";
-	case -EBUSY:
-		return "it is the last online CPU";
-	default:
-		return "cpu_down failed";
-	}
 }
 
 /* W: device_del. Offline (the trustee takes its work), not present, then
@@ -351,8 +340,8 @@ static void handle_remove(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 			     err == -EBUSY ? OST_EJECT_IN_USE :
 					     OST_FAILURE;
 
-		pr_warn("cpu%d stays: %s (%d); _OST status %#x\n", cpu, refusal_words(err), err,
-			status);
+		pr_warn("cpu%d: removal refused: %s (%s); _OST status %#x\n", cpu,
+			cpuhp_error_words(err, false), errno_name(err), status);
 		report_ost(b, slot, OST_EJECT_REQUEST, status);
 		count(b, &b->stats.refused);
 		return;

@@ -521,6 +521,32 @@ int cpu_hot_remove(unsigned int cpu)
 	return err;
 }
 
+const char *cpuhp_error_words(int err, bool up)
+{
+	switch (err) {
+	case -EINVAL:
+		return "not a possible CPU";
+	case -ENODEV:
+		return "not present";
+	case -EALREADY:
+		return "already in that state";
+	case -EBUSY:
+		if (up)
+			return "left half-way down earlier (taking it offline ends that)";
+		return "it is the last online CPU";
+	case -EPERM:
+		return "the boot CPU stays online";
+	case -ENOMEM:
+		return "out of memory";
+	case -ETIMEDOUT:
+		if (up)
+			return "it did not start in time";
+		return "it did not die in time; left half-way (taking it offline ends that)";
+	default: /* a step's own error */
+		return "a hotplug step failed; the operation was undone";
+	}
+}
+
 bool cpu_going_down(unsigned int cpu)
 {
 	return cpu < NR_CPUS && cpumask_test_cpu(cpu, &going_down);

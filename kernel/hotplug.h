@@ -112,6 +112,11 @@ struct cpuhp_step {
 
 int cpu_down(unsigned int cpu);
 int cpu_up(unsigned int cpu);
+/* What err, an error of cpu_down() (up false) or cpu_up() (up true) from
+ * the list above, means, in words for a message (the shell, the host's
+ * driver); cpu_hot_remove() and cpu_hot_add() return theirs. errno_name()
+ * gives the symbol to print beside them. Any context. */
+const char *cpuhp_error_words(int err, bool up);
 #define remove_cpu(cpu) cpu_down(cpu)
 #define add_cpu(cpu)	cpu_up(cpu)
 

@@ -25,12 +25,35 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SPAN = re.compile(r"`([^`]+)`")
 
 
-def table_commands(root):
+C_STRING = r'"((?:[^"\\]|\\.)*)"'
+
+
+def table_entries(root=ROOT):
+    """(name, usage, help) of each command in the table, its C string
+    literals joined as the compiler joins them; None if there is no table.
+    tests/shell_tests.py checks what `help` prints against them."""
     src = open(os.path.join(root, "kernel", "tools", "shell.c"), encoding="utf-8").read()
     m = re.search(r"static const struct shell_cmd commands\[\] = \{(.*?)\n\};", src, re.S)
     if not m:
         return None
-    return re.findall(r"\{\s*\"([^\"]+)\",", m.group(1))
+    entries = []
+    for body in re.findall(r"\{((?:[^{}\"]|%s)*)\}" % C_STRING.replace("(", "(?:", 1), m.group(1)):
+        fields, cur = [], None
+        for tok in re.finditer(C_STRING + r"|,", body):
+            if tok.group(0) == ",":
+                if cur is not None:
+                    fields.append(cur)
+                cur = None
+            else:
+                cur = (cur or "") + re.sub(r"\\(.)", r"\1", tok.group(1))
+        if len(fields) >= 3:
+            entries.append(tuple(fields[:3]))
+    return entries
+
+
+def table_commands(root):
+    entries = table_entries(root)
+    return None if entries is None else [name for name, _, _ in entries]
 
 
 def section(text, start, end):

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 
+import check_shell_commands
 import qemu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -155,6 +156,10 @@ SESSION = [
     ("a bad demo kind is named", "demo dance 3",
      r"demo what\? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered', 'lab7' or 'lab8', "
      r"not 'dance'"),
+    ("demo ordered without a count shows its usage", "demo ordered", r"usage: demo ordered COUNT"),
+    ("demo hold with a duration shows its usage", "demo hold 1 1 5",
+     r"usage: demo hold COUNT \[CPU\]"),
+    ("demo wait with an argument shows its usage", "demo wait 3", r"usage: demo wait\s"),
     ("trace starts", "trace start 2000", r"trace: on, 2000 events per CPU"),
     ("trace refuses to dump while on", "trace dump", r"stop tracing first"),
     ("trace stops", "trace stop", r"trace: off; \d+ events recorded"),
@@ -175,10 +180,76 @@ SESSION = [
 ]
 
 
+# help's layout (kernel/tools/shell.c): lines of at most HELP_COLS
+# characters; in the list a command's usage starts at column 2, its text at
+# HELP_TEXT_AT, further lines of either indented more.
+HELP_COLS = 80
+HELP_TEXT_AT = 39
+KERNEL_LINE = re.compile(r"\[ *\d+\.\d{6}\]\[cpu\d+\] ")
+
+
+def _words(s):
+    return " ".join(s.split())
+
+
+def _help_lines(out):
+    """What help printed, line by line, without other CPUs' log lines."""
+    return [line for line in out.splitlines() if not KERNEL_LINE.match(line)]
+
+
+def help_list_entries(lines):
+    """{command: (usage, text)} from help's list, each column's lines
+    joined: a word cut at a line's end comes back as two."""
+    entries, cur = {}, None
+    for line in lines:
+        if line.startswith("Line editing"):
+            break
+        if line[:2] == "  " and line[2:3].strip():
+            cur = ([], [])
+            entries.setdefault(line.split()[0], cur)
+        if cur is not None:
+            cur[0].append(line[:HELP_TEXT_AT - 1])
+            cur[1].append(line[HELP_TEXT_AT:])
+    return {name: (_words(" ".join(u)), _words(" ".join(t))) for name, (u, t) in entries.items()}
+
+
+def help_checks(sh):
+    """help fits its lines to the terminal, breaking them between words;
+    help COMMAND shows all of one command; an unknown one is named."""
+    results, table = [], check_shell_commands.table_entries() or []
+    out = sh.run("help")
+    lines = _help_lines(out or "")
+    too_long = [line for line in lines if len(line) > HELP_COLS]
+    results.append(("shell.help keeps every line within %d columns" % HELP_COLS,
+                    out is not None and not too_long, "%d lines, too long: %r" % (len(lines), too_long)))
+    listed = help_list_entries(lines)
+    for name in ("demo", "torture"):
+        want = [(_words(usage), _words(text)) for n, usage, text in table if n == name]
+        got = listed.get(name)
+        results.append(("shell.help shows %s's usage and text whole, its lines joined" % name,
+                        bool(want) and got == want[0], "table %r, help printed %r" % (want, got)))
+    wrong = [(n, listed.get(n)) for n, usage, text in table
+             if listed.get(n) != (_words(usage), _words(text))]
+    results.append(("shell.help shows every command's usage and text whole",
+                     bool(table) and not wrong, "commands shown otherwise: %r" % wrong))
+    out = sh.run("help demo")
+    lines = _help_lines(out or "")
+    want = [_words(usage + " " + text) for n, usage, text in table if n == "demo"]
+    results.append(("shell.help demo shows demo's whole usage and text",
+                    bool(want) and _words(" ".join(lines)) == want[0]
+                    and all(len(line) <= HELP_COLS for line in lines), repr(out)))
+    out = sh.run("help nosuch")
+    results.append(("shell.help nosuch names the unknown command",
+                    out is not None and re.search(r"shell: no command 'nosuch' \(try help\)", out)
+                    is not None, repr(out)))
+    return results
+
+
 def interact_session(m, boot):
     sh, results = Shell(m), []
     if not sh.ready():
         return [("shell prompt", False, "no prompt within 120 s")]
+    results += help_checks(sh)
     for case, cmd, want in SESSION:
         if cmd == "WAIT_TORTURE_CYCLE":
             # The torture fails a run that did nothing: let it finish a cycle.

@@ -20,11 +20,9 @@
 #include "kernel/timer.h"
 #include "kernel/tools/bench.h"
 #include "kernel/tools/ktest.h"
-#include "kernel/tools/lab_lockdep.h"
-#include "kernel/tools/lab_race.h"
+#include "kernel/tools/shell_demos.h"
 #include "kernel/tools/torture.h"
 #include "kernel/trace.h"
-#include "kernel/wait.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
@@ -32,10 +30,8 @@
 
 #define SHELL_HISTORY  16
 #define SHELL_MAX_ARGS 8
-#define DEMO_MAX_ITEMS 1000
-#define DEMO_MAX_MS    10000
 
-#define out(fmt, ...) printk(KERN_RAW fmt, ##__VA_ARGS__)
+#define out shell_out
 /* Echo continues the prompt's line. */
 #define echo(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
 
@@ -239,31 +235,6 @@ static int arg_cpu(const char *s, unsigned int *cpu)
 	return err;
 }
 
-/* What the errors kernel/hotplug.h documents for cpu_down() and cpu_up()
- * mean, in words; errno_name() gives the symbol printed next to them. */
-static const char *hotplug_error_words(int err)
-{
-	switch (err) {
-	case -EINVAL:
-		return "invalid CPU";
-	case -ENODEV:
-		return "not present";
-	case -EALREADY:
-		return "already in that state";
-	case -EBUSY:
-		return "it is the last online CPU, or left half-way down ('offline N' finishes "
-		       "it), or a step refused";
-	case -EPERM:
-		return "the boot CPU stays online";
-	case -ENOMEM:
-		return "out of memory";
-	case -ETIMEDOUT:
-		return "it did not answer, or did not die in time (left going down)";
-	default:
-		return "failed";
-	}
-}
-
 /* ---- commands ----------------------------------------------------------- */
 
 struct shell_cmd {
@@ -324,10 +295,11 @@ static int cmd_cpus(int argc, char **argv)
 	return 0;
 }
 
-/* offline and online: change (cpu_down or cpu_up) takes the CPU named by
- * arg to state ("offline" or "online"), timed. */
-static int cpu_set_state(const char *arg, int (*change)(unsigned int cpu), const char *state)
+/* offline and online: cpu_down() or (up) cpu_up() on the CPU named by
+ * arg, timed. */
+static int cpu_set_state(const char *arg, bool up)
 {
+	const char *state = up ? "online" : "offline";
 	unsigned int cpu;
 	int err = arg_cpu(arg, &cpu);
 
@@ -335,9 +307,9 @@ static int cpu_set_state(const char *arg, int (*change)(unsigned int cpu), const
 		return err;
 	u64 t0 = ktime_get_ns();
 
-	err = change(cpu);
+	err = up ? cpu_up(cpu) : cpu_down(cpu);
 	if (err)
-		out("%s cpu%u: %s (%s)\n", state, cpu, hotplug_error_words(err), errno_name(err));
+		out("%s cpu%u: %s (%s)\n", state, cpu, cpuhp_error_words(err, up), errno_name(err));
 	else
 		out("cpu%u is %s (%lu us)\n", cpu, state, (u64)((ktime_get_ns() - t0) / 1000));
 	return err;
@@ -345,12 +317,12 @@ static int cpu_set_state(const char *arg, int (*change)(unsigned int cpu), const
 
 static int cmd_offline(int argc, char **argv)
 {
-	return cpu_set_state(argv[1], cpu_down, "offline");
+	return cpu_set_state(argv[1], false);
 }
 
 static int cmd_online(int argc, char **argv)
 {
-	return cpu_set_state(argv[1], cpu_up, "online");
+	return cpu_set_state(argv[1], true);
 }
 
 static void ps_one(struct thread *t, void *arg)
@@ -486,259 +458,57 @@ static int cmd_wq(int argc, char **argv)
 	return 0;
 }
 
-/* demo: N items that sleep or spin on a CPU; watch workers come and go.
- * demo hold N [CPU]: N items that block at a gate until "demo release";
- * "demo wait" returns once every item has finished or is blocked at the
- * gate. With them a script (the labs' checks) reaches "an item is blocked
- * while others run" or "items are pending when the CPU goes offline" by
- * construction, not by racing a sleep against the host's speed. */
-struct demo_item {
-	struct work_struct work;
-	unsigned int ms;
-	bool spin;
-	bool hold;
-	unsigned int gate; /* hold: blocks while demo_gate is still this */
-};
-
-/* No lock: atomics, and demo_gate read and written once; waiters sleep on
- * demo_waitq and re-check. */
-static atomic_t demo_outstanding; /* queued and not finished */
-static atomic_t demo_held;	  /* blocked at the gate now */
-static unsigned int demo_gate;	  /* "demo release" moves it on: the held items go */
-static DECLARE_WAIT_QUEUE_HEAD(demo_waitq);
-
-static void demo_fn(struct work_struct *w)
+/* demo's sub-commands: a usage error names the one asked for. 0 if ok,
+ * else -EINVAL. */
+static int demo_args(bool ok, const char *usage)
 {
-	struct demo_item *it = container_of(w, struct demo_item, work);
-
-	if (it->hold) {
-		atomic_inc(&demo_held);
-		wake_up_all(&demo_waitq);
-		wait_event(demo_waitq, READ_ONCE(demo_gate) != it->gate);
-		atomic_dec(&demo_held);
-	} else if (it->spin) {
-		mdelay(it->ms);
-	} else {
-		msleep(it->ms);
-	}
-	kfree(it);
-	atomic_dec(&demo_outstanding);
-	wake_up_all(&demo_waitq);
+	if (ok)
+		return 0;
+	out("shell: usage: demo %s\n", usage);
+	return -EINVAL;
 }
 
-/* demo wait: until every item has finished or is blocked at the gate. */
-#define DEMO_WAIT_NS (60 * NSEC_PER_SEC)
-static int cmd_demo_wait(void)
-{
-	if (!wait_event_timeout(demo_waitq,
-				atomic_read(&demo_outstanding) == atomic_read(&demo_held),
-				DEMO_WAIT_NS)) {
-		out("shell: demo wait: %d items neither finished nor held after %llu s\n",
-		    atomic_read(&demo_outstanding) - atomic_read(&demo_held),
-		    (unsigned long long)(DEMO_WAIT_NS / NSEC_PER_SEC));
-		return -ETIMEDOUT;
-	}
-	out("demo: %d items held at the gate, the others finished\n", atomic_read(&demo_held));
-	return 0;
-}
-
-/* demo ordered: the same items on an ordered workqueue and on a bound one
- * with max_active 1 (which is per CPU): compare concurrency and order. */
-struct order_item {
-	struct work_struct work;
-	unsigned int seq;
-	struct order_run *run;
-};
-
-struct order_run {
-	atomic_t running, max, next, out_of_order, done;
-};
-
-static void order_fn(struct work_struct *w)
-{
-	struct order_item *it = container_of(w, struct order_item, work);
-	struct order_run *r = it->run;
-	int n = atomic_inc_return(&r->running);
-
-	atomic_max(&r->max, n);
-	if ((unsigned int)atomic_inc_return(&r->next) - 1 != it->seq)
-		atomic_inc(&r->out_of_order);
-	msleep(2);
-	atomic_dec(&r->running);
-	atomic_inc(&r->done);
-}
-
-static int demo_order(struct workqueue_struct *wq, const char *what, unsigned int n)
-{
-	struct order_item *items = kcalloc(n, sizeof(*items));
-	struct order_run r = { 0 };
-	unsigned int cpu = cpumask_first(&cpu_online_mask);
-
-	if (!items) {
-		out("shell: out of memory\n");
-		return -ENOMEM;
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		INIT_WORK(&items[i].work, order_fn);
-		items[i].seq = i;
-		items[i].run = &r;
-		queue_work_on(cpu, wq, &items[i].work); /* spread over the CPUs */
-		cpu = cpumask_next_wrap(cpu, &cpu_online_mask);
-	}
-	flush_workqueue(wq);
-	out("%-28s %u items: at most %d at once, %d out of queueing order\n", what, n,
-	    atomic_read(&r.max), atomic_read(&r.out_of_order));
-	kfree(items);
-	return 0;
-}
-
-static int cmd_demo_ordered(unsigned int n)
-{
-	struct workqueue_struct *ord = alloc_ordered_workqueue("demo_ordered", 0);
-	struct workqueue_struct *one = alloc_workqueue("demo_max1", 0, 1);
-	int err = -ENOMEM;
-
-	if (ord && one) {
-		err = demo_order(ord, "ordered workqueue:", n);
-		if (!err)
-			err = demo_order(one, "bound, max_active 1:", n);
-	} else {
-		out("shell: out of memory\n");
-	}
-	if (ord)
-		destroy_workqueue(ord);
-	if (one)
-		destroy_workqueue(one);
-	return err;
-}
-
-/* demo lab7: the two paths of lab 7 over the lab's two locks, one after
- * the other (kernel/tools/lab_lockdep.h). */
-static int cmd_demo_lab7(void)
-{
-	struct lab_lockdep_result r;
-	bool on = lockdep_on();
-
-	lab_lockdep_run(&r);
-	out("lab7: stats path (a work item, cpu%u): lab_stats_lock, then lab_table_lock\n",
-	    r.stats_cpu);
-	out("lab7: table path (this shell, cpu%u): %s\n", r.table_cpu,
-	    r.abba ? "lab_table_lock, then lab_stats_lock (lockdep_lab_abba=1: the wrong order)" :
-		     "lab_stats_lock, then lab_table_lock (the same order)");
-	out("lab7: total %llu, slots' sum %llu; %lu lock validator report%s during the run%s\n",
-	    (unsigned long long)r.total, (unsigned long long)r.slot_sum, r.reports,
-	    r.reports == 1 ? "" : "s",
-	    on ? "" : " (the validator was off: lockdep=0, or an earlier report stopped it)");
-	return 0;
-}
-
-/* demo lab8: every online CPU counts events into one counter at once
- * (kernel/tools/lab_race.h). */
-static int cmd_demo_lab8(void)
-{
-	struct lab_race_result r;
-
-	if (num_online_cpus() < 2) {
-		out("shell: demo lab8 needs at least 2 online CPUs\n");
-		return -EINVAL;
-	}
-	lab_race_run(&r);
-	out("lab8: %u CPUs counted %u events each, at once, with %s\n", r.cpus, LAB_RACE_EVENTS,
-	    r.racy ? "a plain increment (kcsan_lab_racy=1: the data race)" :
-		     "an atomic add (the fix)");
-	out("lab8: counted %llu of %llu (%llu lost); %lu report%s during the run%s\n",
-	    (unsigned long long)r.counted, (unsigned long long)r.expected,
-	    (unsigned long long)(r.expected - r.counted), r.reports, r.reports == 1 ? "" : "s",
-	    r.detector ? "" : " (this image has no data-race detector: make run SAN=1)");
-	return 0;
-}
-
+/* demo WHAT [ARGS]: the arguments are checked here, the workload is
+ * shell_demos.c's. */
 static int cmd_demo(int argc, char **argv)
 {
+	const char *what = argv[1];
+	int nargs = argc - 2; /* after "demo WHAT" */
 	unsigned int n, cpu = 0, ms = 100;
-	bool spin = false, hold = false;
 
-	if (!strcmp(argv[1], "ordered")) {
-		if (argc != 3 || arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n))
+	if (!strcmp(what, "sleep") || !strcmp(what, "spin")) {
+		if (demo_args(nargs >= 1, "sleep|spin COUNT [CPU] [MS]") ||
+		    arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n) ||
+		    (nargs >= 2 && arg_cpu(argv[3], &cpu)) ||
+		    (nargs >= 3 && arg_uint("milliseconds", argv[4], DEMO_MAX_MS, &ms)))
 			return -EINVAL;
-		return cmd_demo_ordered(n);
+		return demo_queue(!strcmp(what, "spin") ? DEMO_SPIN : DEMO_SLEEP, n, cpu, ms);
 	}
-	if (argc == 2 && !strcmp(argv[1], "wait"))
-		return cmd_demo_wait();
-	if (!strcmp(argv[1], "lab7")) {
-		if (argc != 2) {
-			out("shell: usage: demo lab7\n");
+	if (!strcmp(what, "hold")) {
+		if (demo_args(nargs >= 1 && nargs <= 2, "hold COUNT [CPU]") ||
+		    arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n) ||
+		    (nargs >= 2 && arg_cpu(argv[3], &cpu)))
 			return -EINVAL;
-		}
-		return cmd_demo_lab7();
+		return demo_queue(DEMO_HOLD, n, cpu, 0);
 	}
-	if (!strcmp(argv[1], "lab8")) {
-		if (argc != 2) {
-			out("shell: usage: demo lab8\n");
+	if (!strcmp(what, "release"))
+		return demo_args(nargs == 0, "release") ?: demo_release();
+	if (!strcmp(what, "wait"))
+		return demo_args(nargs == 0, "wait") ?: demo_wait();
+	if (!strcmp(what, "ordered")) {
+		if (demo_args(nargs == 1, "ordered COUNT") ||
+		    arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n))
 			return -EINVAL;
-		}
-		return cmd_demo_lab8();
+		return demo_ordered(n);
 	}
-	if (argc == 2 && !strcmp(argv[1], "release")) {
-		/* Counted before the gate opens: once it has, they leave. */
-		int held = atomic_read(&demo_held);
-
-		WRITE_ONCE(demo_gate, demo_gate + 1);
-		wake_up_all(&demo_waitq);
-		/* Until they have left the gate: a "demo wait" right after must
-		 * not count an item that is released but has not yet run on. */
-		if (!wait_event_timeout(demo_waitq, atomic_read(&demo_held) == 0, DEMO_WAIT_NS)) {
-			out("shell: demo release: %d items still at the gate after %llu s\n",
-			    atomic_read(&demo_held),
-			    (unsigned long long)(DEMO_WAIT_NS / NSEC_PER_SEC));
-			return -ETIMEDOUT;
-		}
-		out("demo: released %d held items\n", held);
-		return 0;
-	}
-	if (!strcmp(argv[1], "sleep"))
-		spin = false;
-	else if (!strcmp(argv[1], "spin"))
-		spin = true;
-	else if (!strcmp(argv[1], "hold") && argc <= 4)
-		hold = true;
-	else {
-		out("shell: demo what? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered', "
-		    "'lab7' or 'lab8', not '%s'\n",
-		    argv[1]);
-		return -EINVAL;
-	}
-	if (argc == 2) {
-		out("shell: usage: demo sleep|spin|hold COUNT [CPU] [MS]\n");
-		return -EINVAL;
-	}
-	if (arg_uint("count", argv[2], DEMO_MAX_ITEMS, &n) ||
-	    (argc > 3 && arg_cpu(argv[3], &cpu)) ||
-	    (argc > 4 && arg_uint("milliseconds", argv[4], DEMO_MAX_MS, &ms)))
-		return -EINVAL;
-	for (unsigned int i = 0; i < n; i++) {
-		struct demo_item *it = kmalloc(sizeof(*it));
-
-		if (!it) {
-			out("shell: out of memory after %u items\n", i);
-			return -ENOMEM;
-		}
-		INIT_WORK(&it->work, demo_fn);
-		it->ms = ms;
-		it->spin = spin;
-		it->hold = hold;
-		it->gate = READ_ONCE(demo_gate);
-		atomic_inc(&demo_outstanding);
-		queue_work_on(cpu, system_wq, &it->work);
-	}
-	if (hold)
-		out("queued %u items that block until 'demo release' on cpu%u%s\n", n, cpu,
-		    cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
-	else
-		out("queued %u items that %s %u ms on cpu%u%s; try 'wq' and 'ps'\n", n,
-		    spin ? "spin" : "sleep", ms, cpu,
-		    cpu_online(cpu) ? "" : " (offline: its trustee runs them)");
-	return 0;
+	if (!strcmp(what, "lab7"))
+		return demo_args(nargs == 0, "lab7") ?: demo_lab7();
+	if (!strcmp(what, "lab8"))
+		return demo_args(nargs == 0, "lab8") ?: demo_lab8();
+	out("shell: demo what? 'sleep', 'spin', 'hold', 'release', 'wait', 'ordered', 'lab7' or "
+	    "'lab8', not '%s'\n",
+	    what);
+	return -EINVAL;
 }
 
 /* Tests and benchmarks run in a thread of their own: they expect not to
@@ -988,6 +758,69 @@ static const struct shell_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* help's lines fit a terminal of HELP_COLS columns. The list puts each
+ * command's usage in a column HELP_USAGE_COLS wide after HELP_INDENT
+ * spaces and its text after that, from HELP_TEXT_AT; either goes on over
+ * more lines where it is longer, broken between words (a usage's further
+ * lines indented two more), so no word is cut at the terminal's edge. */
+#define HELP_COLS	80
+#define HELP_INDENT	2
+#define HELP_USAGE_COLS 36
+#define HELP_TEXT_AT	(HELP_INDENT + HELP_USAGE_COLS + 1)
+
+/* The length of the next line from *s of at most cols characters, broken
+ * after a word (inside one only if it alone is longer); *s moves past it
+ * and the spaces after it. 0 once *s is used up. */
+static int wrap_next(const char **s, int cols)
+{
+	const char *p = *s;
+	int len = (int)strnlen(p, (size_t)cols + 1);
+
+	if (len > cols) {
+		len = cols;
+		while (len > 0 && p[len] != ' ')
+			len--;
+		if (!len)
+			len = cols;
+	}
+	*s = p + len;
+	while (**s == ' ')
+		(*s)++;
+	while (len > 0 && p[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+/* s on lines of at most HELP_COLS characters: the first after indent
+ * spaces, the others after more. */
+static void help_wrap(const char *s, int indent, int more)
+{
+	for (int at = indent; *s; at = indent + more) {
+		const char *from = s;
+		int len = wrap_next(&s, HELP_COLS - at);
+
+		out("%*s%.*s\n", at, "", len, from);
+	}
+}
+
+/* One command in help's list: its usage beside its text. */
+static void help_entry(const struct shell_cmd *c)
+{
+	const char *usage = c->usage, *text = c->help;
+
+	for (int indent = HELP_INDENT; *usage || *text; indent = HELP_INDENT + 2) {
+		int ucols = HELP_INDENT + HELP_USAGE_COLS - indent;
+		const char *u = usage, *t = text;
+		int ulen = wrap_next(&usage, ucols),
+		    tlen = wrap_next(&text, HELP_COLS - HELP_TEXT_AT);
+
+		if (tlen)
+			out("%*s%-*.*s %.*s\n", indent, "", ucols, ulen, u, tlen, t);
+		else
+			out("%*s%.*s\n", indent, "", ulen, u);
+	}
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -997,12 +830,15 @@ static int cmd_help(int argc, char **argv)
 			out("shell: no command '%s' (try help)\n", argv[1]);
 			return -EINVAL;
 		}
-		out("%s\n    %s\n", c->usage, c->help);
+		help_wrap(c->usage, 0, 2);
+		help_wrap(c->help, 4, 0);
 		return 0;
 	}
 	for (const struct shell_cmd *c = commands; c->name; c++)
-		out("  %-36s %s\n", c->usage, c->help);
-	out("Line editing: Backspace, Ctrl-U (erase line), Ctrl-C (cancel), Up/Down (history).\n");
+		help_entry(c);
+	help_wrap("Line editing: Backspace, Ctrl-U (erase line), Ctrl-C (cancel), Up/Down "
+		  "(history).",
+		  0, 2);
 	return 0;
 }
 

@@ -16,15 +16,21 @@
  * by make test) fails if README.md's shell table or docs/guide.md section
  * 6 lists a command the table lacks or lacks one it has. Every command
  * checks its arguments and answers a bad one with a message naming it;
- * nothing the user types can crash the kernel.
+ * nothing the user types can crash the kernel. The workloads `demo` runs
+ * are in shell_demos.c, which is given arguments already checked.
  */
 #ifndef KERNEL_TOOLS_SHELL_H
 #define KERNEL_TOOLS_SHELL_H
 
+#include "kernel/printk.h"
 #include "lib/types.h"
 
 #define SHELL_LINE_MAX 200
 #define SHELL_PROMPT   "baton> "
+
+/* A command's answer: whole lines on the console, without the log's time
+ * and CPU prefix (shell.c and shell_demos.c print with it). */
+#define shell_out(fmt, ...) printk(KERN_RAW fmt, ##__VA_ARGS__)
 
 /* Start the shell: register as the serial consumer, print the prompt. */
 void shell_init(void);
