@@ -25,7 +25,10 @@ opens in https://ui.perfetto.dev or chrome://tracing:
 The SVG is drawn by hand (no plotting package needed): one row per CPU and
 per worker, work items as bars labelled with their function, blocks as
 gaps, hotplug phases as vertical lines, clock-event interrupts as ticks
-under their CPU's row. --cpu-svg draws one CPU alone, its time without a
+under their CPU's row. The hotplug events are named under the rows, each
+label in the first lane where it clears the labels and leader lines already
+placed (place_labels(): right to left, so a leader never crosses a label);
+the picture grows to fit the lanes. --cpu-svg draws one CPU alone, its time without a
 tick: what ran, when the clock event was programmed and for when, when it
 fired and what for (a timer, a slice's end), and the idle stretches
 (docs/clock-events.svg).
@@ -172,6 +175,40 @@ def to_chrome(events):
     return {"traceEvents": out, "displayTimeUnit": "ns"}
 
 
+# The advance of a monospace glyph, in em (DejaVu Sans Mono's); an upper
+# bound for the sans-serif labels too. A label's box is its text's advance
+# wide, from 0.8 em above its baseline to 0.2 em below.
+CHAR_EM = 0.6
+
+
+def text_width(text, size):
+    return len(text) * CHAR_EM * size
+
+
+def place_labels(items, size, gap=6):
+    """Lanes for labels under a row of event marks. items: [(x, text)], each
+    label to start at x + 2 with a leader line from its mark at x down to its
+    lane. Returns each item's lane (0 is the nearest). Greedy, right to left:
+    a label takes the first lane whose taken part (labels, and the leader
+    lines of deeper lanes passing through) begins at least `gap` after the
+    label's end; so no two labels overlap and no leader crosses a label."""
+    frontier = []  # per lane: the leftmost x taken so far
+    lanes = [0] * len(items)
+    for i in sorted(range(len(items)), key=lambda i: -items[i][0]):
+        x, text = items[i]
+        end = x + 2 + text_width(text, size) + gap
+        lane = next((k for k, f in enumerate(frontier) if end <= f), len(frontier))
+        if lane == len(frontier):
+            frontier.append(float("inf"))
+        for k in range(lane + 1):
+            frontier[k] = min(frontier[k], x)
+        lanes[i] = lane
+    return lanes
+
+
+MARK_COLOURS = {0: "#d00", 1: "#1760b0", 2: "#8a2be2"}  # CPU phases, trustees, maydays
+
+
 def color(s):
     h = 0
     for ch in s:
@@ -194,10 +231,15 @@ def to_svg(trace, title="baton trace"):
     blocks = [e for e in evs if e["ph"] == "i" and e["pid"] == 2 and e["name"] == "sleep"]
     t_end = max([s["ts"] + s["dur"] for s in slices] + [m["ts"] for m in marks] + [1.0])
     left, width, row_h, top = 170, 1000, 22, 40
-    height = top + row_h * len(rows) + 60
     scale = width / t_end
+    label_size, lane_h = 9, 11
+    bottom = top + row_h * len(rows)
+    lanes = place_labels([(left + m["ts"] * scale, m["name"]) for m in marks], label_size)
+    ends = [left + m["ts"] * scale + 2 + text_width(m["name"], label_size) for m in marks]
+    svg_w = int(max([left + width + 20] + [e + 10 for e in ends]))
+    height = bottom + 12 + lane_h * (max(lanes) if lanes else 0) + 16
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace" '
-         'font-size="11">' % (left + width + 20, height),
+         'font-size="11">' % (svg_w, height),
          '<rect width="100%" height="100%" fill="white"/>',
          '<text x="10" y="20" font-size="14">%s (%.1f ms)</text>' % (html.escape(title), t_end / 1000)]
     index = {key: i for i, key in enumerate(rows)}
@@ -227,12 +269,16 @@ def to_svg(trace, title="baton trace"):
         if i is not None:
             x, y = left + b["ts"] * scale, top + i * row_h
             o.append('<path d="M%.1f %d l-4 -6 h8 z" fill="black"><title>blocks</title></path>' % (x, y + 8))
-    for j, m in enumerate(marks):
+    # The hotplug events: a dashed line across the rows, on as a leader to
+    # the event's name in its lane under them.
+    for m, lane in zip(marks, lanes):
         x = left + m["ts"] * scale
-        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="red" stroke-dasharray="3,3"/>'
-                 % (x, top, x, top + row_h * len(rows)))
-        o.append('<text x="%.1f" y="%d" fill="red" font-size="9">%s</text>'
-                 % (x + 2, top + row_h * len(rows) + 12 + 10 * (j % 4), html.escape(m["name"])))
+        y = bottom + 12 + lane_h * lane
+        c = MARK_COLOURS.get(m["tid"], "#d00")
+        o.append('<line class="leader" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s" '
+                 'stroke-dasharray="3,3"/>' % (x, top, x, y - 8, c))
+        o.append('<text class="label" x="%.1f" y="%d" fill="%s" font-size="%d">%s</text>'
+                 % (x + 2, y, c, label_size, html.escape(m["name"])))
     o.append("</svg>")
     return "\n".join(o)
 
@@ -253,17 +299,24 @@ def to_svg_cpu(events, cpu, title="one CPU's clock events"):
     def x(ns):
         return left + (ns - t0) * scale
 
-    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
-         'font-size="11">' % (left + width + 120, top + 230),
-         '<rect width="100%" height="100%" fill="white"/>',
-         '<text x="%d" y="20" font-size="14">%s: cpu%d, %.1f ms</text>' % (
-             left, html.escape(title), cpu, (t1 - t0) / 1e6)]
+    # The timers run and the slices ended, named under the clock event's
+    # line in lanes (place_labels()).
+    cy, label_size, lane_h = top + 75, 10, 13
+    labels = [(x(e["ns"]), "green", func_name(e["sym"])) if e["ev"] == "timer" else
+              (x(e["ns"]), "#e80", "slice end: " + e["name"])
+              for e in evs if e["ev"] in ("timer", "slice")]
+    lanes = place_labels([(xe, text) for xe, _, text in labels], label_size)
+    label_bottom = cy + 22 + lane_h * max(lanes + [3])
+    svg_w = int(max([left + width + 120] + [xe + 2 + text_width(t, label_size) + 10
+                                           for xe, _, t in labels]))
+    o = ['<text x="%d" y="20" font-size="14">%s: cpu%d, %.1f ms</text>' % (
+        left, html.escape(title), cpu, (t1 - t0) / 1e6)]
     # Time axis, every millisecond.
     step = max(1, int((t1 - t0) / 1e6 / 60))
     for ms in range(0, int((t1 - t0) / 1e6) + 1, step):
         xm = x(t0 + ms * 1e6)
         o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>' % (xm, top - 5, xm,
-                                                                             top + 150))
+                                                                             label_bottom + 5))
         if ms % (5 * step) == 0:
             o.append('<text x="%.1f" y="%d" fill="#888">%d ms</text>' % (xm, top - 8, ms))
     # Row 1: what ran, a colour per thread in order of appearance.
@@ -288,10 +341,8 @@ def to_svg_cpu(events, cpu, title="one CPU's clock events"):
                                                               html.escape(run["name"][:int(w / 7)])))
         run = e
     # Row 2: the clock event.
-    cy = top + 75
     o.append('<text x="%d" y="%d" fill="#444">clock event</text>' % (left, cy - 22))
     o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#bbb"/>' % (left, cy, left + width, cy))
-    labels = []
     for e in evs:
         xe = x(e["ns"])
         if e["ev"] == "program":
@@ -302,36 +353,35 @@ def to_svg_cpu(events, cpu, title="one CPU's clock events"):
                 o.append('<circle cx="%.1f" cy="%d" r="2.5" fill="#36c"><title>programmed for '
                          '+%.0f us</title></circle>' % (xe, cy, e["b"] / 1000))
             else:
-                o.append('<text x="%.1f" y="%d" fill="#36c" text-anchor="middle">x</text>' % (
-                    xe, cy + 4))
+                o.append('<path d="M%.1f %d l6 6 m0 -6 l-6 6" stroke="#36c" stroke-width="1.5">'
+                         '<title>cancelled</title></path>' % (xe - 3, cy - 3))
         elif e["ev"] == "clockevent":
             o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="red" stroke-width="2">'
                      '<title>interrupt</title></line>' % (xe, cy - 8, xe, cy + 8))
-        elif e["ev"] == "timer":
-            labels.append((xe, "green", func_name(e["sym"])))
-        elif e["ev"] == "slice":
-            labels.append((xe, "#e80", "slice end: " + e["name"]))
-    for j, (xe, c, text) in enumerate(labels):
-        y = cy + 22 + 13 * (j % 4)
-        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>' % (xe, cy + 8, xe, y - 9, c))
-        o.append('<text x="%.1f" y="%d" fill="%s" font-size="10">%s</text>' % (xe + 2, y, c,
-                                                                             html.escape(text)))
-    ly = top + 170
+    for (xe, c, text), lane in zip(labels, lanes):
+        y = cy + 22 + lane_h * lane
+        o.append('<line class="leader" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>'
+                 % (xe, cy + 8, xe, y - 9, c))
+        o.append('<text class="label" x="%.1f" y="%d" fill="%s" font-size="%d">%s</text>'
+                 % (xe + 2, y, c, label_size, html.escape(text)))
+    ly = label_bottom + 20
     legend = [("#36c", "clock event programmed; dashed to the deadline it set (x: none)"),
               ("red", "its interrupt"), ("green", "a timer it ran"),
               ("#e80", "a fair slice it ended"), ("#e8e8e8", "idle")]
     legend += [(c, name) for name, c in colours.items()]
     lx, yy = left, ly
     for c, text in legend:
-        w = 14 + 6 * len(text) + 24
+        w = 14 + text_width(text, 11) + 24
         if lx + w > left + width:
             lx, yy = left, yy + 16
         o.append('<rect x="%d" y="%d" width="10" height="10" fill="%s" stroke="#999" '
                  'stroke-width="0.5"/><text x="%d" y="%d">%s</text>'
                  % (lx, yy, c, lx + 14, yy + 9, html.escape(text)))
-        lx += w
-    o.append("</svg>")
-    return "\n".join(o)
+        lx += int(w)
+    head = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
+            'font-size="11">' % (svg_w, yy + 24),
+            '<rect width="100%" height="100%" fill="white"/>']
+    return "\n".join(head + o + ["</svg>"])
 
 
 def main(argv=None):

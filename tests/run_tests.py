@@ -2,8 +2,9 @@
 """tests/run_tests.py - baton's test runner (`make test`).
 
 Runs, in order: the host unit tests of lib/ (built with ASan and UBSan),
-the source checks (tests/check_*.py) and the judge's own unit tests
-(tests/test_ktap.py), the kernel test boots (KTAP from `test=all` under several -smp, -m and
+the source checks (tests/check_*.py), the judge's own unit tests
+(tests/test_ktap.py) and the trace pictures' (tests/test_trace2json.py),
+the kernel test boots (KTAP from `test=all` under several -smp, -m and
 machine types), and the harness's own tests, which boot deliberately
 failing, panicking and hanging kernels and check that the judge below
 calls each of them a failure for the right reason.
@@ -1029,9 +1030,11 @@ def run_host(t, build):
     # Checks of the sources themselves: the workqueue is the only
     # deferred-work mechanism (the code and the table in docs/workqueue.md
     # agree); README.md and docs/guide.md list the shell's commands; the C
-    # sources keep the house style (.clang-format); and the unit tests of
-    # this judge and of tests/ktap.py on made-up logs (tests/test_ktap.py).
-    for name in ("check_deferred", "check_shell_commands", "check_format", "test_ktap"):
+    # sources keep the house style (.clang-format); the unit tests of this
+    # judge and of tests/ktap.py on made-up logs (tests/test_ktap.py); and
+    # the trace pictures' labels apart (tests/test_trace2json.py).
+    for name in ("check_deferred", "check_shell_commands", "check_format", "test_ktap",
+                 "test_trace2json"):
         run_check(t, name)
 
 
