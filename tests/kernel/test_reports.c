@@ -159,21 +159,19 @@ static unsigned int *uint_param(const char *name)
 	return NULL;
 }
 
-/* A bound for a broken kernel, not a time the case needs. */
-#define STALL_GIVE_UP_NS (30 * NSEC_PER_SEC)
-
 static unsigned int *stall_s, stall_s_saved;
 static unsigned long hog_bugs0;
 static volatile bool hog_running, hog_saw_report, waiter_ran;
 
-/* Busy, never sleeping: its pool runs nothing else until a report comes. */
+/* Busy, never sleeping: its pool runs nothing else until a report comes
+ * (or, in a broken kernel, until the bound of KT_WAIT_UNTIL). */
 static void hog_fn(struct work_struct *w)
 {
-	u64 give_up = ktime_get_ns() + STALL_GIVE_UP_NS;
+	u64 deadline = 0;
 
 	WRITE_ONCE(hog_running, true);
-	while (bug_reports() == hog_bugs0 && ktime_get_ns() < give_up)
-		cpu_relax();
+	while (bug_reports() == hog_bugs0 && ktest_wait_poll_busy(&deadline))
+		;
 	/* At once, so the stall cannot be reported twice. */
 	WRITE_ONCE(*stall_s, stall_s_saved);
 	WRITE_ONCE(hog_saw_report, bug_reports() != hog_bugs0);
@@ -203,10 +201,7 @@ static void a_stalled_pool_is_reported(struct ktest *t)
 	INIT_WORK(&waiter, waiter_fn);
 	ktest_expect_bugs(t, "workqueue", 1);
 	queue_work_on(cpu, system_wq, &hog);
-	for (u64 give_up = ktime_get_ns() + STALL_GIVE_UP_NS;
-	     !READ_ONCE(hog_running) && ktime_get_ns() < give_up;)
-		cpu_relax();
-	KT_EXPECT_TRUE(t, hog_running);
+	KT_WAIT_UNTIL(t, READ_ONCE(hog_running));
 	/* CPU-hog detection would let the waiter start beside the hog: off
 	 * for the stall to happen. */
 	unsigned int thresh = wq_cpu_intensive_thresh_us;
