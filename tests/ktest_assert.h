@@ -35,6 +35,10 @@
  * The limit is a safety net for hangs, never a timing assertion: it is far
  * beyond anything a loaded host takes. A blocking wait of the kernel's own
  * (wait_for_completion_timeout()) takes KT_WAIT_LIMIT_NS.
+ *
+ * What kernel suites share besides these checks (the highest online CPU,
+ * the one "needs at least N CPUs" skip, gates that hold work items until
+ * the case opens them) is tests/kernel/ktest_helpers.h.
  */
 #ifndef TESTS_KTEST_ASSERT_H
 #define TESTS_KTEST_ASSERT_H
