@@ -13,13 +13,13 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "drivers/acpi_cpuhp.h"
-#include "kernel/completion.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "tests/kernel/ktest_helpers.h"
 #include "tests/ktest_assert.h"
 
 /* The register layout (QEMU docs/specs/acpi_cpu_hotplug.rst). */
@@ -237,15 +237,6 @@ static void play(struct ktest *t, struct acpi_cpuhp_block *b)
 	KT_WAIT_UNTIL(t, !acpi_cpuhp_block_busy(b));
 }
 
-static unsigned int nonboot_online_cpu(void)
-{
-	unsigned int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
-}
-
 /* The enumeration saw every slot, with its APIC id. */
 static void the_scripted_block_reads_as_qemus(struct ktest *t)
 {
@@ -301,7 +292,7 @@ static void an_unknown_apic_id_is_refused(struct ktest *t)
  * down, nor its insert count as one; both refused with _OST failure. */
 static void a_mismatched_apic_id_is_refused(struct ktest *t)
 {
-	unsigned int cpu = nonboot_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct acpi_cpuhp_block *b = fake_block();
 
 	KT_ASSERT_NOT_NULL(t, b);
@@ -409,15 +400,13 @@ static void a_foreign_sci_is_cleared_and_a_storm_masked(struct ktest *t)
 /* The host removes a CPU while cpu_down() of it is under way (held at a
  * step the case opens): the removal waits for it, finds the CPU offline
  * and ejects it; then an insert brings it back. */
-static struct completion in_step, step_gate;
+static struct ktest_gate step_gate;
 static unsigned int step_cpu = NR_CPUS;
 
 static int gate_offline(unsigned int cpu)
 {
-	if (cpu == READ_ONCE(step_cpu)) {
-		complete(&in_step);
-		wait_for_completion(&step_gate);
-	}
+	if (cpu == READ_ONCE(step_cpu))
+		ktest_gate_pass(&step_gate);
 	return 0;
 }
 
@@ -434,26 +423,23 @@ static int down_fn(void *arg)
 
 static void events_during_cpu_down_leave_a_consistent_cpu(struct ktest *t)
 {
-	unsigned int cpu = nonboot_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 
-	if (cpu == 0) {
-		ktest_skip(t, "needs at least 2 online CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	struct acpi_cpuhp_block *b = fake_block();
 
 	KT_ASSERT_NOT_NULL(t, b);
-	init_completion(&in_step);
-	init_completion(&step_gate);
+	ktest_gate_init(&step_gate);
 	WRITE_ONCE(step_cpu, cpu);
 	cpuhp_add_step(&gate_step);
 	struct thread *th = kthread_run(down_fn, (void *)(unsigned long)cpu, "hostile-down");
 
 	KT_ASSERT_NOT_NULL(t, th);
-	wait_for_completion(&in_step); /* cpu_down holds the hotplug lock */
+	KT_GATE_WAIT_ARRIVED(t, &step_gate, 1); /* cpu_down holds the hotplug lock */
 	fk.slot[cpu].flags |= F_REMOVE;
 	acpi_cpuhp_block_kick(b);
-	complete_all(&step_gate);
+	ktest_gate_open(&step_gate);
 	KT_WAIT_UNTIL(t, READ_ONCE(fk.slot[cpu].ejected));
 	KT_WAIT_UNTIL(t, !acpi_cpuhp_block_busy(b)); /* its scan counted the removal */
 	KT_EXPECT_EQ(t, kthread_stop(th), 0);	     /* its cpu_down() */

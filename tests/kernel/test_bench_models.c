@@ -13,6 +13,7 @@
 #include "kernel/tools/ktest.h"
 #include "kernel/wait.h"
 #include "lib/cpumask.h"
+#include "tests/kernel/ktest_helpers.h"
 
 #define NR_ITEMS 16
 
@@ -105,12 +106,10 @@ static void every_scenario_runs_small(struct ktest *t)
 {
 	struct cmp_ctx c = { .a = cpumask_first(&cpu_online_mask), .small = true };
 	struct cpumask old;
-	unsigned int n, cpu;
+	unsigned int n;
 	const struct cmp_scenario *sc = bench_cmp_scenarios(&n);
 
-	c.b = c.a;
-	for_each_online_cpu(cpu)
-		c.b = cpu;
+	c.b = ktest_last_online_cpu();
 	KT_ASSERT_EQ(t, sched_pin_current(c.a, &old), 0);
 	for (unsigned int i = 0; i < n; i++) {
 		int err = sc[i].run(&c);

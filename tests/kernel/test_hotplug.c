@@ -25,34 +25,7 @@
 #include "lib/printf.h"
 #include "lib/random.h"
 #include "lib/string.h"
-
-#define WAIT_NS (60 * NSEC_PER_SEC)
-
-static unsigned int last_cpu(void)
-{
-	unsigned int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
-}
-
-/* Poll cond every ms for up to WAIT_NS; true if it became true. */
-#define wait_until(cond)                                                                           \
-	({                                                                                         \
-		u64 __t0 = ktime_get_ns();                                                         \
-		while (!(cond) && ktime_get_ns() - __t0 < WAIT_NS)                                 \
-			msleep(1);                                                                 \
-		(cond);                                                                            \
-	})
-
-static bool need_two(struct ktest *t)
-{
-	if (num_online_cpus() >= 2)
-		return true;
-	ktest_skip(t, "needs at least 2 CPUs");
-	return false;
-}
+#include "tests/kernel/ktest_helpers.h"
 
 static void errors_are_clear(struct ktest *t)
 {
@@ -64,7 +37,7 @@ static void errors_are_clear(struct ktest *t)
 		return;
 	}
 	KT_EXPECT_EQ(t, cpu_down(0), -EPERM); /* the boot CPU stays */
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, cpu_down(cpu), -EALREADY);
@@ -101,7 +74,7 @@ static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
 	struct work_struct w;
 	unsigned int cpu;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	INIT_WORK(&w, where_fn);
 	for_each_present_cpu(cpu) {
@@ -113,14 +86,14 @@ static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
 		KT_ASSERT_NOT_NULL(t, th);
 		set_cpus_allowed(th, cpumask_of(cpu));
 		wake_up_thread(th);
-		KT_EXPECT_TRUE(t, wait_until(pinned_cpu_seen == cpu));
+		KT_WAIT_UNTIL(t, pinned_cpu_seen == cpu);
 		struct rq_stats before, after;
 
 		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 		KT_EXPECT_FALSE(t, cpu_online(cpu));
 		/* The pinned thread goes on elsewhere, never on the dead CPU. */
 		pinned_cpu_seen = cpu;
-		KT_EXPECT_TRUE(t, wait_until(pinned_cpu_seen != cpu));
+		KT_WAIT_UNTIL(t, pinned_cpu_seen != cpu);
 		KT_EXPECT_NE(t, pinned_cpu_seen, NR_CPUS);
 		/* Nothing is scheduled on it any more. */
 		sched_get_rq_stats(cpu, &before);
@@ -129,14 +102,13 @@ static void every_cpu_goes_offline_and_comes_back(struct ktest *t)
 		KT_EXPECT_EQ(t, before.nr_switches, after.nr_switches);
 		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 		/* Back on its CPU; the pools are bound again. */
-		KT_EXPECT_TRUE(t, wait_until(pinned_cpu_seen == cpu));
+		KT_WAIT_UNTIL(t, pinned_cpu_seen == cpu);
 		work_ran_on = NR_CPUS;
 		queue_work_on(cpu, system_wq, &w);
 		flush_work(&w);
 		KT_EXPECT_EQ(t, work_ran_on, cpu);
-		KT_EXPECT_TRUE(
-			t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0 &&
-				      workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI) == 0));
+		KT_WAIT_UNTIL(t, workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0 &&
+					 workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI) == 0);
 		pinned_stop = true;
 		kthread_stop(th);
 	}
@@ -170,23 +142,23 @@ static void move_timer_fn(struct timer_list *tl)
 
 static void timers_and_interrupts_move_to_a_live_cpu(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	u64 route;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	timer_setup(&move_timer, move_timer_fn);
 	timer_fired_on = -1;
 	move_fired_there = false;
 	move_cpu = cpu;
 	add_timer_on(&move_timer, ktime_get_ns() + NSEC_PER_MSEC, cpu);
-	KT_EXPECT_TRUE(t, wait_until(move_fired_there)); /* it keeps to its CPU */
+	KT_WAIT_UNTIL(t, move_fired_there); /* it keeps to its CPU */
 	/* Aim the serial interrupt at the CPU, as if it had been balanced there. */
 	KT_ASSERT_TRUE(t, ioapic_route_isa_irq(COM1_ISA_IRQ, cpu_apic_ids[cpu]) == 0);
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, ioapic_read_route(COM1_ISA_IRQ, &route), 0);
 	KT_EXPECT_NE(t, (u32)(route >> 56), cpu_apic_ids[cpu]);
-	KT_EXPECT_TRUE(t, wait_until(timer_fired_on >= 0));
+	KT_WAIT_UNTIL(t, timer_fired_on >= 0);
 	KT_EXPECT_NE(t, timer_fired_on, (int)cpu);
 	KT_EXPECT_TRUE(t, timer_fired_online);
 	del_timer_sync(&move_timer); /* not pending any more: a no-op */
@@ -205,12 +177,10 @@ static struct hp_item *items;
 static atomic_t items_done, items_overlap, items_offline;
 
 /* The gate the trustee tests' items wait on, opened by the test once the
- * state it checks is reached (cpu_down() or cpu_up() returned). Bounded: an
- * item that waited WAIT_NS in vain counts a timeout and opens it, so that a
- * kernel that waits for the items (a drain-first cpu_down) fails instead of
- * hanging. */
-static struct completion items_gate;
-static atomic_t items_gate_timeouts;
+ * state it checks is reached (cpu_down() or cpu_up() returned). Bounded
+ * (ktest_gate_pass_bounded): a kernel that waits for the items (a
+ * drain-first cpu_down) fails instead of hanging. */
+static struct ktest_gate items_gate;
 
 static void hp_item_fn(struct work_struct *w)
 {
@@ -222,10 +192,7 @@ static void hp_item_fn(struct work_struct *w)
 	if (!cpu_online(smp_processor_id()))
 		atomic_inc(&items_offline);
 	preempt_enable();
-	if (!wait_for_completion_timeout(&items_gate, WAIT_NS)) {
-		atomic_inc(&items_gate_timeouts);
-		complete_all(&items_gate);
-	}
+	ktest_gate_pass_bounded(&items_gate);
 	atomic_inc(&it->runs);
 	atomic_dec(&it->inside);
 	atomic_inc(&items_done);
@@ -239,8 +206,7 @@ static bool items_setup(unsigned int n)
 	atomic_set(&items_done, 0);
 	atomic_set(&items_overlap, 0);
 	atomic_set(&items_offline, 0);
-	atomic_set(&items_gate_timeouts, 0);
-	init_completion(&items_gate);
+	ktest_gate_init(&items_gate);
 	for (unsigned int i = 0; i < n; i++)
 		INIT_WORK(&items[i].work, hp_item_fn);
 	return true;
@@ -262,10 +228,10 @@ static int items_run_other_than_once(unsigned int n)
  * exactly once. */
 static void offline_with_pending_work_returns_at_once(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct workqueue_struct *wq;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	wq = alloc_workqueue("test_hp_pending", 0, 16);
 	KT_ASSERT_NOT_NULL(t, wq);
@@ -273,10 +239,10 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	for (unsigned int i = 0; i < PENDING_ITEMS; i++)
 		queue_work_on(cpu, wq, &items[i].work);
 	/* One of them runs there (at the gate) when the CPU goes. */
-	KT_EXPECT_TRUE(t, wait_until(atomic_read(&items[0].inside) == 1));
+	KT_WAIT_UNTIL(t, atomic_read(&items[0].inside) == 1);
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_done), 0); /* it did not wait for them */
-	KT_EXPECT_EQ(t, atomic_read(&items_gate_timeouts), 0);
+	KT_EXPECT_EQ(t, ktest_gate_timeouts(&items_gate), 0);
 	/* Queued to the offline CPU: runs, elsewhere (past the blocked ones). */
 	work_ran_on = NR_CPUS;
 	struct work_struct w;
@@ -286,9 +252,9 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	flush_work(&w);
 	KT_EXPECT_NE(t, work_ran_on, cpu);
 	KT_EXPECT_NE(t, work_ran_on, NR_CPUS);
-	complete_all(&items_gate);
+	ktest_gate_open(&items_gate);
 	flush_workqueue(wq);
-	KT_EXPECT_EQ(t, atomic_read(&items_gate_timeouts), 0);
+	KT_EXPECT_EQ(t, ktest_gate_timeouts(&items_gate), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_done), PENDING_ITEMS);
 	KT_EXPECT_EQ(t, items_run_other_than_once(PENDING_ITEMS), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_overlap), 0);
@@ -296,8 +262,7 @@ static void offline_with_pending_work_returns_at_once(struct ktest *t)
 	/* The trustee released its workers once the work was gone. */
 	struct wq_pool_stats st;
 
-	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st),
-				      st.nr_workers == 0)));
+	KT_WAIT_UNTIL(t, (workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st), st.nr_workers == 0));
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	kfree(items);
 	destroy_workqueue(wq);
@@ -348,17 +313,17 @@ static int cpu_bound_batch_max(unsigned int cpu, struct workqueue_struct *wq)
 
 static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 {
-	unsigned int cpu = last_cpu(), n = REONLINE_ITEMS, requeued = 0;
+	unsigned int cpu = ktest_last_online_cpu(), n = REONLINE_ITEMS, requeued = 0;
 	struct workqueue_struct *wq;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	wq = alloc_workqueue("test_hp_reonline", 0, 8);
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_TRUE(t, items_setup(n));
 	for (unsigned int i = 0; i < n; i++)
 		queue_work_on(cpu, wq, &items[i].work);
-	KT_EXPECT_TRUE(t, wait_until(atomic_read(&items[0].inside) == 1)); /* at the gate */
+	KT_WAIT_UNTIL(t, atomic_read(&items[0].inside) == 1); /* at the gate */
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_done), 0); /* still in charge when it came back */
@@ -372,9 +337,9 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 		requeued += again[i];
 	}
 	KT_EXPECT_TRUE(t, again[0]); /* it was running: queued again */
-	complete_all(&items_gate);
+	ktest_gate_open(&items_gate);
 	flush_workqueue(wq);
-	KT_EXPECT_EQ(t, atomic_read(&items_gate_timeouts), 0);
+	KT_EXPECT_EQ(t, ktest_gate_timeouts(&items_gate), 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_done), (int)(n + requeued));
 	int wrong_runs = 0;
 
@@ -383,7 +348,7 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
 			wrong_runs++;
 	KT_EXPECT_EQ(t, wrong_runs, 0);
 	KT_EXPECT_EQ(t, atomic_read(&items_overlap), 0);
-	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0));
+	KT_WAIT_UNTIL(t, workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0);
 	/* Bound again: an item queued there runs there... */
 	work_ran_on = NR_CPUS;
 	struct work_struct w;
@@ -404,7 +369,8 @@ static void reonline_while_the_trustee_is_in_charge(struct ktest *t)
  * worker marked to rebind does so after its current item, even with more
  * items waiting. */
 #define CHASE_MAX 100000
-static struct completion chase_go, chase_done;
+static struct ktest_gate chase_gate;
+static struct completion chase_done;
 static atomic_t chase_requeues;
 static volatile bool chase_started;
 static volatile unsigned int chase_cpu, chase_ran_on;
@@ -414,7 +380,7 @@ static void chase_fn(struct work_struct *w)
 {
 	if (!chase_started) {
 		chase_started = true;
-		wait_for_completion(&chase_go); /* its CPU goes and comes back */
+		ktest_gate_pass(&chase_gate); /* its CPU goes and comes back */
 	}
 	if (smp_processor_id() != chase_cpu && atomic_read(&chase_requeues) < CHASE_MAX) {
 		atomic_inc(&chase_requeues);
@@ -429,23 +395,23 @@ static void a_worker_rebinds_between_requeued_items(struct ktest *t)
 {
 	static struct work_struct chase;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
-	chase_cpu = last_cpu();
+	chase_cpu = ktest_last_online_cpu();
 	chase_ran_on = NR_CPUS;
 	chase_started = false;
 	atomic_set(&chase_requeues, 0);
-	init_completion(&chase_go);
+	ktest_gate_init(&chase_gate);
 	init_completion(&chase_done);
 	chase_wq = alloc_workqueue("test_hp_chase", 0, 1);
 	KT_ASSERT_NOT_NULL(t, chase_wq);
 	INIT_WORK(&chase, chase_fn);
 	queue_work_on(chase_cpu, chase_wq, &chase);
-	KT_EXPECT_TRUE(t, wait_until(chase_started));
+	KT_GATE_WAIT_ARRIVED(t, &chase_gate, 1);
 	KT_EXPECT_EQ(t, cpu_down(chase_cpu), 0); /* its worker: unbound, busy */
 	KT_EXPECT_EQ(t, cpu_up(chase_cpu), 0);	 /* ... and marked to rebind */
-	complete(&chase_go);
-	KT_EXPECT_NE(t, wait_for_completion_timeout(&chase_done, WAIT_NS), 0);
+	ktest_gate_open(&chase_gate);
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&chase_done, KT_WAIT_LIMIT_NS), 0);
 	KT_EXPECT_EQ(t, chase_ran_on, chase_cpu);
 	KT_EXPECT_LE(t, atomic_read(&chase_requeues), 2);
 	flush_work(&chase);
@@ -468,11 +434,11 @@ static struct cpuhp_step refusing_step = {
  * bound. */
 static void cancelled_offline_leaves_no_trace(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct work_struct w;
 	struct cpuhp_stats st0, st1;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	cpuhp_get_stats(&st0);
 	cpuhp_add_step(&refusing_step);
@@ -547,10 +513,10 @@ static void ping_queue_on(unsigned int cpu, struct work_struct *w)
 
 static void hotplug_while_workers_block_and_wake(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct wq_pool_stats st;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	ping_stop = false;
 	atomic_set(&ping_runs, 0);
@@ -568,7 +534,7 @@ static void hotplug_while_workers_block_and_wake(struct ktest *t)
 			ping_queue_on(cpu, &pingers[i]);
 	}
 	/* They go on queueing themselves until told to stop: they get there. */
-	KT_EXPECT_TRUE(t, wait_until(atomic_read(&ping_runs) >= PINGERS));
+	KT_WAIT_UNTIL(t, atomic_read(&ping_runs) >= PINGERS);
 	ping_stop = true;
 	int cancelled = 0;
 
@@ -577,9 +543,9 @@ static void hotplug_while_workers_block_and_wake(struct ktest *t)
 	/* Every successful queueing ran or was cancelled, exactly. */
 	KT_EXPECT_EQ(t, atomic_read(&ping_runs) + cancelled, atomic_read(&ping_queued));
 	/* Quiet now: no worker of the pool counts as running... */
-	KT_EXPECT_TRUE(t, wait_until((workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st),
-				      st.nr_running == 0 && st.nr_pending == 0)));
-	KT_EXPECT_TRUE(t, wait_until(workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0));
+	KT_WAIT_UNTIL(t, (workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st),
+			  st.nr_running == 0 && st.nr_pending == 0));
+	KT_WAIT_UNTIL(t, workqueue_pool_unbound_workers(cpu, WQ_POOL_NORMAL) == 0);
 	/* ...and concurrency management is exact again: one at a time. */
 	KT_EXPECT_EQ(t, cpu_bound_batch_max(cpu, system_wq), 1);
 }
@@ -664,7 +630,10 @@ static int tlb_helper(void *arg)
 {
 	phys_addr_t *grab = arg;
 
-	wait_until(tlb_dying || kthread_should_stop());
+	u64 deadline = 0;
+
+	while (!(tlb_dying || kthread_should_stop()) && ktest_wait_poll(&deadline))
+		;
 	if (!tlb_dying)
 		return 0;
 	kstack_free(tlb_old);
@@ -689,11 +658,11 @@ static int tlb_helper(void *arg)
 
 static void stacks_freed_while_a_cpu_dies(struct ktest *t)
 {
-	unsigned int cpu = last_cpu(), other = 0;
+	unsigned int cpu = ktest_last_online_cpu(), other = 0;
 	phys_addr_t grab = 0;
 	struct work_struct w;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	tlb_old = kstack_alloc("test:tlb-old");
 	KT_ASSERT_TRUE(t, tlb_old != NULL);
@@ -766,7 +735,7 @@ static bool item_for_cpu_runs(struct ktest *t, unsigned int cpu, bool there)
 	init_completion(&probe_ran);
 	probe_ran_on = NR_CPUS;
 	KT_EXPECT_TRUE(t, queue_work_on(cpu, system_wq, &w));
-	if (!wait_for_completion_timeout(&probe_ran, WAIT_NS)) {
+	if (!wait_for_completion_timeout(&probe_ran, KT_WAIT_LIMIT_NS)) {
 		ktest_fail(t, __FILE__, __LINE__, "an item queued to cpu%u did not run", cpu);
 		return false;
 	}
@@ -786,14 +755,15 @@ static bool item_for_cpu_runs(struct ktest *t, unsigned int cpu, bool there)
  * run. Taken back with no worker, they would wait for good. */
 static void a_worker_that_cannot_be_made_fails_the_online(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct cpuhp_stats st0, st1;
 	static const unsigned int fails[] = { 1, 3 }; /* the worker; + the stopper twice */
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
-	KT_ASSERT_TRUE(t, wait_until(cpu_pools_empty(cpu))); /* the trustee is done */
+	if (!KT_WAIT_UNTIL(t, cpu_pools_empty(cpu))) /* the trustee is done */
+		return;
 	for (unsigned int i = 0; i < ARRAY_SIZE(fails); i++) {
 		cpuhp_get_stats(&st0);
 		kthread_fail_own(fails[i]); /* the online step and the rollback run here */
@@ -809,7 +779,8 @@ static void a_worker_that_cannot_be_made_fails_the_online(struct ktest *t)
 		if (err != -ENOMEM && cpu_online(cpu))
 			KT_ASSERT_EQ(t, cpu_down(cpu), 0); /* a broken kernel: try on */
 		KT_ASSERT_TRUE(t, item_for_cpu_runs(t, cpu, false));
-		KT_ASSERT_TRUE(t, wait_until(cpu_pools_empty(cpu)));
+		if (!KT_WAIT_UNTIL(t, cpu_pools_empty(cpu)))
+			return;
 	}
 	KT_ASSERT_EQ(t, cpu_up(cpu), 0);
 	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
@@ -890,10 +861,10 @@ static void counts_reset(void)
  * offline as before, the failure is counted, and its work still runs. */
 static void every_way_up_can_fail_rolls_back(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct cpuhp_stats st0, st1;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
 	steps_cpu = cpu;
@@ -943,8 +914,8 @@ static void every_way_up_can_fail_rolls_back(struct ktest *t)
 /* ---- two callers at once ------------------------------------------------ */
 
 /* A step that holds the first call to reach it (with the hotplug lock held)
- * until the test lets it go. */
-static struct completion hold_inside, hold_release;
+ * at a gate until the test lets it go. */
+static struct ktest_gate hold_gate;
 static volatile bool hold_armed;
 
 static int hold_step(unsigned int cpu)
@@ -952,8 +923,7 @@ static int hold_step(unsigned int cpu)
 	if (!hold_armed)
 		return 0;
 	hold_armed = false;
-	complete(&hold_inside);
-	wait_for_completion_timeout(&hold_release, WAIT_NS);
+	ktest_gate_pass_bounded(&hold_gate);
 	return 0;
 }
 
@@ -987,8 +957,7 @@ static bool call_together(struct ktest *t, struct hp_call *a, struct hp_call *b)
 {
 	struct thread *ta, *tb;
 
-	init_completion(&hold_inside);
-	init_completion(&hold_release);
+	ktest_gate_init(&hold_gate);
 	a->calling = b->calling = false;
 	a->ret = b->ret = 1;
 	hold_armed = true;
@@ -997,19 +966,19 @@ static bool call_together(struct ktest *t, struct hp_call *a, struct hp_call *b)
 		ktest_fail(t, __FILE__, __LINE__, "no thread for the first call");
 		return false;
 	}
-	KT_EXPECT_NE(t, wait_for_completion_timeout(&hold_inside, WAIT_NS), 0);
+	KT_GATE_WAIT_ARRIVED(t, &hold_gate, 1);
 	tb = kthread_run(hp_call_fn, b, "hp-call/b");
 	if (!tb) {
-		complete_all(&hold_release);
+		ktest_gate_open(&hold_gate);
 		kthread_stop(ta);
 		ktest_fail(t, __FILE__, __LINE__, "no thread for the second call");
 		return false;
 	}
 	/* b only blocks on the hotplug lock (a holds it). */
-	KT_EXPECT_TRUE(t, wait_until(b->calling && thread_state(tb) == THREAD_BLOCKED));
+	KT_WAIT_UNTIL(t, b->calling && thread_state(tb) == THREAD_BLOCKED);
 	KT_EXPECT_EQ(t, b->ret, 1); /* still waiting */
-	complete_all(&hold_release);
-	KT_EXPECT_TRUE(t, wait_until(a->ret != 1 && b->ret != 1));
+	ktest_gate_open(&hold_gate);
+	KT_WAIT_UNTIL(t, a->ret != 1 && b->ret != 1);
 	kthread_stop(ta);
 	kthread_stop(tb);
 	return true;
@@ -1020,10 +989,10 @@ static bool call_together(struct ktest *t, struct hp_call *a, struct hp_call *b)
  * for cpu_up(). With a third CPU, two different CPUs go down together. */
 static void two_callers_at_once(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct hp_call a = { .fn = cpu_down, .cpu = cpu }, b = { .fn = cpu_down, .cpu = cpu };
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	cpuhp_add_step(&hold_offline);
 	bool ok = call_together(t, &a, &b);
@@ -1100,7 +1069,7 @@ static void the_rescuer_of_an_unbound_workqueue_runs_its_items(struct ktest *t)
 	INIT_WORK(&w, rescued_fn);
 	kthread_fail_next(1000000);
 	queue_work(wq, &w);
-	u64 left = wait_for_completion_timeout(&rescued, WAIT_NS);
+	u64 left = wait_for_completion_timeout(&rescued, KT_WAIT_LIMIT_NS);
 
 	kthread_fail_next(0);
 	KT_EXPECT_NE(t, left, 0);
@@ -1114,14 +1083,7 @@ static void the_rescuer_of_an_unbound_workqueue_runs_its_items(struct ktest *t)
 }
 
 /* system_unbound_wq's workers, all blocked until the gate opens. */
-static struct completion unbound_gate;
-static atomic_t unbound_inside;
-
-static void unbound_blocker_fn(struct work_struct *w)
-{
-	atomic_inc(&unbound_inside);
-	wait_for_completion(&unbound_gate);
-}
+static struct ktest_gate unbound_gate;
 
 /* "rescued N" of workqueue name in the dump (-1 if it is not listed). */
 static long wq_rescued(const char *name)
@@ -1154,17 +1116,18 @@ static long wq_rescued(const char *name)
  * online CPU. */
 static void the_trustee_runs_with_no_worker_to_spare(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct workqueue_struct *wq;
-	static struct work_struct w, blockers[UNBOUND_BLOCKERS];
+	static struct work_struct w;
+	static struct ktest_gate_work blockers[UNBOUND_BLOCKERS];
 	struct wq_pool_stats before, after;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	wq = alloc_workqueue("test_hp_trustee_rescue", WQ_MEM_RECLAIM, 0);
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
-	KT_EXPECT_TRUE(t, wait_until(cpu_pools_empty(cpu)));
+	KT_WAIT_UNTIL(t, cpu_pools_empty(cpu));
 	long trustee_rescued = wq_rescued("trustee");
 
 	KT_EXPECT_LE(t, 0, trustee_rescued);
@@ -1172,27 +1135,24 @@ static void the_trustee_runs_with_no_worker_to_spare(struct ktest *t)
 	 * unbound pool (where the trustee's workqueue has its items) blocks:
 	 * the pool keeps a few idle ones, fewer than the blockers. */
 	kthread_fail_next(1000000);
-	init_completion(&unbound_gate);
-	atomic_set(&unbound_inside, 0);
+	ktest_gate_init(&unbound_gate);
 	for (int i = 0; i < UNBOUND_BLOCKERS; i++) {
-		INIT_WORK(&blockers[i], unbound_blocker_fn);
-		queue_work(system_unbound_wq, &blockers[i]);
+		ktest_gate_work_init(&blockers[i], &unbound_gate);
+		queue_work(system_unbound_wq, &blockers[i].work);
 	}
-	KT_EXPECT_TRUE(t, wait_until(atomic_read(&unbound_inside) > 0));
+	KT_GATE_WAIT_ARRIVED(t, &unbound_gate, 1);
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	init_completion(&rescued);
 	rescued_in_rescuer = false;
 	INIT_WORK(&w, rescued_fn);
 	queue_work_on(cpu, wq, &w);
-	u64 left = wait_for_completion_timeout(&rescued, WAIT_NS);
+	u64 left = wait_for_completion_timeout(&rescued, KT_WAIT_LIMIT_NS);
 
 	/* The trustee was queued by that item, and has run by its rescuer. */
-	KT_EXPECT_TRUE(t, wait_until(wq_rescued("trustee") > trustee_rescued));
-	KT_EXPECT_LT(t, atomic_read(&unbound_inside), UNBOUND_BLOCKERS); /* all were busy */
+	KT_WAIT_UNTIL(t, wq_rescued("trustee") > trustee_rescued);
+	KT_EXPECT_LT(t, ktest_gate_arrived(&unbound_gate), UNBOUND_BLOCKERS); /* all were busy */
 	kthread_fail_next(0);
-	complete_all(&unbound_gate);
-	for (int i = 0; i < UNBOUND_BLOCKERS; i++)
-		flush_work(&blockers[i]);
+	ktest_gate_works_release(blockers, UNBOUND_BLOCKERS);
 	KT_EXPECT_NE(t, left, 0);
 	KT_EXPECT_TRUE(t, rescued_in_rescuer);
 	KT_EXPECT_NE(t, rescued_on, NR_CPUS);
@@ -1234,11 +1194,11 @@ static int frz_total(void)
  * each runs exactly once. Frozen and thawed with the CPU offline too. */
 static void freezing_holds_across_hotplug(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct workqueue_struct *wq;
 	int i;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	wq = alloc_workqueue("test_hp_freezable", WQ_FREEZABLE, 0);
 	KT_ASSERT_NOT_NULL(t, wq);
@@ -1246,7 +1206,7 @@ static void freezing_holds_across_hotplug(struct ktest *t)
 		INIT_WORK(&frz_items[i], frz_fn);
 		atomic_set(&frz_runs[i], 0);
 	}
-	KT_ASSERT_EQ(t, workqueue_freeze(WAIT_NS), 0);
+	KT_ASSERT_EQ(t, workqueue_freeze(KT_WAIT_LIMIT_NS), 0);
 	for (i = 0; i < FRZ_ITEMS / 2; i++)
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
@@ -1265,7 +1225,7 @@ static void freezing_holds_across_hotplug(struct ktest *t)
 
 	/* Frozen while the CPU is offline, thawed after it came back. */
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
-	KT_ASSERT_EQ(t, workqueue_freeze(WAIT_NS), 0);
+	KT_ASSERT_EQ(t, workqueue_freeze(KT_WAIT_LIMIT_NS), 0);
 	for (i = 0; i < FRZ_ITEMS; i++)
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
 	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, false));
@@ -1412,7 +1372,7 @@ static void sleepers_survive_cpus_coming_and_going(struct ktest *t)
 	struct prng r;
 	unsigned int cycles = 0, bad = 0;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	ths_stop = false;
 	atomic_set(&ths_sleeps, 0);

@@ -13,6 +13,7 @@
 #include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "lib/compiler.h"
+#include "tests/kernel/ktest_helpers.h"
 #include "tests/ktest_assert.h"
 
 static unsigned long plain_counter;
@@ -78,11 +79,7 @@ static bool cannot_run(struct ktest *t)
 	ktest_skip(t, "the plain build has no data-race detector (make SAN=1)");
 	return true;
 #endif
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "needs at least 2 online CPUs");
-		return true;
-	}
-	return false;
+	return !ktest_need_cpus(t, 2);
 }
 
 static void a_racy_counter_is_reported(struct ktest *t)

@@ -8,6 +8,7 @@
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
+#include "tests/kernel/ktest_helpers.h"
 
 static atomic_t ups, downs, bad;
 static volatile bool refuse;
@@ -57,14 +58,10 @@ static struct cpuhp_step lab_step = {
 
 static void a_hotplug_step_sees_the_right_state(struct ktest *t)
 {
-	unsigned int cpu = 0, c;
+	unsigned int cpu = ktest_last_online_cpu();
 
-	for_each_online_cpu(c)
-		cpu = c;
-	if (!cpu) {
-		ktest_skip(t, "needs at least 2 CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	atomic_set(&ups, 0);
 	atomic_set(&downs, 0);
 	atomic_set(&bad, 0);

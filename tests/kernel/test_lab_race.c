@@ -6,16 +6,15 @@
 #include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/lab_race.h"
+#include "tests/kernel/ktest_helpers.h"
 #include "tests/ktest_assert.h"
 
 static void lab8_every_event_counted_no_race(struct ktest *t)
 {
 	struct lab_race_result r;
 
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "needs at least 2 online CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	lab_race_run(&r);
 	KT_EXPECT_EQ(t, r.reports, 0);
 	KT_EXPECT_EQ(t, r.counted, r.expected);

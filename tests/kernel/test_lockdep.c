@@ -30,8 +30,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define WAIT_NS (10 * NSEC_PER_SEC)
-
 static char log_tail[16384];
 
 /* Is the text in the last 16 KB of the log? */
@@ -253,7 +251,7 @@ static bool take_in_interrupt(struct ktest *t, struct spinlock *l)
 	init_completion(&irq_timer_ran);
 	timer_setup(&irq_timer, irq_timer_fn);
 	add_timer(&irq_timer, ktime_get_ns() + 1000 * NSEC_PER_USEC);
-	if (wait_for_completion_timeout(&irq_timer_ran, WAIT_NS))
+	if (wait_for_completion_timeout(&irq_timer_ran, KT_WAIT_LIMIT_NS))
 		return true;
 	ktest_fail(t, __FILE__, __LINE__, "the timer callback did not run");
 	return false;
@@ -576,7 +574,7 @@ static bool fire_once(struct ktest *t, struct timer_list *tl)
 {
 	init_completion(&dts_ran);
 	add_timer(tl, ktime_get_ns() + 1000 * NSEC_PER_USEC);
-	if (wait_for_completion_timeout(&dts_ran, WAIT_NS))
+	if (wait_for_completion_timeout(&dts_ran, KT_WAIT_LIMIT_NS))
 		return true;
 	ktest_fail(t, __FILE__, __LINE__, "the timer callback did not run");
 	return false;

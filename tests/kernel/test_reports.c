@@ -20,6 +20,7 @@
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "tests/kernel/ktest_helpers.h"
 
 static char log_tail[4096];
 
@@ -76,15 +77,6 @@ static void a_declared_report_from_a_work_item_is_expected(struct ktest *t)
 
 /* ---- hotplug: failures with no way back are reported ------------------- */
 
-static unsigned int last_cpu(void)
-{
-	unsigned int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
-}
-
 static int fail_step(unsigned int cpu)
 {
 	return -EIO;
@@ -101,13 +93,11 @@ static struct cpuhp_step failing_starting_step = {
  * the same, and each failure is one report. */
 static void failed_starting_and_dying_steps_are_reported(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	unsigned long before = bug_reports();
 
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "needs at least 2 CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	ktest_expect_bugs(t, "cpuhp", 2);
 	cpuhp_add_step(&failing_starting_step);
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
@@ -138,13 +128,11 @@ static struct cpuhp_step refusing_prepare_step = {
  * The online fails with the first error, and a later one succeeds. */
 static void failed_rollback_is_reported(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	unsigned long before = bug_reports();
 
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "needs at least 2 CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	ktest_expect_bugs(t, "cpuhp", 1);
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
 	cpuhp_add_step(&unundoable_step);
@@ -171,21 +159,19 @@ static unsigned int *uint_param(const char *name)
 	return NULL;
 }
 
-/* A bound for a broken kernel, not a time the case needs. */
-#define STALL_GIVE_UP_NS (30 * NSEC_PER_SEC)
-
 static unsigned int *stall_s, stall_s_saved;
 static unsigned long hog_bugs0;
 static volatile bool hog_running, hog_saw_report, waiter_ran;
 
-/* Busy, never sleeping: its pool runs nothing else until a report comes. */
+/* Busy, never sleeping: its pool runs nothing else until a report comes
+ * (or, in a broken kernel, until the bound of KT_WAIT_UNTIL). */
 static void hog_fn(struct work_struct *w)
 {
-	u64 give_up = ktime_get_ns() + STALL_GIVE_UP_NS;
+	u64 deadline = 0;
 
 	WRITE_ONCE(hog_running, true);
-	while (bug_reports() == hog_bugs0 && ktime_get_ns() < give_up)
-		cpu_relax();
+	while (bug_reports() == hog_bugs0 && ktest_wait_poll_busy(&deadline))
+		;
 	/* At once, so the stall cannot be reported twice. */
 	WRITE_ONCE(*stall_s, stall_s_saved);
 	WRITE_ONCE(hog_saw_report, bug_reports() != hog_bugs0);
@@ -200,14 +186,12 @@ static void waiter_fn(struct work_struct *w)
  * progress: with wq_stall_s=1, the periodic check reports the pool, once. */
 static void a_stalled_pool_is_reported(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	unsigned long before = bug_reports();
 	struct work_struct hog, waiter;
 
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "needs at least 2 CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	stall_s = uint_param("wq_stall_s");
 	KT_ASSERT_NOT_NULL(t, stall_s);
 	stall_s_saved = *stall_s;
@@ -217,10 +201,7 @@ static void a_stalled_pool_is_reported(struct ktest *t)
 	INIT_WORK(&waiter, waiter_fn);
 	ktest_expect_bugs(t, "workqueue", 1);
 	queue_work_on(cpu, system_wq, &hog);
-	for (u64 give_up = ktime_get_ns() + STALL_GIVE_UP_NS;
-	     !READ_ONCE(hog_running) && ktime_get_ns() < give_up;)
-		cpu_relax();
-	KT_EXPECT_TRUE(t, hog_running);
+	KT_WAIT_UNTIL(t, READ_ONCE(hog_running));
 	/* CPU-hog detection would let the waiter start beside the hog: off
 	 * for the stall to happen. */
 	unsigned int thresh = wq_cpu_intensive_thresh_us;
@@ -264,14 +245,12 @@ static struct cpuhp_step starving_online_step = {
  * refuses it and cpu_down() finishes the rollback. */
 static void a_rollback_without_a_stopper_gives_up_at_its_bound(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	unsigned int saved = cpuhp_timeout_ms;
 	unsigned long before = bug_reports();
 
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "needs at least 2 CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	ktest_expect_bugs(t, "cpuhp", 1);
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
 	cpuhp_add_step(&starving_online_step);
@@ -302,14 +281,12 @@ static void a_rollback_without_a_stopper_gives_up_at_its_bound(struct ktest *t)
  * it, and once it dies a later cpu_down() finishes the offline. */
 static void a_cpu_that_does_not_die_is_given_up_at_the_bound(struct ktest *t)
 {
-	unsigned int cpu = last_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	unsigned int saved = cpuhp_timeout_ms;
 	unsigned long before = bug_reports();
 
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "needs at least 2 CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	ktest_expect_bugs(t, "cpuhp", 1);
 	cpuhp_hold_death(true);
 	WRITE_ONCE(cpuhp_timeout_ms, 100); /* reached by construction: it is held */

@@ -13,16 +13,13 @@
 #include "kernel/tools/ktest.h"
 #include "lib/random.h"
 #include "lib/string.h"
+#include "tests/kernel/ktest_helpers.h"
 
 /* The CPU the CPU-bound tests crowd: the last online one (not the one the
  * test runner is likely on, when there are several). */
 static unsigned int victim_cpu(void)
 {
-	unsigned int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
+	return ktest_last_online_cpu();
 }
 
 static volatile bool spin_stop;
@@ -267,8 +264,8 @@ static void ping_pong(struct ktest *t, unsigned int rounds)
 {
 	unsigned int a = smp_processor_id(), b = cpumask_any_but(&cpu_online_mask, a);
 
-	if (b >= NR_CPUS) {
-		ktest_skip(t, "needs two CPUs");
+	if (!ktest_need_cpus(t, 2)) {
+		/* the ponger runs on the other CPU */
 		return;
 	}
 	set_cpus_allowed(current, cpumask_of(a));
@@ -561,10 +558,8 @@ static void balancing_spreads_threads(struct ktest *t)
 	struct thread *s[8];
 	struct cpumask used;
 
-	if (n < 2) {
-		ktest_skip(t, "needs two CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	n = min(n, 8u);
 	spin_stop = false;
 	for (unsigned int i = 0; i < n; i++) {
@@ -788,8 +783,8 @@ static void affinity_change_moves_a_running_thread(struct ktest *t)
 	unsigned int a = victim_cpu(), b = other_cpu();
 	struct cpumask old;
 
-	if (b >= NR_CPUS) {
-		ktest_skip(t, "needs two CPUs");
+	if (!ktest_need_cpus(t, 2)) {
+		/* the thread moves between two CPUs */
 		return;
 	}
 	KT_ASSERT_EQ(t, sched_pin_current(b, &old), 0);
@@ -867,8 +862,8 @@ static void fifo_priorities_order_fifo_threads(struct ktest *t)
 	unsigned int c = victim_cpu(), a = other_cpu();
 	struct cpumask old;
 
-	if (a >= NR_CPUS) {
-		ktest_skip(t, "needs two CPUs"); /* the spinner would starve us */
+	if (!ktest_need_cpus(t, 2)) {
+		/* on one CPU the spinner would starve us */
 		return;
 	}
 	KT_ASSERT_EQ(t, sched_pin_current(a, &old), 0);

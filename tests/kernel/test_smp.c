@@ -11,14 +11,7 @@
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
-
-static bool need_cpus(struct ktest *t, unsigned int n)
-{
-	if (num_online_cpus() >= n)
-		return true;
-	ktest_skip(t, "needs more online CPUs");
-	return false;
-}
+#include "tests/kernel/ktest_helpers.h"
 
 static void masks_are_nested(struct ktest *t)
 {
@@ -89,7 +82,7 @@ static void calls_without_waiting(struct ktest *t)
 	/* About 2000 calls in all, however many CPUs. */
 	const unsigned int rounds = max(2000 / num_online_cpus(), 10u);
 
-	if (!need_cpus(t, 2))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	atomic_set(&async_done, 0);
 	for (unsigned int i = 0; i < rounds; i++)
@@ -145,7 +138,7 @@ static void unlock_by_non_owner_warns(struct ktest *t)
 {
 	static DEFINE_SPINLOCK(l);
 
-	if (!need_cpus(t, 2))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	unsigned int other = cpumask_any_but(&cpu_online_mask, smp_processor_id());
 
@@ -180,7 +173,7 @@ static void hold_lock_until_reported(void *arg)
  * construction, and one wait gives exactly one report. */
 static void spinlock_held_too_long_is_reported(struct ktest *t)
 {
-	if (!need_cpus(t, 2))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	unsigned int saved = spin_stuck_ms;
 
@@ -224,7 +217,7 @@ static void call_the_caller(void *arg)
 
 static void cpus_calling_each_other_do_not_deadlock(struct ktest *t)
 {
-	if (!need_cpus(t, 2))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	unsigned int self = smp_processor_id();
 	unsigned int other = cpumask_any_but(&cpu_online_mask, self);

@@ -20,19 +20,12 @@
 #include "kernel/tools/ktest.h"
 #include "kernel/wait.h"
 #include "lib/random.h"
+#include "tests/kernel/ktest_helpers.h"
 
 static unsigned int ktest_timer_slack_us;
 PARAM_UINT(ktest_timer_slack_us, ktest_timer_slack_us, 0, 1000000,
 	   "tests: the latest a timer may fire after its expiry, in us (0: no bound; for "
 	   "boots whose guest time the host cannot stretch, -icount)");
-
-static bool need_two(struct ktest *t)
-{
-	if (num_online_cpus() >= 2)
-		return true;
-	ktest_skip(t, "needs two CPUs");
-	return false;
-}
 
 /* Check one firing: never before its expiry, and within the slack when
  * one is set. Returns the lateness. */
@@ -195,7 +188,7 @@ static void cancel_races_expiry(struct ktest *t)
 	unsigned int other = NR_CPUS, cancelled = 0, cpu;
 	struct prng r;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	for_each_online_cpu(cpu)
 		if (cpu != smp_processor_id())
@@ -288,7 +281,7 @@ static void arm_here(void *arg)
  * there, when due. */
 static void timer_armed_from_an_interrupt_wakes_an_idle_cpu(struct ktest *t)
 {
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	struct cpumask old;
 	unsigned int cpu = quiet_cpu(t, 100 * NSEC_PER_MSEC, &old);
@@ -313,7 +306,7 @@ static void idle_cpu_takes_no_timer_interrupt(struct ktest *t)
 {
 	const u64 window = NSEC_PER_SEC;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	for (int attempt = 0; attempt < 5; attempt++) {
 		struct cpumask old;
@@ -362,7 +355,7 @@ static int woken_fn(void *arg)
  * to wait for, and none is needed). */
 static void woken_thread_runs_at_once_on_an_idle_cpu(struct ktest *t)
 {
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
 	struct cpumask old;
 	unsigned int cpu = quiet_cpu(t, 100 * NSEC_PER_MSEC, &old);
@@ -468,13 +461,11 @@ static bool all_cycling(void)
  * online CPU, never before it was due (and, under -icount, on time). */
 static void timers_follow_a_dying_cpu(struct ktest *t)
 {
-	unsigned int cpu = NR_CPUS, c;
+	unsigned int cpu = ktest_last_online_cpu();
 	u64 latest = 0;
 
-	if (!need_two(t))
+	if (!ktest_need_cpus(t, 2))
 		return;
-	for_each_online_cpu(c)
-		cpu = c;
 	movers_cpu = cpu;
 	for (unsigned int i = 0; i < MOVERS + LATE; i++) {
 		struct mover *m = &movers[i];

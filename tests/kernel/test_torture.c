@@ -6,6 +6,7 @@
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/torture.h"
 #include "lib/errno.h"
+#include "tests/kernel/ktest_helpers.h"
 
 static struct torture_result res; /* too big for the stack */
 
@@ -13,10 +14,8 @@ static void cpus_go_offline_and_online_under_load(struct ktest *t)
 {
 	struct torture_params p;
 
-	if (num_online_cpus() < 2) {
-		ktest_skip(t, "the CPU-hotplug torture needs at least 2 online CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	torture_params_from_cmdline(&p);
 	if (!p.cycles && !p.duration_s) {
 		ktest_fail(t, __FILE__, __LINE__,

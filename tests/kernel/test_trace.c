@@ -13,6 +13,7 @@
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
+#include "tests/kernel/ktest_helpers.h"
 
 static void blocker_fn(struct work_struct *w)
 {
@@ -122,8 +123,8 @@ static void trace_one_cpus_clock_events(struct ktest *t)
 	struct cpumask old;
 	u64 recorded, lost;
 
-	if (cpu == 0) {
-		ktest_skip(t, "needs two CPUs (the test thread waits on the other)");
+	if (!ktest_need_cpus(t, 2)) {
+		/* the test thread waits on the other CPU */
 		return;
 	}
 	KT_ASSERT_EQ(t, sched_pin_current(0, &old), 0); /* off the traced CPU */

@@ -11,24 +11,10 @@
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
+#include "tests/kernel/ktest_helpers.h"
 
 #define NR_SLEEPY 64
-struct sleepy {
-	struct work_struct work;
-	atomic_t *done;
-};
-
-static atomic_t asleep;
-static struct completion sleepy_gate;
-
-static void sleep_until_gate(struct work_struct *w)
-{
-	struct sleepy *s = container_of(w, struct sleepy, work);
-
-	atomic_inc(&asleep);
-	wait_for_completion(&sleepy_gate);
-	atomic_inc(s->done);
-}
+static struct ktest_gate sleepy_gate;
 
 /* 64 items that each block until all 64 block at once, all on one CPU:
  * another worker takes over each time one blocks, so they all overlap
@@ -36,29 +22,24 @@ static void sleep_until_gate(struct work_struct *w)
  * by timing out, its gate opened so that they finish). */
 static void blocked_items_overlap(struct ktest *t)
 {
-	static struct sleepy items[NR_SLEEPY];
-	atomic_t done = ATOMIC_INIT(0);
+	static struct ktest_gate_work items[NR_SLEEPY];
 	unsigned int cpu = cpumask_first(&cpu_online_mask);
 	struct workqueue_struct *wq = alloc_workqueue("test_overlap", 0, 0);
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	struct wq_pool_stats before, after;
 
-	atomic_set(&asleep, 0);
-	init_completion(&sleepy_gate);
+	ktest_gate_init(&sleepy_gate);
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	for (int i = 0; i < NR_SLEEPY; i++) {
-		INIT_WORK(&items[i].work, sleep_until_gate);
-		items[i].done = &done;
+		ktest_gate_work_init(&items[i], &sleepy_gate);
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &items[i].work));
 	}
-	KT_WAIT_UNTIL(t, atomic_read(&asleep) == NR_SLEEPY);
-	KT_EXPECT_EQ(t, atomic_read(&done), 0);
-	complete_all(&sleepy_gate);
-	for (int i = 0; i < NR_SLEEPY; i++)
-		flush_work(&items[i].work);
+	KT_GATE_WAIT_ARRIVED(t, &sleepy_gate, NR_SLEEPY);
+	KT_EXPECT_EQ(t, ktest_gate_passed(&sleepy_gate), 0);
+	ktest_gate_works_release(items, NR_SLEEPY);
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &after);
-	KT_EXPECT_EQ(t, atomic_read(&done), NR_SLEEPY);
+	KT_EXPECT_EQ(t, ktest_gate_passed(&sleepy_gate), NR_SLEEPY);
 	/* Workers were created only for items that blocked: at most one each. */
 	KT_EXPECT_LE(t, after.nr_created - before.nr_created, 64);
 	KT_EXPECT_LE(t, 64, after.nr_executed - before.nr_executed);
@@ -231,13 +212,8 @@ static void delayed_fn(struct work_struct *w)
 	atomic_inc(&delayed_runs);
 }
 
-static struct completion gate_open;
-static struct work_struct gate_item;
-
-static void gate_fn(struct work_struct *w)
-{
-	wait_for_completion(&gate_open);
-}
+static struct ktest_gate delayed_gate;
+static struct ktest_gate_work delayed_gate_item;
 
 /* Not run before its delay (a slow host only makes it later). Cancelled
  * while pending it never runs, whether its timer is still armed or has
@@ -259,9 +235,9 @@ static void delayed_work_is_not_early(struct ktest *t)
 	KT_EXPECT_TRUE(t, delayed_ran_at - t0 >= 50 * NSEC_PER_MSEC);
 	flush_delayed_work(&delayed);
 
-	init_completion(&gate_open);
-	INIT_WORK(&gate_item, gate_fn);
-	queue_work(wq, &gate_item);
+	ktest_gate_init(&delayed_gate);
+	ktest_gate_work_init(&delayed_gate_item, &delayed_gate);
+	queue_work(wq, &delayed_gate_item.work);
 	/* Cancelled while its timer is armed. */
 	atomic_set(&delayed_runs, 0);
 	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &delayed, 30 * NSEC_PER_MSEC));
@@ -273,7 +249,7 @@ static void delayed_work_is_not_early(struct ktest *t)
 	KT_EXPECT_TRUE(t, work_pending(&delayed.work));
 	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&delayed));
 	KT_EXPECT_FALSE(t, delayed_work_pending(&delayed));
-	complete_all(&gate_open);
+	ktest_gate_open(&delayed_gate);
 	flush_workqueue(wq);
 	KT_EXPECT_EQ(t, atomic_read(&delayed_runs), 0);
 	destroy_workqueue(wq);
@@ -311,7 +287,7 @@ static void cancel_stops_a_self_requeueing_item(struct ktest *t)
  * run, exactly once more. The first run is held by a gate the test opens,
  * so the requeue happens while it runs by construction. */
 static struct work_struct gated_item;
-static struct completion gated_release;
+static struct ktest_gate gated_release;
 static atomic_t gated_inside, gated_overlaps, gated_runs;
 static volatile unsigned int gated_first_cpu;
 
@@ -321,7 +297,7 @@ static void gated_fn(struct work_struct *w)
 		atomic_inc(&gated_overlaps);
 	if (atomic_inc_return(&gated_runs) == 1) {
 		gated_first_cpu = smp_processor_id();
-		wait_for_completion(&gated_release);
+		ktest_gate_pass(&gated_release);
 	}
 	atomic_dec(&gated_inside);
 }
@@ -330,12 +306,10 @@ static void requeue_while_running_waits_for_the_first_run(struct ktest *t)
 {
 	unsigned int a = cpumask_first(&cpu_online_mask), b = cpumask_any_but(&cpu_online_mask, a);
 
-	if (b >= NR_CPUS) {
-		ktest_skip(t, "needs two CPUs");
+	if (!ktest_need_cpus(t, 2))
 		return;
-	}
 	INIT_WORK(&gated_item, gated_fn);
-	init_completion(&gated_release);
+	ktest_gate_init(&gated_release);
 	atomic_set(&gated_inside, 0);
 	atomic_set(&gated_overlaps, 0);
 	atomic_set(&gated_runs, 0);
@@ -352,7 +326,7 @@ static void requeue_while_running_waits_for_the_first_run(struct ktest *t)
 			msleep(1);
 		KT_EXPECT_EQ(t, atomic_read(&gated_runs), 1);
 	}
-	complete_all(&gated_release);
+	ktest_gate_open(&gated_release);
 	flush_work(&gated_item);
 	KT_EXPECT_EQ(t, atomic_read(&gated_runs), 2);
 	KT_EXPECT_EQ(t, atomic_read(&gated_overlaps), 0);

@@ -16,17 +16,7 @@
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-
-#define WAIT_NS (60 * NSEC_PER_SEC) /* generous: only a hang exceeds it */
-
-static unsigned int last_online_cpu(void)
-{
-	unsigned int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
-}
+#include "tests/kernel/ktest_helpers.h"
 
 /* Run fn(i, arg) for i < n, each in its own thread, thread i on the i-th
  * online CPU (round robin); return when all are done. */
@@ -69,7 +59,7 @@ static bool run_parallel(int n, void (*fn)(int idx, void *arg), void *arg)
 		cpu = cpumask_next_wrap(cpu, &cpu_online_mask);
 	}
 	for (int i = 0; i < n; i++)
-		if (!wait_for_completion_timeout(&p[i].done, WAIT_NS))
+		if (!wait_for_completion_timeout(&p[i].done, KT_WAIT_LIMIT_NS))
 			ok = false; /* leaks p: better than a use after free */
 	if (ok)
 		kfree(p);
@@ -151,13 +141,12 @@ static void ordered_keeps_strict_order_from_all_cpus(struct ktest *t)
 /* ---- max_active changes ------------------------------------------------- */
 
 static atomic_t lim_running, lim_max;
-static bool lim_open; /* READ_ONCE: the items wait for it */
+static struct ktest_gate lim_gate; /* the items wait at it */
 
 static void lim_fn(struct work_struct *w)
 {
 	atomic_max(&lim_max, atomic_inc_return(&lim_running));
-	while (!READ_ONCE(lim_open))
-		msleep(1);
+	ktest_gate_pass(&lim_gate);
 	atomic_dec(&lim_running);
 }
 
@@ -173,15 +162,15 @@ static void set_max_active_takes_effect(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, wq);
 	atomic_set(&lim_running, 0);
 	atomic_set(&lim_max, 0);
-	WRITE_ONCE(lim_open, false);
+	ktest_gate_init(&lim_gate);
 	for (int i = 0; i < 16; i++) {
 		INIT_WORK(&items[i], lim_fn);
 		queue_work_on(cpu, wq, &items[i]);
 	}
-	KT_WAIT_UNTIL(t, atomic_read(&lim_running) == 1);
+	KT_GATE_WAIT_ARRIVED(t, &lim_gate, 1);
 	workqueue_set_max_active(wq, 4);
-	KT_WAIT_UNTIL(t, atomic_read(&lim_running) == 4);
-	WRITE_ONCE(lim_open, true);
+	KT_GATE_WAIT_ARRIVED(t, &lim_gate, 4);
+	ktest_gate_open(&lim_gate);
 	flush_workqueue(wq);
 	KT_EXPECT_EQ(t, atomic_read(&lim_max), 4);
 	destroy_workqueue(wq);
@@ -210,7 +199,7 @@ static void unbound_attrs_place_and_prioritise_workers(struct ktest *t)
 	struct workqueue_struct *wq = alloc_workqueue("test_unbound", WQ_UNBOUND, 0);
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
 	static struct where wh[8];
-	unsigned int cpu = last_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_NOT_NULL(t, attrs);
@@ -261,13 +250,8 @@ static void dwork_fn(struct work_struct *w)
 	atomic_inc(&dwork_runs);
 }
 
-static struct completion dgate_open;
-static struct work_struct dgate_item;
-
-static void dgate_fn(struct work_struct *w)
-{
-	wait_for_completion(&dgate_open);
-}
+static struct ktest_gate dgate;
+static struct ktest_gate_work dgate_item;
 
 /* mod_delayed_work re-arms a pending item for delay from the call, earlier
  * or later. Checked without racing the clock: "not before" holds however
@@ -296,16 +280,16 @@ static void mod_delayed_work_moves_the_deadline(struct ktest *t)
 	flush_delayed_work(&dwork);
 	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 1);
 	/* Later: from 10 ms to 200 ms; not run before. */
-	init_completion(&dgate_open);
-	INIT_WORK(&dgate_item, dgate_fn);
-	queue_work(wq, &dgate_item);
+	ktest_gate_init(&dgate);
+	ktest_gate_work_init(&dgate_item, &dgate);
+	queue_work(wq, &dgate_item.work);
 	dwork_ran_at = 0;
 	atomic_set(&dwork_runs, 0);
 	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &dwork, 10 * NSEC_PER_MSEC));
 	t0 = ktime_get_ns();
 	/* Pending: still on its timer, or queued behind the gate. */
 	KT_EXPECT_TRUE(t, mod_delayed_work(wq, &dwork, 200 * NSEC_PER_MSEC));
-	complete_all(&dgate_open);
+	ktest_gate_open(&dgate);
 	KT_WAIT_UNTIL(t, dwork_ran_at != 0);
 	KT_EXPECT_LE(t, t0 + 200 * NSEC_PER_MSEC, dwork_ran_at);
 	flush_workqueue(wq);
@@ -421,7 +405,7 @@ static void flush_races_with_queueing(struct ktest *t)
 		msleep(3);
 	}
 	race_stop = true;
-	KT_EXPECT_NE(t, wait_for_completion_timeout(&producer_done, WAIT_NS), 0);
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&producer_done, KT_WAIT_LIMIT_NS), 0);
 	flush_workqueue(race_wq);
 	KT_EXPECT_EQ(t, missing, 0);
 	KT_EXPECT_LE(t, 2, flushes);
@@ -430,15 +414,11 @@ static void flush_races_with_queueing(struct ktest *t)
 
 #define NR_FLUSHERS 20
 static struct workqueue_struct *fl_wq;
-static struct completion fl_gate;
-static struct work_struct fl_gate_work, fl_items[NR_FLUSHERS];
+static struct ktest_gate fl_gate;
+static struct ktest_gate_work fl_gate_work;
+static struct work_struct fl_items[NR_FLUSHERS];
 static volatile bool fl_done[NR_FLUSHERS];
 static atomic_t fl_bad, fl_returned;
-
-static void fl_gate_fn(struct work_struct *w)
-{
-	wait_for_completion(&fl_gate);
-}
 
 static void fl_item_fn(struct work_struct *w)
 {
@@ -451,7 +431,7 @@ static void flusher(int idx, void *arg)
 	INIT_WORK(&fl_items[idx], fl_item_fn);
 	queue_work(fl_wq, &fl_items[idx]);
 	flush_workqueue(fl_wq);
-	if (!fl_done[idx] || !completion_done(&fl_gate))
+	if (!fl_done[idx] || !ktest_gate_is_open(&fl_gate))
 		atomic_inc(&fl_bad);
 	atomic_inc(&fl_returned);
 }
@@ -470,7 +450,7 @@ static void gate_opener(int idx, void *arg)
 	do {
 		workqueue_wq_stats(fl_wq, &st);
 	} while (!st.nr_flush_overflows && ktest_wait_poll(&deadline));
-	complete_all(&fl_gate);
+	ktest_gate_open(&fl_gate);
 }
 
 /* More concurrent flushers than colours: an item holds the oldest colour
@@ -482,13 +462,13 @@ static void twenty_concurrent_flushers(struct ktest *t)
 
 	fl_wq = alloc_workqueue("test_flushers", 0, 0);
 	KT_ASSERT_NOT_NULL(t, fl_wq);
-	init_completion(&fl_gate);
+	ktest_gate_init(&fl_gate);
 	atomic_set(&fl_bad, 0);
 	atomic_set(&fl_returned, 0);
 	for (int i = 0; i < NR_FLUSHERS; i++)
 		fl_done[i] = false;
-	INIT_WORK(&fl_gate_work, fl_gate_fn);
-	queue_work(fl_wq, &fl_gate_work);
+	ktest_gate_work_init(&fl_gate_work, &fl_gate);
+	queue_work(fl_wq, &fl_gate_work.work);
 	KT_EXPECT_TRUE(t, run_parallel(NR_FLUSHERS + 1, gate_opener, NULL));
 	KT_EXPECT_EQ(t, atomic_read(&fl_returned), NR_FLUSHERS);
 	KT_EXPECT_EQ(t, atomic_read(&fl_bad), 0);
@@ -501,12 +481,13 @@ static void twenty_concurrent_flushers(struct ktest *t)
 static struct workqueue_struct *drain_wq;
 static struct work_struct drain_chain, outsider;
 static atomic_t drain_links;
-static struct completion drain_started, drain_finished, drain_gate;
+static struct completion drain_started, drain_finished;
+static struct ktest_gate drain_gate;
 
 static void drain_chain_fn(struct work_struct *w)
 {
 	if (atomic_read(&drain_links) == 0)
-		wait_for_completion(&drain_gate); /* the chain waits for the test */
+		ktest_gate_pass(&drain_gate); /* the chain waits for the test */
 	msleep(2);
 	if (atomic_inc_return(&drain_links) < CHAIN_LEN)
 		queue_work(drain_wq, w); /* chained: allowed while draining */
@@ -538,7 +519,7 @@ static void drain_waits_for_chained_work(struct ktest *t)
 	atomic_set(&drain_links, 0);
 	init_completion(&drain_started);
 	init_completion(&drain_finished);
-	init_completion(&drain_gate);
+	ktest_gate_init(&drain_gate);
 	INIT_WORK(&drain_chain, drain_chain_fn);
 	INIT_WORK(&outsider, outsider_fn);
 	queue_work(drain_wq, &drain_chain);
@@ -553,8 +534,8 @@ static void drain_waits_for_chained_work(struct ktest *t)
 	ktest_expect_warnings(t, "kernel/workqueue.c", 1);
 	KT_EXPECT_FALSE(t, queue_work(drain_wq, &outsider));
 	KT_EXPECT_FALSE(t, work_pending(&outsider));
-	complete_all(&drain_gate);
-	KT_EXPECT_NE(t, wait_for_completion_timeout(&drain_finished, WAIT_NS), 0);
+	ktest_gate_open(&drain_gate);
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&drain_finished, KT_WAIT_LIMIT_NS), 0);
 	KT_EXPECT_EQ(t, atomic_read(&drain_links), CHAIN_LEN);
 	/* Drained, it takes work again. */
 	KT_EXPECT_TRUE(t, queue_work(drain_wq, &outsider));
@@ -604,14 +585,10 @@ static void flush_from_own_ordered_item_is_refused(struct ktest *t)
 	destroy_workqueue(own_wq);
 }
 
-static struct completion busy_release;
-static struct work_struct busy_item, busy_queued;
+static struct ktest_gate busy_gate;
+static struct ktest_gate_work busy_item;
+static struct work_struct busy_queued;
 static volatile bool busy_queued_ran;
-
-static void busy_fn(struct work_struct *w)
-{
-	wait_for_completion(&busy_release);
-}
 
 static void busy_queued_fn(struct work_struct *w)
 {
@@ -631,7 +608,7 @@ static int releaser(void *arg)
 	do {
 		workqueue_wq_stats(busy_wq, &st);
 	} while (st.nr_flushes == busy_flushes && ktest_wait_poll(&deadline));
-	complete_all(arg);
+	ktest_gate_open(arg);
 	return 0;
 }
 
@@ -644,28 +621,28 @@ static void destroy_busy_workqueue_warns_and_drains(struct ktest *t)
 	unsigned int cpu = cpumask_first(&cpu_online_mask);
 
 	KT_ASSERT_NOT_NULL(t, wq);
-	init_completion(&busy_release);
+	ktest_gate_init(&busy_gate);
 	busy_queued_ran = false;
-	INIT_WORK(&busy_item, busy_fn);
+	ktest_gate_work_init(&busy_item, &busy_gate);
 	INIT_WORK(&busy_queued, busy_queued_fn);
-	queue_work_on(cpu, wq, &busy_item);
+	queue_work_on(cpu, wq, &busy_item.work);
 	queue_work_on(cpu, wq, &busy_queued); /* inactive: max_active 1 */
-	KT_WAIT_UNTIL(t, work_busy(&busy_item) & WORK_BUSY_RUNNING);
-	KT_EXPECT_EQ(t, work_busy(&busy_item), WORK_BUSY_RUNNING);
+	KT_WAIT_UNTIL(t, work_busy(&busy_item.work) & WORK_BUSY_RUNNING);
+	KT_EXPECT_EQ(t, work_busy(&busy_item.work), WORK_BUSY_RUNNING);
 	KT_EXPECT_EQ(t, work_busy(&busy_queued), WORK_BUSY_PENDING);
 	struct wq_stats st;
 
 	workqueue_wq_stats(wq, &st);
 	busy_wq = wq;
 	busy_flushes = st.nr_flushes;
-	struct thread *th = kthread_run(releaser, &busy_release, "wqtest-release");
+	struct thread *th = kthread_run(releaser, &busy_gate, "wqtest-release");
 
 	KT_ASSERT_NOT_NULL(t, th);
 	put_thread(th);
 	ktest_expect_warnings(t, "kernel/workqueue.c", 2);
 	destroy_workqueue(wq);
 	KT_EXPECT_TRUE(t, busy_queued_ran);
-	KT_EXPECT_EQ(t, work_busy(&busy_item), 0);
+	KT_EXPECT_EQ(t, work_busy(&busy_item.work), 0);
 	KT_EXPECT_FALSE(t, queue_work(wq, &busy_queued)); /* destroyed */
 }
 
@@ -788,20 +765,15 @@ static void references_are_held_while_queued_or_running(struct ktest *t)
 /* ---- rescuer ------------------------------------------------------------ */
 
 #define NR_BLOCKERS_EXTRA 3
-static struct completion rescue_release;
-static struct work_struct *blockers;
+static struct ktest_gate rescue_gate;
+static struct ktest_gate_work *blockers;
 static struct work_struct rescue_item;
 static volatile bool rescue_ran_in_rescuer;
-
-static void blocker_fn(struct work_struct *w)
-{
-	wait_for_completion(&rescue_release);
-}
 
 static void rescue_fn(struct work_struct *w)
 {
 	rescue_ran_in_rescuer = strncmp(current->name, "kworker/R-", 10) == 0;
-	complete_all(&rescue_release);
+	ktest_gate_open(&rescue_gate);
 }
 
 /* With worker creation failing, every worker of a pool is blocked on an
@@ -810,32 +782,27 @@ static void rescue_fn(struct work_struct *w)
 static void rescuer_makes_progress_when_workers_cannot_be_created(struct ktest *t)
 {
 	struct workqueue_struct *wq = alloc_workqueue("test_reclaim", WQ_MEM_RECLAIM, 0);
-	unsigned int cpu = last_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	struct wq_pool_stats before, after;
 	struct wq_stats st;
 
 	KT_ASSERT_NOT_NULL(t, wq);
-	init_completion(&rescue_release);
+	ktest_gate_init(&rescue_gate);
 	rescue_ran_in_rescuer = false;
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	unsigned int n = before.nr_workers + NR_BLOCKERS_EXTRA;
 
-	blockers = kzalloc(sizeof(*blockers) * n);
+	blockers = ktest_gate_works_alloc(n, &rescue_gate);
 	KT_ASSERT_NOT_NULL(t, blockers);
 	kthread_fail_next(1000000);
-	for (unsigned int i = 0; i < n; i++) {
-		INIT_WORK(&blockers[i], blocker_fn);
-		queue_work_on(cpu, system_wq, &blockers[i]);
-	}
+	for (unsigned int i = 0; i < n; i++)
+		queue_work_on(cpu, system_wq, &blockers[i].work);
 	INIT_WORK(&rescue_item, rescue_fn);
 	queue_work_on(cpu, wq, &rescue_item);
-	u64 left = wait_for_completion_timeout(&rescue_release, WAIT_NS);
-
+	/* The rescue item opens the gate. */
+	KT_WAIT_UNTIL(t, ktest_gate_is_open(&rescue_gate));
 	kthread_fail_next(0);
-	complete_all(&rescue_release); /* on failure, unblock anyway */
-	KT_EXPECT_NE(t, left, 0);
-	for (unsigned int i = 0; i < n; i++)
-		flush_work(&blockers[i]);
+	ktest_gate_works_release(blockers, n); /* on failure, unblock anyway */
 	flush_work(&rescue_item);
 	KT_EXPECT_TRUE(t, rescue_ran_in_rescuer);
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &after);
@@ -873,7 +840,7 @@ static void freeze_drains_and_holds_freezable_work(struct ktest *t)
 	INIT_WORK(&frz_a, frz_a_fn);
 	INIT_WORK(&frz_b, frz_b_fn);
 	queue_work(wq, &frz_a);
-	KT_EXPECT_EQ(t, workqueue_freeze(WAIT_NS), 0);
+	KT_EXPECT_EQ(t, workqueue_freeze(KT_WAIT_LIMIT_NS), 0);
 	KT_EXPECT_TRUE(t, frz_a_done);
 	KT_EXPECT_TRUE(t, queue_work(wq, &frz_b));
 	msleep(50);
@@ -992,7 +959,7 @@ static void other_fn(struct work_struct *w)
 static void cpu_intensive_items_do_not_hold_back_others(struct ktest *t)
 {
 	struct workqueue_struct *wq = alloc_workqueue("test_intensive", WQ_CPU_INTENSIVE, 0);
-	unsigned int cpu = last_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	intensive_saw_other = other_done = false;
@@ -1010,39 +977,29 @@ static void cpu_intensive_items_do_not_hold_back_others(struct ktest *t)
 /* ---- idle reaping ------------------------------------------------------- */
 
 #define NR_REAP 24
-static struct work_struct reap_items[NR_REAP];
-static atomic_t reap_blocked;
-static struct completion reap_gate;
-
-static void reap_fn(struct work_struct *w)
-{
-	atomic_inc(&reap_blocked);
-	wait_for_completion(&reap_gate);
-}
+static struct ktest_gate_work reap_items[NR_REAP];
+static struct ktest_gate reap_gate;
 
 /* Workers created for a burst of blocking items are reaped once idle for
  * wq_idle_timeout_ms (lowered here), down to the two idle ones kept. */
 static void idle_workers_are_reaped_after_the_timeout(struct ktest *t)
 {
-	unsigned int saved = wq_idle_timeout_ms, cpu = last_online_cpu();
+	unsigned int saved = wq_idle_timeout_ms, cpu = ktest_last_online_cpu();
 	struct wq_pool_stats st, before;
 
 	wq_idle_timeout_ms = 50;
-	atomic_set(&reap_blocked, 0);
-	init_completion(&reap_gate);
+	ktest_gate_init(&reap_gate);
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
 	for (int i = 0; i < NR_REAP; i++) {
-		INIT_WORK(&reap_items[i], reap_fn);
-		queue_work_on(cpu, system_highpri_wq, &reap_items[i]);
+		ktest_gate_work_init(&reap_items[i], &reap_gate);
+		queue_work_on(cpu, system_highpri_wq, &reap_items[i].work);
 	}
 	/* All blocked at once: a worker each, by construction. */
-	KT_WAIT_UNTIL(t, atomic_read(&reap_blocked) == NR_REAP);
+	KT_GATE_WAIT_ARRIVED(t, &reap_gate, NR_REAP);
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &st);
 	unsigned int peak = st.nr_workers;
 
-	complete_all(&reap_gate);
-	for (int i = 0; i < NR_REAP; i++)
-		flush_work(&reap_items[i]);
+	ktest_gate_works_release(reap_items, NR_REAP);
 
 	KT_WAIT_UNTIL(t, (workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &st), st.nr_workers <= 2));
 	wq_idle_timeout_ms = saved;

@@ -16,18 +16,10 @@
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/string.h"
+#include "tests/kernel/ktest_helpers.h"
 #include "tests/ktest_assert.h"
 
 #define SPIN_LIMIT_NS (60 * NSEC_PER_SEC) /* a spinner gives up after this, test or not */
-
-static unsigned int last_online_cpu(void)
-{
-	unsigned int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
-}
 
 static struct wq_pool_stats pool_now(unsigned int cpu, enum wq_cpu_pool which)
 {
@@ -37,39 +29,11 @@ static struct wq_pool_stats pool_now(unsigned int cpu, enum wq_cpu_pool which)
 	return st;
 }
 
-/* ---- gated items ---------------------------------------------------------- */
-
-struct gated {
-	struct work_struct work;
-	struct completion *gate;
-	atomic_t *started;
-};
-
-static void gated_fn(struct work_struct *w)
+/* Gated items (ktest_gate_works_alloc()): open the gate, wait for them,
+ * free them. */
+static void gated_finish(struct ktest_gate_work *g, unsigned int n)
 {
-	struct gated *g = container_of(w, struct gated, work);
-
-	atomic_inc(g->started);
-	wait_for_completion(g->gate);
-}
-
-static struct gated *gated_alloc(unsigned int n, struct completion *gate, atomic_t *started)
-{
-	struct gated *g = kcalloc(n, sizeof(*g));
-
-	for (unsigned int i = 0; g && i < n; i++) {
-		INIT_WORK(&g[i].work, gated_fn);
-		g[i].gate = gate;
-		g[i].started = started;
-	}
-	return g;
-}
-
-static void gated_finish(struct gated *g, unsigned int n, struct completion *gate)
-{
-	complete_all(gate);
-	for (unsigned int i = 0; i < n; i++)
-		flush_work(&g[i].work);
+	ktest_gate_works_release(g, n);
 	kfree(g);
 }
 
@@ -80,24 +44,22 @@ static void gated_finish(struct gated *g, unsigned int n, struct completion *gat
  * when the blocked ones come back they run the rest. No worker is made. */
 static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
 {
-	unsigned int cpu = last_online_cpu(), hold = wq_create_hold_us;
-	struct completion gate;
-	atomic_t started;
+	unsigned int cpu = ktest_last_online_cpu(), hold = wq_create_hold_us;
+	struct ktest_gate gate;
 
-	init_completion(&gate);
-	atomic_set(&started, 0);
+	ktest_gate_init(&gate);
 	WRITE_ONCE(wq_create_hold_us, 100 * 1000 * 1000);
 	/* An expired hold earlier switched holds off for 10 holds (1 ms at
 	 * the default): past that now, however late this sleep returns. */
 	msleep(10);
 	unsigned int n = pool_now(cpu, WQ_POOL_HIGHPRI).nr_idle + 3;
-	struct gated *g = gated_alloc(n, &gate, &started);
+	struct ktest_gate_work *g = ktest_gate_works_alloc(n, &gate);
 
 	KT_ASSERT_NOT_NULL(t, g);
 	/* The first block starts the hold (a spare it needed before is made
 	 * before it starts, so it is counted in the base). */
 	queue_work_on(cpu, system_highpri_wq, &g[0].work);
-	KT_WAIT_UNTIL(t, atomic_read(&started) == 1);
+	KT_GATE_WAIT_ARRIVED(t, &gate, 1);
 	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_HIGHPRI);
 
 	for (unsigned int i = 1; i < n; i++)
@@ -107,9 +69,9 @@ static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
 	struct wq_pool_stats held = pool_now(cpu, WQ_POOL_HIGHPRI);
 
 	KT_EXPECT_EQ(t, held.nr_created, base.nr_created);
-	KT_EXPECT_LT(t, (unsigned int)atomic_read(&started), n);
-	gated_finish(g, n, &gate);
-	KT_EXPECT_EQ(t, (unsigned int)atomic_read(&started), n);
+	KT_EXPECT_LT(t, ktest_gate_arrived(&gate), n);
+	gated_finish(g, n);
+	KT_EXPECT_EQ(t, ktest_gate_arrived(&gate), n);
 	KT_EXPECT_EQ(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_created, base.nr_created);
 	WRITE_ONCE(wq_create_hold_us, hold);
 }
@@ -118,25 +80,23 @@ static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
  * worker: every item starts, each in a worker of its own. */
 static void a_block_past_the_hold_makes_a_worker(struct ktest *t)
 {
-	unsigned int cpu = last_online_cpu(), hold = wq_create_hold_us;
-	struct completion gate;
-	atomic_t started;
+	unsigned int cpu = ktest_last_online_cpu(), hold = wq_create_hold_us;
+	struct ktest_gate gate;
 
-	init_completion(&gate);
-	atomic_set(&started, 0);
+	ktest_gate_init(&gate);
 	WRITE_ONCE(wq_create_hold_us, 1000);
 	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_HIGHPRI);
 	unsigned int n = base.nr_idle + 3;
-	struct gated *g = gated_alloc(n, &gate, &started);
+	struct ktest_gate_work *g = ktest_gate_works_alloc(n, &gate);
 
 	KT_ASSERT_NOT_NULL(t, g);
 	for (unsigned int i = 0; i < n; i++)
 		queue_work_on(cpu, system_highpri_wq, &g[i].work);
-	KT_WAIT_UNTIL(t, (unsigned int)atomic_read(&started) == n);
+	KT_GATE_WAIT_ARRIVED(t, &gate, n);
 	struct wq_pool_stats st = pool_now(cpu, WQ_POOL_HIGHPRI);
 
 	KT_EXPECT_LE(t, base.nr_created + 3, st.nr_created);
-	gated_finish(g, n, &gate);
+	gated_finish(g, n);
 	WRITE_ONCE(wq_create_hold_us, hold);
 }
 
@@ -148,26 +108,24 @@ static void a_block_past_the_hold_makes_a_worker(struct ktest *t)
  * hold), and every item still starts. */
 static void a_storm_is_paced(struct ktest *t)
 {
-	unsigned int cpu = last_online_cpu(), hold = wq_create_hold_us, pace = wq_pace_max_us;
-	struct completion gate;
-	atomic_t started;
+	unsigned int cpu = ktest_last_online_cpu(), hold = wq_create_hold_us, pace = wq_pace_max_us;
+	struct ktest_gate gate;
 
-	init_completion(&gate);
-	atomic_set(&started, 0);
+	ktest_gate_init(&gate);
 	WRITE_ONCE(wq_create_hold_us, 0);
 	WRITE_ONCE(wq_pace_max_us, 1000);
 	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_HIGHPRI);
-	struct gated *g = gated_alloc(STORM_ITEMS, &gate, &started);
+	struct ktest_gate_work *g = ktest_gate_works_alloc(STORM_ITEMS, &gate);
 
 	KT_ASSERT_NOT_NULL(t, g);
 	for (unsigned int i = 0; i < STORM_ITEMS; i++)
 		queue_work_on(cpu, system_highpri_wq, &g[i].work);
-	KT_WAIT_UNTIL(t, atomic_read(&started) == STORM_ITEMS);
+	KT_GATE_WAIT_ARRIVED(t, &gate, STORM_ITEMS);
 	struct wq_pool_stats st = pool_now(cpu, WQ_POOL_HIGHPRI);
 
 	KT_EXPECT_LE(t, STORM_ITEMS, st.nr_workers);
 	KT_EXPECT_LT(t, base.nr_deferred, st.nr_deferred);
-	gated_finish(g, STORM_ITEMS, &gate);
+	gated_finish(g, STORM_ITEMS);
 	WRITE_ONCE(wq_create_hold_us, hold);
 	WRITE_ONCE(wq_pace_max_us, pace);
 }
@@ -189,21 +147,19 @@ static void quick_fn(struct work_struct *w)
  * idle, or the pool would stay one over and re-arm its reaping for ever. */
 static void reap_then_run(struct ktest *t, struct workqueue_struct *wq, enum wq_cpu_pool which)
 {
-	unsigned int cpu = last_online_cpu(), saved = wq_idle_timeout_ms;
+	unsigned int cpu = ktest_last_online_cpu(), saved = wq_idle_timeout_ms;
 	static struct work_struct quick[8];
-	struct completion gate;
-	atomic_t started;
+	struct ktest_gate gate;
 
-	init_completion(&gate);
-	atomic_set(&started, 0);
+	ktest_gate_init(&gate);
 	WRITE_ONCE(wq_idle_timeout_ms, 50);
-	struct gated *g = gated_alloc(24, &gate, &started);
+	struct ktest_gate_work *g = ktest_gate_works_alloc(24, &gate);
 
 	KT_ASSERT_NOT_NULL(t, g);
 	for (unsigned int i = 0; i < 24; i++)
 		queue_work_on(cpu, wq, &g[i].work);
-	KT_WAIT_UNTIL(t, atomic_read(&started) == 24);
-	gated_finish(g, 24, &gate);
+	KT_GATE_WAIT_ARRIVED(t, &gate, 24);
+	gated_finish(g, 24);
 	KT_WAIT_UNTIL(t, pool_now(cpu, which).nr_workers <= 2);
 	WRITE_ONCE(wq_idle_timeout_ms, saved);
 	atomic_set(&quick_runs, 0);
@@ -249,7 +205,7 @@ static void after_hog_fn(struct work_struct *w)
  * blocking; an item queued behind it must start meanwhile. */
 static void a_cpu_hog_stops_holding_the_pool(struct ktest *t)
 {
-	unsigned int cpu = last_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 	static struct work_struct hog, after;
 
 	WRITE_ONCE(hog_release, false);
@@ -287,7 +243,7 @@ static void cpu_bound_fn(struct work_struct *w)
 static void cpu_bound_items_make_one_hog_at_a_time(struct ktest *t)
 {
 	static struct work_struct items[16];
-	unsigned int cpu = last_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu();
 
 	atomic_set(&bound_now, 0);
 	atomic_set(&bound_max, 0);
@@ -320,20 +276,18 @@ static void reclaim_fn(struct work_struct *w)
  * item still runs, by its rescuer; the rest run once the gate opens. */
 static void at_the_bound_the_rescuer_runs_reclaim_work(struct ktest *t)
 {
-	unsigned int cpu = last_online_cpu(), bound = wq_max_workers;
+	unsigned int cpu = ktest_last_online_cpu(), bound = wq_max_workers;
 	struct workqueue_struct *wq = alloc_workqueue("test_bound", WQ_MEM_RECLAIM, 0);
 	static struct work_struct item;
-	struct completion gate;
-	atomic_t started;
+	struct ktest_gate gate;
 
 	KT_ASSERT_NOT_NULL(t, wq);
-	init_completion(&gate);
+	ktest_gate_init(&gate);
 	init_completion(&rescued);
-	atomic_set(&started, 0);
 	rescued_by_rescuer = false;
 	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_NORMAL);
 	unsigned int n = base.nr_workers + 2;
-	struct gated *g = gated_alloc(n, &gate, &started);
+	struct ktest_gate_work *g = ktest_gate_works_alloc(n, &gate);
 
 	KT_ASSERT_NOT_NULL(t, g);
 	WRITE_ONCE(wq_max_workers, base.nr_workers);
@@ -348,8 +302,8 @@ static void at_the_bound_the_rescuer_runs_reclaim_work(struct ktest *t)
 	KT_EXPECT_LE(t, st.nr_workers, base.nr_workers);
 	KT_EXPECT_LT(t, base.nr_rescued, st.nr_rescued);
 	WRITE_ONCE(wq_max_workers, bound);
-	gated_finish(g, n, &gate);
-	KT_EXPECT_EQ(t, (unsigned int)atomic_read(&started), n);
+	gated_finish(g, n);
+	KT_EXPECT_EQ(t, ktest_gate_arrived(&gate), n);
 	flush_work(&item);
 	destroy_workqueue(wq);
 }

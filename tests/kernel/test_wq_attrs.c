@@ -18,6 +18,7 @@
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "tests/kernel/ktest_helpers.h"
 #include "tests/ktest_assert.h"
 
 #define NR_ITEMS 8
@@ -28,7 +29,7 @@ struct where {
 	unsigned int cpu;
 	int nice;
 	char name[24];
-	struct completion *gate; /* waited on first, if set */
+	struct ktest_gate *gate; /* passed first, if set */
 	struct completion ran;
 };
 
@@ -37,29 +38,20 @@ static void where_fn(struct work_struct *w)
 	struct where *wh = container_of(w, struct where, work);
 
 	if (wh->gate)
-		wait_for_completion(wh->gate);
+		ktest_gate_pass(wh->gate);
 	wh->cpu = smp_processor_id();
 	wh->nice = current->nice;
 	strscpy(wh->name, current->name, sizeof(wh->name));
 	complete(&wh->ran);
 }
 
-static void where_init(struct where *wh, struct completion *gate)
+static void where_init(struct where *wh, struct ktest_gate *gate)
 {
 	memset(wh, 0, sizeof(*wh));
 	INIT_WORK(&wh->work, where_fn);
 	init_completion(&wh->ran);
 	wh->cpu = NR_CPUS;
 	wh->gate = gate;
-}
-
-static unsigned int last_online_cpu(void)
-{
-	unsigned int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
 }
 
 /* The line of `wq` for cpu's pool at a nice other than 0 and -20, copied
@@ -107,7 +99,7 @@ static void a_bound_workqueue_runs_at_its_nice_on_its_cpus(struct ktest *t)
 	struct workqueue_struct *wq2 = alloc_workqueue("test_attrs2", 0, 0);
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
 	struct where *wh = kcalloc(NR_ITEMS, sizeof(*wh));
-	unsigned int cpu = last_online_cpu(), from, i = 0;
+	unsigned int cpu = ktest_last_online_cpu(), from, i = 0;
 	char prefix[16], line[256];
 
 	KT_ASSERT_NOT_NULL(t, wq);
@@ -171,13 +163,13 @@ static void changing_attributes_while_items_run(struct ktest *t)
 {
 	struct workqueue_struct *wq = alloc_workqueue("test_attrs_chg", 0, 0);
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
-	unsigned int cpu = last_online_cpu();
-	struct completion gate;
+	unsigned int cpu = ktest_last_online_cpu();
+	struct ktest_gate gate;
 	static struct where old, late;
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_NOT_NULL(t, attrs);
-	init_completion(&gate);
+	ktest_gate_init(&gate);
 	where_init(&old, &gate);
 	where_init(&late, NULL);
 	queue_work_on(cpu, wq, &old.work);
@@ -189,7 +181,7 @@ static void changing_attributes_while_items_run(struct ktest *t)
 	KT_EXPECT_EQ(t, late.nice, 5);
 	KT_EXPECT_EQ(t, late.cpu, cpu);
 	KT_EXPECT_TRUE(t, work_busy(&old.work) & WORK_BUSY_RUNNING);
-	complete_all(&gate);
+	ktest_gate_open(&gate);
 	flush_workqueue(wq);
 	KT_EXPECT_TRUE(t, completion_done(&old.ran));
 	KT_EXPECT_EQ(t, old.nice, 0);
@@ -278,19 +270,17 @@ static void a_cpu_mask_holds_through_hotplug(struct ktest *t)
 {
 	unsigned int a = NR_CPUS, b = NR_CPUS, cpu;
 
+	if (!ktest_need_cpus(t, 3)) /* two besides the boot CPU */
+		return;
 	for_each_online_cpu(cpu)
 		if (cpu != 0 && a == NR_CPUS)
 			a = cpu;
 		else if (cpu != 0 && b == NR_CPUS)
 			b = cpu;
-	if (b == NR_CPUS) {
-		ktest_skip(t, "needs at least 3 online CPUs");
-		return;
-	}
 	/* max_active 1: the second item waits in a's pool behind the first. */
 	struct workqueue_struct *wq = alloc_workqueue("test_attrs_hp", 0, 1);
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
-	struct completion gate;
+	struct ktest_gate gate;
 	static struct where first, waiting, late, back, none;
 
 	KT_ASSERT_NOT_NULL(t, wq);
@@ -300,7 +290,7 @@ static void a_cpu_mask_holds_through_hotplug(struct ktest *t)
 	cpumask_set_cpu(a, &attrs->cpumask);
 	cpumask_set_cpu(b, &attrs->cpumask);
 	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
-	init_completion(&gate);
+	ktest_gate_init(&gate);
 	where_init(&first, &gate);
 	where_init(&waiting, NULL);
 	queue_work_on(a, wq, &first.work);
@@ -308,7 +298,7 @@ static void a_cpu_mask_holds_through_hotplug(struct ktest *t)
 	KT_WAIT_UNTIL(t, work_busy(&first.work) == WORK_BUSY_RUNNING);
 	KT_EXPECT_EQ(t, work_busy(&waiting.work), WORK_BUSY_PENDING);
 	KT_ASSERT_EQ(t, cpu_down(a), 0);
-	complete_all(&gate);
+	ktest_gate_open(&gate);
 	wait_for_completion(&waiting.ran);
 	KT_EXPECT_EQ(t, waiting.cpu, b);
 	KT_EXPECT_EQ(t, waiting.nice, 3);

@@ -1,0 +1,97 @@
+/* tests/kernel/ktest_helpers.c - CPUs, skips and gates for the kernel test
+ * suites; see ktest_helpers.h. */
+#include "tests/kernel/ktest_helpers.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/preempt.h"
+#include "kernel/smp.h"
+#include "lib/printf.h"
+
+unsigned int ktest_last_online_cpu(void)
+{
+	unsigned int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+bool ktest_need_cpus(struct ktest *t, unsigned int n)
+{
+	char reason[32];
+
+	if (num_online_cpus() >= n)
+		return true;
+	/* The harness matches this wording (tests/run_tests.py, SKIP_NEEDS). */
+	snprintf(reason, sizeof(reason), "needs at least %u CPUs", n);
+	ktest_skip(t, reason);
+	return false;
+}
+
+void ktest_gate_init(struct ktest_gate *g)
+{
+	init_completion(&g->open);
+	atomic_set(&g->arrived, 0);
+	atomic_set(&g->passed, 0);
+	atomic_set(&g->timeouts, 0);
+}
+
+void ktest_gate_pass(struct ktest_gate *g)
+{
+	might_sleep();
+	atomic_inc(&g->arrived);
+	wait_for_completion(&g->open);
+	atomic_inc(&g->passed);
+}
+
+void ktest_gate_pass_bounded(struct ktest_gate *g)
+{
+	might_sleep();
+	atomic_inc(&g->arrived);
+	if (!wait_for_completion_timeout(&g->open, KT_WAIT_LIMIT_NS)) {
+		atomic_inc(&g->timeouts);
+		complete_all(&g->open);
+	}
+	atomic_inc(&g->passed);
+}
+
+void ktest_gate_open(struct ktest_gate *g)
+{
+	complete_all(&g->open);
+}
+
+bool ktest_gate_is_open(struct ktest_gate *g)
+{
+	return completion_done(&g->open);
+}
+
+static void gate_work_fn(struct work_struct *work)
+{
+	struct ktest_gate_work *w = container_of(work, struct ktest_gate_work, work);
+
+	ktest_gate_pass(w->gate);
+}
+
+void ktest_gate_work_init(struct ktest_gate_work *w, struct ktest_gate *g)
+{
+	INIT_WORK(&w->work, gate_work_fn);
+	w->gate = g;
+}
+
+struct ktest_gate_work *ktest_gate_works_alloc(unsigned int n, struct ktest_gate *g)
+{
+	struct ktest_gate_work *w = kcalloc(n, sizeof(*w));
+
+	for (unsigned int i = 0; w && i < n; i++)
+		ktest_gate_work_init(&w[i], g);
+	return w;
+}
+
+void ktest_gate_works_release(struct ktest_gate_work *w, unsigned int n)
+{
+	might_sleep();
+	if (!n)
+		return;
+	ktest_gate_open(w[0].gate);
+	for (unsigned int i = 0; i < n; i++)
+		flush_work(&w[i].work);
+}
