@@ -228,6 +228,11 @@ static inline int thread_state(const struct thread *t)
 {
 	return READ_ONCE(t->state);
 }
+/* Blocked and off its run queue: only a wake-up brings it back. */
+static inline bool thread_asleep(const struct thread *t)
+{
+	return READ_ONCE(t->state) == THREAD_BLOCKED && !READ_ONCE(t->on_rq);
+}
 
 /* Is the calling context a CPU's idle thread (which must never block)? */
 static inline bool current_is_idle(void)

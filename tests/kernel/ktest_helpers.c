@@ -5,6 +5,7 @@
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "lib/printf.h"
+#include "lib/string.h"
 
 unsigned int ktest_last_online_cpu(void)
 {
@@ -94,4 +95,27 @@ void ktest_gate_works_release(struct ktest_gate_work *w, unsigned int n)
 	ktest_gate_open(w[0].gate);
 	for (unsigned int i = 0; i < n; i++)
 		flush_work(&w[i].work);
+}
+
+static void where_fn(struct work_struct *w)
+{
+	struct ktest_where *wh = container_of(w, struct ktest_where, work);
+	struct thread_desc d;
+
+	if (wh->gate)
+		ktest_gate_pass(wh->gate);
+	sched_describe_thread(current, &d);
+	wh->cpu = smp_processor_id();
+	wh->nice = d.nice;
+	strscpy(wh->name, current->name, sizeof(wh->name));
+	complete(&wh->ran);
+}
+
+void ktest_where_init(struct ktest_where *wh, struct ktest_gate *g)
+{
+	memset(wh, 0, sizeof(*wh));
+	INIT_WORK(&wh->work, where_fn);
+	init_completion(&wh->ran);
+	wh->cpu = NR_CPUS;
+	wh->gate = g;
 }

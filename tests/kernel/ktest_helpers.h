@@ -35,12 +35,21 @@
  *   ktest_gate_work_init(w, g)  one of them, at gate g
  *   ktest_gate_works_alloc(n, g)  n of them (kcalloc: kfree them), or NULL
  *   ktest_gate_works_release(w, n)  open their gate and flush all n
+ *
+ * Where a work item ran: its CPU, its worker's nice and name.
+ *
+ *   struct ktest_where          a work item that records them (after
+ *                               passing its gate, if it has one) and
+ *                               completes ->ran
+ *   ktest_where_init(wh, g)     one of them, gate g or NULL; cpu is
+ *                               NR_CPUS until it runs
  */
 #ifndef TESTS_KERNEL_KTEST_HELPERS_H
 #define TESTS_KERNEL_KTEST_HELPERS_H
 
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
+#include "kernel/sched.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 
@@ -90,5 +99,16 @@ struct ktest_gate_work *ktest_gate_works_alloc(unsigned int n, struct ktest_gate
 /* Opens the gate of w[0] (all n share it) and waits for every item: may
  * sleep. */
 void ktest_gate_works_release(struct ktest_gate_work *w, unsigned int n);
+
+struct ktest_where {
+	struct work_struct work;
+	unsigned int cpu;
+	int nice;
+	char name[THREAD_NAME_LEN];
+	struct ktest_gate *gate; /* passed first, if set */
+	struct completion ran;
+};
+
+void ktest_where_init(struct ktest_where *wh, struct ktest_gate *g);
 
 #endif

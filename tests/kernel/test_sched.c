@@ -268,7 +268,9 @@ static void ping_pong(struct ktest *t, unsigned int rounds)
 		/* the ponger runs on the other CPU */
 		return;
 	}
-	set_cpus_allowed(current, cpumask_of(a));
+	struct cpumask old;
+
+	KT_ASSERT_EQ(t, sched_pin_current(a, &old), 0);
 	init_completion(&ping);
 	init_completion(&pong);
 	pong_cpu_wrong = 0;
@@ -291,7 +293,7 @@ static void ping_pong(struct ktest *t, unsigned int rounds)
 	KT_EXPECT_EQ(t, kthread_stop(p), 0);
 	KT_EXPECT_EQ(t, pong_cpu_wrong, 0);
 	KT_EXPECT_EQ(t, smp_processor_id(), a);
-	set_cpus_allowed(current, &cpu_possible_mask);
+	sched_unpin_current(&old);
 }
 
 static void cross_cpu_wakeups_are_never_lost(struct ktest *t)
@@ -530,7 +532,7 @@ static void sleeping_hook_wakes_a_local_thread(struct ktest *t)
 	waker_counts = (struct hook_counts){ 0 };
 	helper_ran_on = 0;
 	wake_up_thread(h);
-	KT_WAIT_UNTIL(t, thread_state(h) == THREAD_BLOCKED && !READ_ONCE(h->on_rq));
+	KT_WAIT_UNTIL(t, thread_asleep(h));
 	helper_ran_on = 0;
 	init_completion(&waker_done);
 	wake_up_thread(w);
@@ -945,8 +947,7 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 
 	KT_ASSERT_TRUE(t, wp_sleeper && w);
 	wake_up_thread(wp_sleeper); /* runs once, then sleeps: woken before */
-	KT_WAIT_UNTIL(t,
-		      thread_state(wp_sleeper) == THREAD_BLOCKED && !READ_ONCE(wp_sleeper->on_rq));
+	KT_WAIT_UNTIL(t, thread_asleep(wp_sleeper));
 	wake_up_thread(w);
 	/* 30 ms of the waker's CPU time, as the scheduler counts it: far
 	 * beyond the sleeper's vruntime plus the wake-up granularity. */

@@ -156,7 +156,7 @@ static int woke_at[WORKERS]; /* the flag each waiter saw when it woke */
 static bool all_asleep(struct thread **w)
 {
 	for (unsigned int i = 0; i < WORKERS; i++)
-		if (!w[i] || READ_ONCE(w[i]->state) != THREAD_BLOCKED || READ_ONCE(w[i]->on_rq))
+		if (!w[i] || !thread_asleep(w[i]))
 			return false;
 	return true;
 }

@@ -178,33 +178,17 @@ static void set_max_active_takes_effect(struct ktest *t)
 
 /* ---- unbound workqueues and attributes ---------------------------------- */
 
-struct where {
-	struct work_struct work;
-	unsigned int cpu;
-	int nice;
-	char name[THREAD_NAME_LEN];
-};
-
-static void where_fn(struct work_struct *w)
-{
-	struct where *wh = container_of(w, struct where, work);
-
-	wh->cpu = smp_processor_id();
-	wh->nice = current->nice;
-	strscpy(wh->name, current->name, sizeof(wh->name));
-}
-
 static void unbound_attrs_place_and_prioritise_workers(struct ktest *t)
 {
 	struct workqueue_struct *wq = alloc_workqueue("test_unbound", WQ_UNBOUND, 0);
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
-	static struct where wh[8];
+	static struct ktest_where wh[8];
 	unsigned int cpu = ktest_last_online_cpu();
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_NOT_NULL(t, attrs);
 	/* The system unbound workqueue runs items on unbound workers. */
-	INIT_WORK(&wh[0].work, where_fn);
+	ktest_where_init(&wh[0], NULL);
 	queue_work(system_unbound_wq, &wh[0].work);
 	flush_work(&wh[0].work);
 	KT_EXPECT_EQ(t, strncmp(wh[0].name, "kworker/u", 9), 0);
@@ -213,7 +197,7 @@ static void unbound_attrs_place_and_prioritise_workers(struct ktest *t)
 	cpumask_copy(&attrs->cpumask, cpumask_of(cpu));
 	KT_EXPECT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
 	for (int i = 0; i < 8; i++) {
-		INIT_WORK(&wh[i].work, where_fn);
+		ktest_where_init(&wh[i], NULL);
 		queue_work(wq, &wh[i].work);
 	}
 	flush_workqueue(wq);

@@ -23,37 +23,6 @@
 
 #define NR_ITEMS 8
 
-/* Where and how an item ran. */
-struct where {
-	struct work_struct work;
-	unsigned int cpu;
-	int nice;
-	char name[24];
-	struct ktest_gate *gate; /* passed first, if set */
-	struct completion ran;
-};
-
-static void where_fn(struct work_struct *w)
-{
-	struct where *wh = container_of(w, struct where, work);
-
-	if (wh->gate)
-		ktest_gate_pass(wh->gate);
-	wh->cpu = smp_processor_id();
-	wh->nice = current->nice;
-	strscpy(wh->name, current->name, sizeof(wh->name));
-	complete(&wh->ran);
-}
-
-static void where_init(struct where *wh, struct ktest_gate *gate)
-{
-	memset(wh, 0, sizeof(*wh));
-	INIT_WORK(&wh->work, where_fn);
-	init_completion(&wh->ran);
-	wh->cpu = NR_CPUS;
-	wh->gate = gate;
-}
-
 /* The line of `wq` for cpu's pool at a nice other than 0 and -20, copied
  * into line; how many such lines there are. */
 static unsigned int pool_lines(unsigned int cpu, int nice, char *line, size_t size)
@@ -98,9 +67,10 @@ static void a_bound_workqueue_runs_at_its_nice_on_its_cpus(struct ktest *t)
 	struct workqueue_struct *wq = alloc_workqueue("test_attrs", 0, 0);
 	struct workqueue_struct *wq2 = alloc_workqueue("test_attrs2", 0, 0);
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
-	struct where *wh = kcalloc(NR_ITEMS, sizeof(*wh));
+	struct ktest_where *wh = kcalloc(NR_ITEMS, sizeof(*wh));
 	unsigned int cpu = ktest_last_online_cpu(), from, i = 0;
 	char prefix[16], line[256];
+	struct cpumask old;
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_NOT_NULL(t, wq2);
@@ -110,16 +80,17 @@ static void a_bound_workqueue_runs_at_its_nice_on_its_cpus(struct ktest *t)
 	cpumask_copy(&attrs->cpumask, cpumask_of(cpu));
 	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
 	/* From every online CPU, and for every one of them. */
+	thread_get_cpus_allowed(current, &old);
 	for_each_online_cpu(from) {
 		if (i + 2 > NR_ITEMS)
 			break;
-		where_init(&wh[i], NULL);
+		ktest_where_init(&wh[i], NULL);
 		queue_work_on(from, wq, &wh[i++].work);
-		where_init(&wh[i], NULL);
+		ktest_where_init(&wh[i], NULL);
 		KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(from)), 0);
 		queue_work(wq, &wh[i++].work);
 	}
-	set_cpus_allowed(current, &cpu_possible_mask);
+	sched_unpin_current(&old);
 	flush_workqueue(wq);
 	snprintf(prefix, sizeof(prefix), "kworker/%u:", cpu);
 	for (unsigned int k = 0; k < i; k++) {
@@ -140,7 +111,7 @@ static void a_bound_workqueue_runs_at_its_nice_on_its_cpus(struct ktest *t)
 	cpumask_copy(&attrs->cpumask, &cpu_possible_mask);
 	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq2, attrs), 0);
 	for (unsigned int k = 0; k < NR_ITEMS; k++) {
-		where_init(&wh[k], NULL);
+		ktest_where_init(&wh[k], NULL);
 		queue_work_on(cpu, wq2, &wh[k].work);
 	}
 	flush_workqueue(wq2);
@@ -165,13 +136,13 @@ static void changing_attributes_while_items_run(struct ktest *t)
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
 	unsigned int cpu = ktest_last_online_cpu();
 	struct ktest_gate gate;
-	static struct where old, late;
+	static struct ktest_where old, late;
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_NOT_NULL(t, attrs);
 	ktest_gate_init(&gate);
-	where_init(&old, &gate);
-	where_init(&late, NULL);
+	ktest_where_init(&old, &gate);
+	ktest_where_init(&late, NULL);
 	queue_work_on(cpu, wq, &old.work);
 	KT_WAIT_UNTIL(t, work_busy(&old.work) == WORK_BUSY_RUNNING);
 	attrs->nice = 5;
@@ -188,7 +159,7 @@ static void changing_attributes_while_items_run(struct ktest *t)
 	/* And back: the old pools again. */
 	attrs->nice = 0;
 	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
-	where_init(&late, NULL);
+	ktest_where_init(&late, NULL);
 	queue_work_on(cpu, wq, &late.work);
 	flush_workqueue(wq);
 	KT_EXPECT_EQ(t, late.nice, 0);
@@ -281,7 +252,7 @@ static void a_cpu_mask_holds_through_hotplug(struct ktest *t)
 	struct workqueue_struct *wq = alloc_workqueue("test_attrs_hp", 0, 1);
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
 	struct ktest_gate gate;
-	static struct where first, waiting, late, back, none;
+	static struct ktest_where first, waiting, late, back, none;
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	KT_ASSERT_NOT_NULL(t, attrs);
@@ -291,8 +262,8 @@ static void a_cpu_mask_holds_through_hotplug(struct ktest *t)
 	cpumask_set_cpu(b, &attrs->cpumask);
 	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
 	ktest_gate_init(&gate);
-	where_init(&first, &gate);
-	where_init(&waiting, NULL);
+	ktest_where_init(&first, &gate);
+	ktest_where_init(&waiting, NULL);
 	queue_work_on(a, wq, &first.work);
 	queue_work_on(a, wq, &waiting.work);
 	KT_WAIT_UNTIL(t, work_busy(&first.work) == WORK_BUSY_RUNNING);
@@ -302,20 +273,20 @@ static void a_cpu_mask_holds_through_hotplug(struct ktest *t)
 	wait_for_completion(&waiting.ran);
 	KT_EXPECT_EQ(t, waiting.cpu, b);
 	KT_EXPECT_EQ(t, waiting.nice, 3);
-	where_init(&late, NULL);
+	ktest_where_init(&late, NULL);
 	queue_work_on(a, wq, &late.work);
 	wait_for_completion(&late.ran);
 	KT_EXPECT_EQ(t, late.cpu, b);
 	/* Neither CPU of the mask online: the items run all the same. */
 	KT_ASSERT_EQ(t, cpu_down(b), 0);
-	where_init(&none, NULL);
+	ktest_where_init(&none, NULL);
 	queue_work_on(b, wq, &none.work);
 	wait_for_completion(&none.ran);
 	KT_EXPECT_NE(t, none.cpu, a);
 	KT_EXPECT_NE(t, none.cpu, b);
 	KT_EXPECT_EQ(t, cpu_up(b), 0);
 	KT_EXPECT_EQ(t, cpu_up(a), 0);
-	where_init(&back, NULL);
+	ktest_where_init(&back, NULL);
 	queue_work_on(a, wq, &back.work);
 	wait_for_completion(&back.ran);
 	KT_EXPECT_EQ(t, back.cpu, a);
