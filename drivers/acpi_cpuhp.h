@@ -46,11 +46,12 @@
  *
  * For tests, the same driver on a register block the test scripts (QEMU
  * produces none of the hostile cases): acpi_cpuhp_block_create() reads
- * the slots through ops as the real block's are read at boot; kick() is
- * what its SCI would do (queue a scan on the driver's ordered workqueue),
- * busy() whether that scan is still queued or running;
- * sci() is its SCI handler (call with interrupts off); destroy() waits for
- * its scans and frees it. Its events act on the real CPUs.
+ * the slots through ops as the real block's are read at boot;
+ * acpi_cpuhp_block_kick() is what its SCI would do (queue a scan on the
+ * driver's ordered workqueue), acpi_cpuhp_block_busy() whether that scan
+ * is still queued or running; acpi_cpuhp_block_sci() is its SCI handler
+ * (call with interrupts off); acpi_cpuhp_block_destroy() waits for its
+ * scans and frees it. Its events act on the real CPUs.
  */
 #ifndef DRIVERS_ACPI_CPUHP_H
 #define DRIVERS_ACPI_CPUHP_H

@@ -12,9 +12,9 @@
  *   timer_setup(t, fn)                one lock class per call site (below)
  *   timer_set_check(t, check)         debugging: the queue calls check(t)
  *                                     each time it meets t in a queue
- *   add_timer(t, expires_ns)          on this CPU; expires is ktime_get_ns() time
- *   add_timer_on(t, expires_ns, cpu)
- *   mod_timer(t, expires_ns)          (re)arm on this CPU; returns whether it
+ *   add_timer(t, expires)             on this CPU; expires is ktime_get_ns() time
+ *   add_timer_on(t, expires, cpu)
+ *   mod_timer(t, expires)             (re)arm on this CPU; returns whether it
  *                                     was pending
  *   del_timer(t)                      disarm; returns whether it was pending
  *   del_timer_sync(t)                 disarm and wait for a running callback

@@ -213,7 +213,7 @@ struct worker {
 	struct work_struct *current_work;   /* L */
 	work_func_t current_func;	    /* L */
 	struct pool_workqueue *current_pwq; /* L */
-	unsigned int flags;		    /* L (WRITE_ONCE), and W for its own NOT_RUNNING
+	unsigned int flags;		    /* L (WRITE_ONCE), and W for its own WORKER_NOT_RUNNING
 					       changes; the hooks read it without L */
 	bool sleeping;			    /* W: sleeping() ran */
 	bool hog;			    /* L: this item held the pool: CPU-intensive now */

@@ -34,7 +34,7 @@
 #define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
 
 /* Compiler barrier and single-copy accesses (no tearing, no fusing). The
- * hardware side of ordering lives in arch/x86_64/barrier.h. */
+ * hardware side of ordering lives in arch/x86_64/atomic.h. */
 #define barrier()	 __asm__ __volatile__("" ::: "memory")
 #define READ_ONCE(x)	 (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))

@@ -7,8 +7,9 @@
  * x86_interrupt(struct pt_regs *). The frame layout is struct pt_regs in
  * arch/x86_64/ptregs.h: keep the two in step.
  *
- * isr_stub_table[v] is the address of vector v's stub (used by idt.c).
- * Every stub is padded to 16 bytes so the table is easy to check.
+ * Vector v's stub is at isr_stub_base + v * ISR_STUB_SIZE (idt_init()
+ * computes it): every stub is padded to that size, so no address table
+ * is needed.
  */
 	.text
 	.balign 16

@@ -47,7 +47,7 @@ struct percpu {
 	volatile int started;	      /* 0 -> 1 by the CPU in C code; 0 -> -1: given up on */
 
 	struct spinlock call_lock;
-	struct list_head call_queue; /* C: smp_call_function requests */
+	struct list_head call_queue; /* C: smp_call_function_single/many() requests */
 
 	u64 irqs;	  /* L: interrupts of any kind */
 	u64 ipis_call;	  /* L: call-function IPIs handled */
