@@ -72,7 +72,7 @@ KCSAN_CFLAGS := -fsanitize=thread --param tsan-distinguish-volatile=1 \
 # scheduler's context switch, the clock, the string functions and the report
 # path (docs/sanitizers.md says why each).
 KCSAN_EXCLUDE := kernel/kcsan.c kernel/ubsan.c arch/x86_64/traps.c arch/x86_64/idt.c \
-	arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c arch/x86_64/spinlock.c \
+	arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c kernel/spinlock.c \
 	arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c kernel/panic.c \
 	kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c lib/printf.c
 UBSAN_EXCLUDE := kernel/ubsan.c kernel/kcsan.c

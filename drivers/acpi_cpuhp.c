@@ -11,7 +11,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "arch/x86_64/traps.h"
 #include "drivers/acpi.h"
 #include "kernel/hotplug.h"

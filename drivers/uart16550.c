@@ -6,7 +6,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

@@ -20,7 +20,7 @@
 #include "kernel/kcsan.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
@@ -121,9 +121,9 @@ static unsigned int slot_of(unsigned long addr)
 /* An NMI, early boot, a CPU still starting, inside data_race(): not checked. */
 static bool unchecked(void)
 {
-	if (!READ_ONCE(kcsan_enabled) || this_cpu_read(in_nmi))
+	if (!READ_ONCE(kcsan_enabled) || this_cpu_read(lockdep.in_nmi))
 		return true;
-	if (this_cpu_read(hardirq_depth))
+	if (this_cpu_read(lockdep.hardirq_depth))
 		return irq_disable[smp_processor_id()] != 0;
 	/* A CPU starting (ap_start() before sched_init_ap()) has no thread. */
 	struct thread *t = current_thread();
@@ -136,7 +136,7 @@ void kcsan_nest(int delta)
 {
 	unsigned long flags = local_irq_save();
 
-	if (this_cpu_read(hardirq_depth))
+	if (this_cpu_read(lockdep.hardirq_depth))
 		irq_disable[smp_processor_id()] += delta;
 	else if (current_thread())
 		current_thread()->kcsan_disable += delta;
@@ -212,7 +212,7 @@ static void report(unsigned long addr, size_t size, bool write, const void *ip, 
 	__atomic_add_fetch(&nr_races, 1, __ATOMIC_RELAXED);
 	if (!first_pair(ip, consumed ? o->ip : NULL))
 		return;
-	bool in_irq = this_cpu_read(hardirq_depth) != 0;
+	bool in_irq = this_cpu_read(lockdep.hardirq_depth) != 0;
 	const char *me = context_name(in_irq, current_thread() ? current->name : "?");
 
 	if (consumed) {
@@ -306,7 +306,7 @@ static void fill_other(unsigned int slot, const void *ip, bool write)
 	o->ip = ip;
 	o->cpu = smp_processor_id();
 	o->write = write;
-	o->in_irq = this_cpu_read(hardirq_depth) != 0;
+	o->in_irq = this_cpu_read(lockdep.hardirq_depth) != 0;
 	strscpy(o->comm, t ? t->name : "?", sizeof(o->comm));
 	/* Its frames from the instrumented function's (ip's) on. */
 	u64 frames[OTHER_FRAMES + 4];

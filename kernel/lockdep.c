@@ -206,9 +206,9 @@ static void report_full(const char *table)
 
 static const char *ctx_name(void)
 {
-	if (this_cpu_read(hardirq_depth))
+	if (this_cpu_read(lockdep.hardirq_depth))
 		return "irq";
-	struct thread *t = this_cpu_read(curr_thread);
+	struct thread *t = this_cpu_read(sched.curr_thread);
 
 	return t ? t->name : "boot";
 }
@@ -254,7 +254,7 @@ static u32 save_trace(const void *ip)
 {
 	assert_graph_locked();
 	u64 frames[32], ips[TRACE_DEPTH];
-	unsigned int nf = save_backtrace(this_cpu_read(lockdep_rbp), frames, ARRAY_SIZE(frames));
+	unsigned int nf = save_backtrace(this_cpu_read(lockdep.rbp), frames, ARRAY_SIZE(frames));
 	unsigned int n = 0, from = 0;
 
 	/* Leave out the validator's and the lock primitive's own frames: start
@@ -794,11 +794,11 @@ static void chain_add(u64 key)
  * in an NMI, once the machine panics, and before this CPU has a thread. */
 static struct lockdep_ctx *ctx_get(struct percpu *pc)
 {
-	if (pc->in_nmi || READ_ONCE(panic_cpu) >= 0 || !sched_ready)
+	if (pc->lockdep.in_nmi || READ_ONCE(panic_cpu) >= 0 || !sched_ready)
 		return NULL;
-	if (pc->hardirq_depth)
-		return &pc->irq_lockdep;
-	struct thread *t = pc->curr_thread;
+	if (pc->lockdep.hardirq_depth)
+		return &pc->lockdep.irq_ctx;
+	struct thread *t = pc->sched.curr_thread;
 
 	return t ? t->lockdep : NULL;
 }
@@ -858,10 +858,10 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 	/* Every dependency this chain of held classes implies is known and
 	 * checked if the chain was seen before: the common case, lock-free. */
 	if (chain_cached(key)) {
-		this_cpu_ptr()->lockdep_chain_hits++;
+		this_cpu_ptr()->lockdep.chain_hits++;
 		goto push;
 	}
-	this_cpu_ptr()->lockdep_chain_misses++;
+	this_cpu_ptr()->lockdep.chain_misses++;
 	graph_lock();
 	bool ok = validating();
 
@@ -916,18 +916,18 @@ bool __lock_acquire_hook(const struct lockdep_map *m, unsigned int subclass, uns
 	struct lockdep_ctx *ctx = ctx_get(pc);
 	bool reported = false;
 
-	if (ctx && !pc->lockdep_recursion) {
-		pc->lockdep_recursion = true;
-		pc->lockdep_rbp = (u64)__builtin_frame_address(0); /* traces start at our caller */
+	if (ctx && !pc->lockdep.recursion) {
+		pc->lockdep.recursion = true;
+		pc->lockdep.rbp = (u64)__builtin_frame_address(0); /* traces start at our caller */
 		reported = __lock_acquire(ctx, m, subclass, flags, instance, ip,
-					  irqf & X86_RFLAGS_IF, pc->hardirq_depth > 0);
+					  irqf & X86_RFLAGS_IF, pc->lockdep.hardirq_depth > 0);
 		/* A table that ran out on the way (a class, a trace) is
 		 * reported here: the acquisition itself went on. */
 		if (own_report()) {
 			print_report(ctx, ip, instance);
 			reported = true;
 		}
-		pc->lockdep_recursion = false;
+		pc->lockdep.recursion = false;
 	}
 	local_irq_restore(irqf);
 	return reported;
@@ -952,7 +952,7 @@ void __lock_release_hook(const void *instance, const void *ip)
 
 	/* Not found: taken before tracking began (or never tracked). The
 	 * primitives report real unbalanced unlocks themselves. */
-	if (ctx && !pc->lockdep_recursion) {
+	if (ctx && !pc->lockdep.recursion) {
 		for (unsigned int i = ctx->depth; i-- > 0;) {
 			if (ctx->held[i].instance == instance) {
 				ctx_remove(ctx, i);
@@ -1010,11 +1010,11 @@ static __always_inline void print_report_end(const struct lockdep_ctx *ctx)
 
 /* A context that must hold at most `depth` locks holds more: report it
  * (once, while validating) and forget the extra ones. With
- * lockdep_recursion set. */
+ * lockdep.recursion set. */
 static void check_leak(struct lockdep_ctx *ctx, unsigned int depth, const char *what,
 		       const char *who, const void *fn)
 {
-	assert(this_cpu_read(lockdep_recursion));
+	assert(this_cpu_read(lockdep.recursion));
 	if (ctx->depth <= depth)
 		return;
 	if (validating() && report_begin()) {
@@ -1032,29 +1032,29 @@ static void check_leak(struct lockdep_ctx *ctx, unsigned int depth, const char *
 
 void lockdep_hardirq_enter(void)
 {
-	this_cpu_write(hardirq_depth, this_cpu_read(hardirq_depth) + 1);
+	this_cpu_write(lockdep.hardirq_depth, this_cpu_read(lockdep.hardirq_depth) + 1);
 }
 
 void lockdep_hardirq_exit(const void *handler)
 {
 	struct percpu *pc = this_cpu_ptr();
 
-	if (pc->hardirq_depth == 1 && pc->irq_lockdep.depth && !pc->lockdep_recursion) {
-		pc->lockdep_recursion = true;
-		check_leak(&pc->irq_lockdep, 0, "interrupt handler", NULL, handler);
-		pc->lockdep_recursion = false;
+	if (pc->lockdep.hardirq_depth == 1 && pc->lockdep.irq_ctx.depth && !pc->lockdep.recursion) {
+		pc->lockdep.recursion = true;
+		check_leak(&pc->lockdep.irq_ctx, 0, "interrupt handler", NULL, handler);
+		pc->lockdep.recursion = false;
 	}
-	pc->hardirq_depth--;
+	pc->lockdep.hardirq_depth--;
 }
 
 void lockdep_nmi_enter(void)
 {
-	this_cpu_write(in_nmi, true);
+	this_cpu_write(lockdep.in_nmi, true);
 }
 
 void lockdep_nmi_exit(void)
 {
-	this_cpu_write(in_nmi, false);
+	this_cpu_write(lockdep.in_nmi, false);
 }
 
 void lockdep_thread_exit(struct thread *t)
@@ -1064,10 +1064,10 @@ void lockdep_thread_exit(struct thread *t)
 	unsigned long irqf = local_irq_save();
 	struct percpu *pc = this_cpu_ptr();
 
-	if (!pc->lockdep_recursion && t->lockdep && t->lockdep->depth) {
-		pc->lockdep_recursion = true;
+	if (!pc->lockdep.recursion && t->lockdep && t->lockdep->depth) {
+		pc->lockdep.recursion = true;
 		check_leak(t->lockdep, 0, "thread", t->name, NULL);
-		pc->lockdep_recursion = false;
+		pc->lockdep.recursion = false;
 	}
 	local_irq_restore(irqf);
 }
@@ -1088,10 +1088,10 @@ void lockdep_reset_cpu(struct thread *idle)
 
 	ctx->depth = 0;
 	idle->lockdep = READ_ONCE(lockdep_active) ? ctx : NULL;
-	pc->irq_lockdep.depth = 0;
-	pc->hardirq_depth = 0;
-	pc->in_nmi = false;
-	pc->lockdep_recursion = false;
+	pc->lockdep.irq_ctx.depth = 0;
+	pc->lockdep.hardirq_depth = 0;
+	pc->lockdep.in_nmi = false;
+	pc->lockdep.recursion = false;
 }
 
 unsigned int lockdep_held_depth(void)
@@ -1114,10 +1114,10 @@ void lockdep_check_depth(unsigned int depth, const char *what, const void *fn)
 	struct percpu *pc = this_cpu_ptr();
 	struct lockdep_ctx *ctx = ctx_get(pc);
 
-	if (ctx && ctx->depth > depth && !pc->lockdep_recursion) {
-		pc->lockdep_recursion = true;
+	if (ctx && ctx->depth > depth && !pc->lockdep.recursion) {
+		pc->lockdep.recursion = true;
 		check_leak(ctx, depth, what, NULL, fn);
-		pc->lockdep_recursion = false;
+		pc->lockdep.recursion = false;
 	}
 	local_irq_restore(irqf);
 }
@@ -1304,13 +1304,13 @@ static void print_irq_order(const char *who, const char *where)
 }
 
 /* The report this CPU owns (rep), for the acquisition of instance at ip
- * by ctx; with interrupts off and lockdep_recursion set. */
+ * by ctx; with interrupts off and lockdep.recursion set. */
 static void print_report(const struct lockdep_ctx *ctx, const void *ip, const void *instance)
 {
 	char where[128];
 	const char *who = ctx_name();
 
-	assert(irqs_disabled() && this_cpu_read(lockdep_recursion));
+	assert(irqs_disabled() && this_cpu_read(lockdep.recursion));
 	print_ip(where, sizeof(where), ip);
 	switch (rep.kind) {
 	case REP_CIRCULAR:
@@ -1400,8 +1400,8 @@ void lockdep_get_stats(struct lockdep_stats *st)
 		const struct percpu *pc = per_cpu_ptr(cpu);
 
 		if (pc) {
-			st->chain_hits += READ_ONCE(pc->lockdep_chain_hits);
-			st->chain_misses += READ_ONCE(pc->lockdep_chain_misses);
+			st->chain_hits += READ_ONCE(pc->lockdep.chain_hits);
+			st->chain_misses += READ_ONCE(pc->lockdep.chain_misses);
 		}
 	}
 }

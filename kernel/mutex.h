@@ -17,7 +17,7 @@
 #ifndef KERNEL_MUTEX_H
 #define KERNEL_MUTEX_H
 
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "lib/list.h"
 #include "lib/types.h"
 

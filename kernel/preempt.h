@@ -17,26 +17,26 @@ void preempt_schedule(void);
 
 static inline int preempt_count(void)
 {
-	return this_cpu_read(preempt_count);
+	return this_cpu_read(sched.preempt_count);
 }
 
 static inline void preempt_disable(void)
 {
-	this_cpu_write(preempt_count, this_cpu_read(preempt_count) + 1);
+	this_cpu_write(sched.preempt_count, this_cpu_read(sched.preempt_count) + 1);
 	barrier();
 }
 
 static inline void preempt_enable_no_resched(void)
 {
 	barrier();
-	this_cpu_write(preempt_count, this_cpu_read(preempt_count) - 1);
+	this_cpu_write(sched.preempt_count, this_cpu_read(sched.preempt_count) - 1);
 }
 
 /* Reschedule now if that was asked for and nothing forbids it. */
 static inline void preempt_check_resched(void)
 {
-	if (unlikely(this_cpu_read(need_resched)) && this_cpu_read(preempt_count) == 0 &&
-	    !irqs_disabled() && sched_ready)
+	if (unlikely(this_cpu_read(sched.need_resched)) &&
+	    this_cpu_read(sched.preempt_count) == 0 && !irqs_disabled() && sched_ready)
 		preempt_schedule();
 }
 
@@ -48,7 +48,7 @@ static inline void preempt_enable(void)
 
 static inline bool need_resched(void)
 {
-	return this_cpu_read(need_resched);
+	return this_cpu_read(sched.need_resched);
 }
 
 /*

@@ -7,7 +7,7 @@
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/params.h"
 #include "kernel/time.h"
 #include "lib/printf.h"
@@ -106,11 +106,11 @@ static int vprintk_kind(struct msg_kind kind, const char *fmt, va_list ap)
 	struct percpu *pc = this_cpu_ptr();
 
 	/* A fault inside printk on this CPU must still get its report out. */
-	if (pc->printk_nesting == 0 && !READ_ONCE(console_lock_broken)) {
+	if (pc->printk.nesting == 0 && !READ_ONCE(console_lock_broken)) {
 		spin_lock(&console_lock);
 		locked = true;
 	}
-	pc->printk_nesting++;
+	pc->printk.nesting++;
 	if (cont)
 		level = last_level;
 	if (raw)
@@ -120,7 +120,7 @@ static int vprintk_kind(struct msg_kind kind, const char *fmt, va_list ap)
 	emit(line, len, level < console_loglevel);
 	line_open = len && line[len - 1] != '\n';
 	last_level = level;
-	pc->printk_nesting--;
+	pc->printk.nesting--;
 	if (locked)
 		spin_unlock(&console_lock);
 	local_irq_restore(flags);

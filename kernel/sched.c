@@ -262,9 +262,9 @@ static void resched_cpu_locked(struct rq *rq)
 	struct percpu *pc = per_cpu_ptr(rq->cpu);
 
 	if (rq->cpu == smp_processor_id()) {
-		this_cpu_write(need_resched, true);
-	} else if (!pc->need_resched) {
-		pc->need_resched = true;
+		this_cpu_write(sched.need_resched, true);
+	} else if (!pc->sched.need_resched) {
+		pc->sched.need_resched = true;
 		smp_send_reschedule(rq->cpu);
 	}
 }
@@ -524,13 +524,13 @@ static void __schedule(enum sched_mode mode)
 	if (unlikely(preempt_count() != 0) && mode == SCHED_VOLUNTARY) {
 		WARN_ONCE(1, "thread %s schedules with preemption disabled (count %d)", prev->name,
 			  preempt_count());
-		this_cpu_write(preempt_count, 0);
+		this_cpu_write(sched.preempt_count, 0);
 	}
 	spin_lock(&rq->lock);
 	check_curr(rq, "switching out");
 	u64 now = update_curr(rq);
 
-	this_cpu_write(need_resched, false);
+	this_cpu_write(sched.need_resched, false);
 
 	if (prev != rq->idle) {
 		if (mode == SCHED_VOLUNTARY && prev->state != THREAD_RUNNING) {
@@ -612,7 +612,7 @@ static void __schedule(enum sched_mode mode)
 		rq->prev = prev;
 		update_slice_end(rq);				      /* next's slice, or none */
 		lock_release(&rq->lock, __builtin_return_address(0)); /* next releases it */
-		this_cpu_write(curr_thread, next);
+		this_cpu_write(sched.curr_thread, next);
 		prev->out_cpu = rq->cpu;
 		prev->out_ns = now;
 		trace_event(TR_SWITCH, next, prev->tid, 0);
@@ -660,7 +660,7 @@ void yield(void)
 void sched_resched_here(void)
 {
 	assert(irqs_disabled());
-	this_cpu_write(need_resched, true);
+	this_cpu_write(sched.need_resched, true);
 }
 
 void preempt_schedule(void)
@@ -712,7 +712,7 @@ bool sched_clock_event(void)
 			struct thread *c = rq->curr;
 
 			trace_event(TR_SLICE_END, c, c->stats.sum_exec_ns - c->slice_start_exec, 0);
-			this_cpu_write(need_resched, true);
+			this_cpu_write(sched.need_resched, true);
 			/* No more events for this slice: __schedule() sets the
 			 * next one (preemption may be off for a while). */
 			WRITE_ONCE(rq->slice_end, KTIME_MAX);
@@ -1154,8 +1154,8 @@ static void init_this_cpu(void)
 	rq->curr = idle;
 	rq->idle_since = ktime_get_ns();
 	rq->slice_end = KTIME_MAX; /* idle: no slice */
-	this_cpu_write(curr_thread, idle);
-	this_cpu_write(preempt_count, 0);
+	this_cpu_write(sched.curr_thread, idle);
+	this_cpu_write(sched.preempt_count, 0);
 	lockdep_reset_cpu(idle); /* a CPU coming back holds nothing */
 	local_irq_restore(flags);
 }

@@ -164,7 +164,7 @@ struct thread {
 /* The running thread on this CPU. */
 static inline struct thread *current_thread(void)
 {
-	return (struct thread *)this_cpu_read(curr_thread);
+	return (struct thread *)this_cpu_read(sched.curr_thread);
 }
 #define current current_thread()
 

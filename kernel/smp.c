@@ -28,6 +28,12 @@ u32 cpu_apic_ids[NR_CPUS];
 unsigned int nr_cpu_ids = 1;
 bool smp_booted; /* smp_init() is done */
 
+void smp_cpu_init(struct smp_cpu *s)
+{
+	spin_lock_init(&s->call_lock, "call_lock");
+	INIT_LIST_HEAD(&s->call_queue);
+}
+
 /*
  * A request to run fn(info) on one CPU. With a waiter, the request belongs
  * to the waiter (on its stack, or in one array for a many-CPU call) and the
@@ -47,9 +53,9 @@ static void call_queue_run(void)
 	struct percpu *pc = this_cpu_ptr();
 	LIST_HEAD(work);
 
-	spin_lock(&pc->call_lock);
-	list_splice_tail_init(&pc->call_queue, &work);
-	spin_unlock(&pc->call_lock);
+	spin_lock(&pc->smp.call_lock);
+	list_splice_tail_init(&pc->smp.call_queue, &work);
+	spin_unlock(&pc->smp.call_lock);
 	while (!list_empty(&work)) {
 		struct call_request *r = list_first_entry(&work, struct call_request, link);
 		atomic_t *pending = r->pending;
@@ -66,14 +72,14 @@ static void call_queue_run(void)
 
 static void call_function_interrupt(struct pt_regs *regs)
 {
-	this_cpu_ptr()->ipis_call++;
+	this_cpu_ptr()->smp.ipis_call++;
 	call_queue_run();
 }
 
 static void reschedule_interrupt(struct pt_regs *regs)
 {
 	/* The scheduler will act on need_resched on the way out. */
-	this_cpu_ptr()->ipis_resched++;
+	this_cpu_ptr()->smp.ipis_resched++;
 }
 
 static void timer_interrupt(struct pt_regs *regs)
@@ -109,19 +115,19 @@ static int queue_call(unsigned int cpu, smp_call_func_t fn, void *info, struct c
 	if (!r && !(r = kmalloc(sizeof(*r))))
 		return -ENOMEM;
 	*r = (struct call_request){ .fn = fn, .info = info, .pending = pending };
-	unsigned long flags = spin_lock_irqsave(&pc->call_lock);
+	unsigned long flags = spin_lock_irqsave(&pc->smp.call_lock);
 
 	/* Checked again under the lock smp_cpu_dying() takes to go offline. */
 	if (!cpu_online(cpu)) {
-		spin_unlock_irqrestore(&pc->call_lock, flags);
+		spin_unlock_irqrestore(&pc->smp.call_lock, flags);
 		if (!pending)
 			kfree(r);
 		return -ENODEV;
 	}
 	if (pending)
 		atomic_inc(pending);
-	list_add_tail(&r->link, &pc->call_queue);
-	spin_unlock_irqrestore(&pc->call_lock, flags);
+	list_add_tail(&r->link, &pc->smp.call_queue);
+	spin_unlock_irqrestore(&pc->smp.call_lock, flags);
 	lapic_send_ipi(pc->apic_id, CALL_FUNCTION_VECTOR);
 	return 0;
 }
@@ -277,9 +283,9 @@ void smp_cpu_dying(void)
 	unsigned int cpu = smp_processor_id();
 	struct percpu *pc = this_cpu_ptr();
 
-	spin_lock(&pc->call_lock);
+	spin_lock(&pc->smp.call_lock);
 	clear_bit(cpu, cpumask_bits(&cpu_online_mask));
-	spin_unlock_no_resched(&pc->call_lock);
+	spin_unlock_no_resched(&pc->smp.call_lock);
 	/* Requests queued before the bit went: run them, no waiter hangs. */
 	call_queue_run();
 }

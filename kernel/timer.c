@@ -14,7 +14,7 @@
  */
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/deterministic.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"

@@ -17,7 +17,7 @@
 #ifndef KERNEL_WAIT_H
 #define KERNEL_WAIT_H
 
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/preempt.h"
 #include "lib/list.h"
 #include "lib/types.h"

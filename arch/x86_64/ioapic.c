@@ -5,7 +5,7 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 

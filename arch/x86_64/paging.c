@@ -3,7 +3,7 @@
 #define pr_fmt(fmt) "paging: " fmt
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"

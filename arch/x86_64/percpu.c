@@ -15,8 +15,7 @@ static void percpu_init_common(struct percpu *pc, unsigned int cpu)
 {
 	pc->self = pc;
 	pc->cpu_id = cpu;
-	spin_lock_init(&pc->call_lock, "call_lock");
-	INIT_LIST_HEAD(&pc->call_queue);
+	smp_cpu_init(&pc->smp); /* the kernel's parts: by their owners */
 }
 
 void percpu_load(struct percpu *pc)

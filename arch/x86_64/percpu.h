@@ -17,8 +17,9 @@
 #define ARCH_PERCPU_H
 
 #include "arch/x86_64/boot_defs.h"
+#include "arch/x86_64/cpu_id.h"
 #include "arch/x86_64/desc.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/cpu_local.h"
 #include "lib/compiler.h"
 #include "lib/cpumask.h"
 #include "lib/list.h"
@@ -30,40 +31,27 @@
 /*
  * Field legend: I = set before the CPU first runs, then read-only;
  * L = this CPU only (no lock: only this CPU touches it, with interrupts
- * off where an interrupt handler also does); C = call_lock.
+ * off where an interrupt handler also does). The kernel's own fields are
+ * in the structs of kernel/cpu_local.h, each with its owner and legend.
  */
 struct percpu {
 	struct percpu *self;	      /* I: must stay first (gs:0) */
 	unsigned int cpu_id;	      /* I: logical CPU number */
 	unsigned int apic_id;	      /* I: local APIC id */
-	int printk_nesting;	      /* L: printk recursion depth */
-	void *curr_thread;	      /* L: the running struct thread */
-	int preempt_count;	      /* L: preemption disabled while > 0 */
-	volatile bool need_resched;   /* set by any CPU (then an IPI), cleared here */
 	struct gdt_page gdt;	      /* I: this CPU's GDT, with its TSS */
 	struct tss tss;		      /* I: IST stack pointers */
 	u8 *ist_stack[NR_IST_STACKS]; /* I: base (lowest address) of each */
 	u8 *boot_stack;		      /* I: the stack the CPU started on */
 	volatile int started;	      /* 0 -> 1 by the CPU in C code; 0 -> -1: given up on */
+	u64 irqs;		      /* L: interrupts of any kind (traps.c) */
 
-	struct spinlock call_lock;
-	struct list_head call_queue; /* C: smp_call_function_single/many() requests */
-
-	u64 irqs;	  /* L: interrupts of any kind */
-	u64 ipis_call;	  /* L: call-function IPIs handled */
-	u64 ipis_resched; /* L: reschedule IPIs handled */
-
-	/* The lock validator (kernel/lockdep.c). */
-	int hardirq_depth;		/* L: inside an interrupt handler */
-	bool in_nmi;			/* L: inside the NMI handler: nothing tracked */
-	bool lockdep_recursion;		/* L: inside the validator */
-	u64 lockdep_rbp;		/* L: the frame of lock_acquire() under way */
-	u64 lockdep_chain_hits;		/* L: acquisitions validated by the chain cache */
-	u64 lockdep_chain_misses;	/* L: ... and by the graph */
-	struct lockdep_ctx irq_lockdep; /* L: the locks held in interrupt context */
+	struct sched_cpu sched;
+	struct printk_cpu printk;
+	struct smp_cpu smp;
+	struct lockdep_cpu lockdep;
 };
 
-/* spin_lock_held() reads cpu_id at this offset (arch/x86_64/spinlock.h). */
+/* arch_cpu_id() reads cpu_id at this offset (arch/x86_64/cpu_id.h). */
 BUILD_BUG_ON(offsetof(struct percpu, cpu_id) != PERCPU_CPU_ID_OFFSET);
 
 extern struct percpu boot_percpu;
@@ -97,7 +85,7 @@ static inline struct percpu *this_cpu_ptr(void)
 }
 static inline unsigned int smp_processor_id(void)
 {
-	return this_cpu_read(cpu_id);
+	return arch_cpu_id();
 }
 
 void percpu_init_boot_cpu(void);

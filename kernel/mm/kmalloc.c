@@ -13,7 +13,7 @@
 #define pr_fmt(fmt) "kmalloc: " fmt
 #include "kernel/mm/kmalloc.h"
 #include "arch/x86_64/paging.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

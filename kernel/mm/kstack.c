@@ -4,7 +4,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"

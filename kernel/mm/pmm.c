@@ -2,7 +2,7 @@
 #define pr_fmt(fmt) "pmm: " fmt
 #include "kernel/mm/pmm.h"
 #include "arch/x86_64/paging.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

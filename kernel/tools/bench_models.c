@@ -12,7 +12,7 @@
 #define pr_fmt(fmt) "bench_models: " fmt
 #include "kernel/tools/bench_models.h"
 #include "arch/x86_64/atomic.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"

@@ -94,7 +94,7 @@ class Cpus(gdb.Command):
             pc = sym("percpu_areas")[cpu]
             curr = "-"
             if int(pc):
-                t = gdb.Value(int(pc["curr_thread"])).cast(gdb.lookup_type("struct thread").pointer())
+                t = gdb.Value(int(pc["sched"]["curr_thread"])).cast(gdb.lookup_type("struct thread").pointer())
                 curr = t["name"].string() if int(t) else "-"
             rq = sym("runqueues")[cpu]
             gdb.write("cpu%-3d apic %-3d %-18s current %-18s queued %d switches %d\n" % (

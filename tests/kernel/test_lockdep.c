@@ -187,11 +187,11 @@ static int in_order_counted(void *arg)
 {
 	struct order_run *r = arg;
 	unsigned long flags = local_irq_save();
-	u64 hits = this_cpu_read(lockdep_chain_hits), misses = this_cpu_read(lockdep_chain_misses);
+	u64 hits = this_cpu_read(lockdep.chain_hits), misses = this_cpu_read(lockdep.chain_misses);
 
 	in_order(NULL);
-	r->hits = this_cpu_read(lockdep_chain_hits) - hits;
-	r->misses = this_cpu_read(lockdep_chain_misses) - misses;
+	r->hits = this_cpu_read(lockdep.chain_hits) - hits;
+	r->misses = this_cpu_read(lockdep.chain_misses) - misses;
 	local_irq_restore(flags);
 	return 0;
 }

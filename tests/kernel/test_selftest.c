@@ -6,7 +6,7 @@
  * a stack overflow, a kernel that exits mid-run, an unexpected WARNING,
  * SKIP or error report are each caught and reported. */
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "drivers/qemu_exit.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"

@@ -4,7 +4,7 @@
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
@@ -143,7 +143,7 @@ static void unlock_by_non_owner_warns(struct ktest *t)
 	unsigned int other = cpumask_any_but(&cpu_online_mask, smp_processor_id());
 
 	spin_lock(&l);
-	ktest_expect_warnings(t, "arch/x86_64/spinlock.c", 1);
+	ktest_expect_warnings(t, "kernel/spinlock.c", 1);
 	/* The other CPU releases a lock it does not hold: refused, reported. */
 	smp_call_function_single(other, unlock_it, &l, true);
 	KT_EXPECT_TRUE(t, spin_lock_held(&l));

@@ -3,7 +3,7 @@
  * drain, mod/flush/cancel of delayed work, rescuers, freezing, highpri and
  * CPU-intensive items, idle reaping, references, misuse and the dump. */
 #include "arch/x86_64/atomic.h"
-#include "arch/x86_64/spinlock.h"
+#include "kernel/spinlock.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"

@@ -1,4 +1,4 @@
-/* arch/x86_64/spinlock.h - fair (ticket) spinlocks.
+/* kernel/spinlock.h - fair (ticket) spinlocks.
  *
  * A CPU takes a ticket with one locked xadd and spins until the lock serves
  * it, so CPUs get the lock in arrival order. On x86-64 a locked instruction
@@ -26,9 +26,10 @@
  *   spin_lock_irqsave / spin_unlock_irqrestore
  *   spin_trylock, spin_is_locked, spin_lock_held (by this CPU)
  */
-#ifndef ARCH_SPINLOCK_H
-#define ARCH_SPINLOCK_H
+#ifndef KERNEL_SPINLOCK_H
+#define KERNEL_SPINLOCK_H
 
+#include "arch/x86_64/cpu_id.h"
 #include "kernel/lockdep_types.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
@@ -83,21 +84,13 @@ static inline bool spin_is_locked(const struct spinlock *l)
 	return READ_ONCE(l->next) != READ_ONCE(l->serving);
 }
 
-/* Where struct percpu keeps this CPU's number (arch/x86_64/percpu.h, which
- * includes this file and checks the offset): spin_lock_held() reads it as
- * smp_processor_id() does, one %gs-relative load. */
-#define PERCPU_CPU_ID_OFFSET 8
-
 /* Does this CPU hold l? Inline: every assert_spin_locked() asks, on the
  * scheduler's hot paths too. The holder is set right after the lock is
  * granted and cleared before it is let go, so only its holder can read
  * its own number there. */
 static inline bool spin_lock_held(const struct spinlock *l)
 {
-	unsigned int cpu;
-
-	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(cpu) : "i"(PERCPU_CPU_ID_OFFSET));
-	return READ_ONCE(l->holder_cpu) == (int)cpu;
+	return READ_ONCE(l->holder_cpu) == (int)arch_cpu_id();
 }
 
 #endif

@@ -1,5 +1,5 @@
-/* arch/x86_64/spinlock.c - ticket spinlocks; see spinlock.h. */
-#include "arch/x86_64/spinlock.h"
+/* kernel/spinlock.c - ticket spinlocks; see spinlock.h. */
+#include "kernel/spinlock.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "kernel/lockdep.h"

@@ -1,0 +1,55 @@
+/* kernel/cpu_local.h - the kernel's per-CPU fields, one struct per owner.
+ *
+ * Each CPU's struct percpu (arch/x86_64/percpu.h) embeds these, so that a
+ * field is still one %gs-relative load (this_cpu_read(sched.preempt_count));
+ * the arch owns only the container and its own fields (ids, descriptor
+ * tables, stacks, the interrupt count). Only the file named above each
+ * struct writes its fields.
+ *
+ * Field legend (every struct here): L = this CPU only (no lock: only this
+ * CPU touches it, with interrupts off where an interrupt handler also
+ * does); C = smp.call_lock; A = any CPU may set it, this CPU clears it.
+ */
+#ifndef KERNEL_CPU_LOCAL_H
+#define KERNEL_CPU_LOCAL_H
+
+#include "kernel/lockdep_types.h"
+#include "kernel/spinlock.h"
+#include "lib/list.h"
+#include "lib/types.h"
+
+/* kernel/sched.c (and kernel/preempt.h's inline counters). */
+struct sched_cpu {
+	void *curr_thread;	    /* L: the running struct thread */
+	int preempt_count;	    /* L: preemption disabled while > 0 */
+	volatile bool need_resched; /* A: set by any CPU (then an IPI), cleared here */
+};
+
+/* kernel/printk.c. */
+struct printk_cpu {
+	int nesting; /* L: printk recursion depth */
+};
+
+/* kernel/smp.c: cross-CPU function calls. */
+struct smp_cpu {
+	struct spinlock call_lock;
+	struct list_head call_queue; /* C: smp_call_function_single/many() requests */
+	u64 ipis_call;		     /* L: call-function IPIs handled */
+	u64 ipis_resched;	     /* L: reschedule IPIs handled */
+};
+/* kernel/smp.c: set up a CPU's struct smp_cpu (zeroed) when its per-CPU
+ * area is made, before the CPU runs (arch/x86_64/percpu.c calls it). */
+void smp_cpu_init(struct smp_cpu *s);
+
+/* kernel/lockdep.c: the lock validator. */
+struct lockdep_cpu {
+	int hardirq_depth;	    /* L: inside an interrupt handler */
+	bool in_nmi;		    /* L: inside the NMI handler: nothing tracked */
+	bool recursion;		    /* L: inside the validator */
+	u64 rbp;		    /* L: the frame of lock_acquire() under way */
+	u64 chain_hits;		    /* L: acquisitions validated by the chain cache */
+	u64 chain_misses;	    /* L: ... and by the graph */
+	struct lockdep_ctx irq_ctx; /* L: the locks held in interrupt context */
+};
+
+#endif
