@@ -122,6 +122,10 @@ extern volatile int panic_cpu;
 #define assert_spin_locked(l)                                                                      \
 	WARN_ONCE(!spin_lock_held(l), "%s: lock '%s' not held", __func__, (l)->dep_map.name)
 
+/* The calling thread must hold mutex m (kernel/mutex.h). */
+#define assert_mutex_held(m)                                                                       \
+	WARN_ONCE(!mutex_owned(m), "%s: mutex '%s' not held", __func__, (m)->dep_map.name)
+
 #define BUG_ON(cond)                                                                               \
 	do {                                                                                       \
 		if (unlikely(cond))                                                                \

@@ -515,6 +515,73 @@ enum sched_mode {
 			  * schedule()) */
 };
 
+/* Tell prev's hooks it blocks; each may name a thread to wake here (the
+ * workqueue's next worker). rq->lock held, interrupts off: the hooks'
+ * contract (sched.h), checked after each. */
+static __always_inline void run_sleeping_hooks(struct rq *rq, struct thread *prev)
+{
+	prev->in_hook = true;
+	for (unsigned int i = 0; i < prev->nr_hooks; i++) {
+		const struct sched_hook_ops *ops = prev->hook_ops[i];
+		struct thread *w = ops->sleeping ? ops->sleeping(prev, prev->hook_data[i]) : NULL;
+
+		WARN_ON_ONCE(!spin_lock_held(&rq->lock) || !irqs_disabled());
+		if (w)
+			wake_up_local(rq, w);
+	}
+	prev->in_hook = false;
+	prev->hooks_slept = prev->nr_hooks > 0;
+}
+
+/* The old thread's side of a switch (not the idle thread): off the run
+ * queue if it blocks (telling its hooks), marked to move if its affinity
+ * changed under it, else back on the queue. rq->lock held, interrupts off. */
+static __always_inline void put_prev(struct rq *rq, struct thread *prev, enum sched_mode mode)
+{
+	if (mode == SCHED_VOLUNTARY && prev->state != THREAD_RUNNING) {
+		/* Blocking: off the run queue, and tell the hooks. */
+		WARN_ONCE(prev->in_hook, "thread %s blocks inside a sleep/wake hook", prev->name);
+		prev->on_rq = false;
+		prev->stats.nvcsw++;
+		run_sleeping_hooks(rq, prev);
+	} else if (!cpu_allowed(prev, rq->cpu) &&
+		   cpumask_intersects(&prev->cpus_allowed, &cpu_active_mask)) {
+		/* Affinity changed under it: move it once switched out. */
+		prev->migrate = true;
+		prev->on_rq = false;
+	} else {
+		/* Preempted (or yielding): a FIFO thread keeps its place. */
+		bool keeps_turn = mode == SCHED_PREEMPT && prev->policy == SCHED_CLASS_FIFO;
+
+		enqueue(rq, prev, keeps_turn ? QUEUE_AHEAD_OF_EQUALS : QUEUE_BEHIND_EQUALS);
+	}
+}
+
+/* The new thread's checks before it gets the CPU: not still running
+ * elsewhere, and its saved context intact on its own stack. Each failure
+ * is a panic: running it would corrupt the machine. rq->lock held. */
+static __always_inline void check_next(struct rq *rq, struct thread *next)
+{
+	/* Still executing (or being switched out) elsewhere: its saved
+	 * context is stale, and running it here would run it twice. */
+	if (unlikely(READ_ONCE(next->on_cpu)))
+		panic("thread %s picked on cpu%u while still on a CPU (its cpu %u)", next->name,
+		      rq->cpu, next->cpu);
+	const u64 *frame = (const u64 *)next->ctx_rsp;
+
+	if (unlikely(!on_own_stack(next, next->ctx_rsp)))
+		panic("thread %s picked on cpu%u: its saved rsp %lx is not on its stack %p "
+		      "but on the stack of %s; it last switched out on cpu%u at %lu ns",
+		      next->name, rq->cpu, next->ctx_rsp, next->stack,
+		      kstack_owner(next->ctx_rsp) ?: "no stack", next->out_cpu, next->out_ns);
+	if (unlikely(next->ctx_seal[1] &&
+		     (frame[5] != next->ctx_seal[0] || frame[6] != next->ctx_seal[1])))
+		panic("thread %s: its stack was written while it was switched out: saved "
+		      "rbp %lx return %pS at %p, sealed as %lx %pS",
+		      next->name, frame[5], (void *)frame[6], frame, next->ctx_seal[0],
+		      (void *)next->ctx_seal[1]);
+}
+
 static void __schedule(enum sched_mode mode)
 {
 	unsigned long flags = local_irq_save();
@@ -532,39 +599,8 @@ static void __schedule(enum sched_mode mode)
 
 	this_cpu_write(sched.need_resched, false);
 
-	if (prev != rq->idle) {
-		if (mode == SCHED_VOLUNTARY && prev->state != THREAD_RUNNING) {
-			/* Blocking: off the run queue, and tell the hooks. */
-			WARN_ONCE(prev->in_hook, "thread %s blocks inside a sleep/wake hook",
-				  prev->name);
-			prev->on_rq = false;
-			prev->stats.nvcsw++;
-			prev->in_hook = true;
-			for (unsigned int i = 0; i < prev->nr_hooks; i++) {
-				const struct sched_hook_ops *ops = prev->hook_ops[i];
-				struct thread *w = ops->sleeping ?
-							   ops->sleeping(prev, prev->hook_data[i]) :
-							   NULL;
-
-				/* The contract (sched.h): still under our lock, irqs off. */
-				WARN_ON_ONCE(!spin_lock_held(&rq->lock) || !irqs_disabled());
-				if (w)
-					wake_up_local(rq, w);
-			}
-			prev->in_hook = false;
-			prev->hooks_slept = prev->nr_hooks > 0;
-		} else if (!cpu_allowed(prev, rq->cpu) &&
-			   cpumask_intersects(&prev->cpus_allowed, &cpu_active_mask)) {
-			/* Affinity changed under it: move it once switched out. */
-			prev->migrate = true;
-			prev->on_rq = false;
-		} else {
-			/* Preempted (or yielding): a FIFO thread keeps its place. */
-			bool keeps_turn = mode == SCHED_PREEMPT && prev->policy == SCHED_CLASS_FIFO;
-
-			enqueue(rq, prev, keeps_turn ? QUEUE_AHEAD_OF_EQUALS : QUEUE_BEHIND_EQUALS);
-		}
-	}
+	if (prev != rq->idle)
+		put_prev(rq, prev, mode);
 	next = pick_next(rq);
 	if (!next)
 		next = idle_balance(rq);
@@ -585,25 +621,7 @@ static void __schedule(enum sched_mode mode)
 		prev->stats.max_stint_ns = max(prev->stats.max_stint_ns,
 					       prev->stats.sum_exec_ns - prev->stint_start_exec);
 		rq->nr_switches++;
-		/* Still executing (or being switched out) elsewhere: its saved
-		 * context is stale, and running it here would run it twice. */
-		if (unlikely(READ_ONCE(next->on_cpu)))
-			panic("thread %s picked on cpu%u while still on a CPU (its cpu %u)",
-			      next->name, rq->cpu, next->cpu);
-		const u64 *frame = (const u64 *)next->ctx_rsp;
-
-		if (unlikely(!on_own_stack(next, next->ctx_rsp)))
-			panic("thread %s picked on cpu%u: its saved rsp %lx is not on its stack %p "
-			      "but on the stack of %s; it last switched out on cpu%u at %lu ns",
-			      next->name, rq->cpu, next->ctx_rsp, next->stack,
-			      kstack_owner(next->ctx_rsp) ?: "no stack", next->out_cpu,
-			      next->out_ns);
-		if (unlikely(next->ctx_seal[1] &&
-			     (frame[5] != next->ctx_seal[0] || frame[6] != next->ctx_seal[1])))
-			panic("thread %s: its stack was written while it was switched out: saved "
-			      "rbp %lx return %pS at %p, sealed as %lx %pS",
-			      next->name, frame[5], (void *)frame[6], frame, next->ctx_seal[0],
-			      (void *)next->ctx_seal[1]);
+		check_next(rq, next);
 		next->on_cpu = true;
 		next->exec_start = now;
 		next->slice_start_exec = next->stats.sum_exec_ns;

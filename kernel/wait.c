@@ -1,6 +1,6 @@
-/* kernel/wait.c - wait queues, completions, schedule_timeout, msleep and
- * might_sleep; see wait.h and completion.h. */
-#include "kernel/completion.h"
+/* kernel/wait.c - wait queues, schedule_timeout, msleep and might_sleep;
+ * see wait.h. Completions, built on wait queues: kernel/completion.c. */
+#include "kernel/wait.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
@@ -89,6 +89,16 @@ void wake_up_all(struct wait_queue_head *wq)
 	__wake_up(wq, WAKE_EVERY_WAITER);
 }
 
+void wake_up_locked(struct wait_queue_head *wq)
+{
+	__wake_up_locked(wq, WAKE_ONE_EXCLUSIVE);
+}
+
+void wake_up_all_locked(struct wait_queue_head *wq)
+{
+	__wake_up_locked(wq, WAKE_EVERY_WAITER);
+}
+
 bool waitqueue_active(struct wait_queue_head *wq)
 {
 	return !list_empty(&wq->head);
@@ -165,67 +175,6 @@ void msleep(unsigned int ms)
 void usleep(u64 us)
 {
 	sleep_ns(us * NSEC_PER_USEC);
-}
-
-/* ---- completions -------------------------------------------------------- */
-
-void __init_completion(struct completion *c, const char *name, const struct lock_class_key *key)
-{
-	c->done = 0;
-	__init_waitqueue_head(&c->wait, name, key);
-}
-
-static bool take(struct completion *c)
-{
-	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
-	bool ok = c->done > 0;
-
-	if (ok && c->done != COMPLETION_ALL)
-		WRITE_ONCE(c->done, c->done - 1);
-	spin_unlock_irqrestore(&c->wait.lock, flags);
-	return ok;
-}
-
-void wait_for_completion(struct completion *c)
-{
-	wait_event(c->wait, take(c));
-}
-
-u64 wait_for_completion_timeout(struct completion *c, u64 ns)
-{
-	return wait_event_timeout(c->wait, take(c), ns);
-}
-
-bool try_wait_for_completion(struct completion *c)
-{
-	return take(c);
-}
-
-void complete(struct completion *c)
-{
-	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
-
-	if (c->done != COMPLETION_ALL)
-		WRITE_ONCE(c->done, c->done + 1);
-	/* Wake under the lock: a waiter sees done only after our unlock, our
-	 * last touch, so it may free the completion (often on its stack) as
-	 * soon as it returns. */
-	__wake_up_locked(&c->wait, WAKE_ONE_EXCLUSIVE);
-	spin_unlock_irqrestore(&c->wait.lock, flags);
-}
-
-void complete_all(struct completion *c)
-{
-	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
-
-	WRITE_ONCE(c->done, COMPLETION_ALL);
-	__wake_up_locked(&c->wait, WAKE_EVERY_WAITER);
-	spin_unlock_irqrestore(&c->wait.lock, flags);
-}
-
-bool completion_done(struct completion *c)
-{
-	return READ_ONCE(c->done) > 0;
 }
 
 /* ---- might_sleep -------------------------------------------------------- */

@@ -8,6 +8,7 @@
  * Wakers make cond true first, then:
  *   wake_up(wq)       wake every non-exclusive waiter and one exclusive one
  *   wake_up_all(wq)   wake them all
+ *   wake_up_locked(wq), wake_up_all_locked(wq)  the same, wq->lock held
  * Wakers may be in any context (interrupt handlers and timer callbacks
  * too); waiters must be threads that may sleep (might_sleep()).
  * A wait queue's lock comes before any thread's pi_lock and any run-queue
@@ -17,8 +18,8 @@
 #ifndef KERNEL_WAIT_H
 #define KERNEL_WAIT_H
 
-#include "kernel/spinlock.h"
 #include "kernel/preempt.h"
+#include "kernel/spinlock.h"
 #include "lib/list.h"
 #include "lib/types.h"
 
@@ -60,6 +61,10 @@ void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_ent
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void wake_up(struct wait_queue_head *wq);
 void wake_up_all(struct wait_queue_head *wq);
+/* The same with wq->lock held (asserted), for a structure that keeps its
+ * state under the queue's lock (kernel/completion.c). */
+void wake_up_locked(struct wait_queue_head *wq);
+void wake_up_all_locked(struct wait_queue_head *wq);
 bool waitqueue_active(struct wait_queue_head *wq);
 /* Sleep until woken or ns pass (UINT64_MAX: forever); returns ns left, 0
  * on timeout. The caller set its state to THREAD_BLOCKED first, as before

@@ -388,6 +388,7 @@ static unsigned int idle_needed(struct worker_pool *pool, u64 now, enum need_kin
 /* More idle workers than the pool needs now. pool->lock held. */
 static bool too_many_workers(struct worker_pool *pool, u64 now)
 {
+	assert_spin_locked(&pool->lock);
 	return pool->nr_idle > idle_needed(pool, now, NEED_NOW);
 }
 
@@ -511,6 +512,7 @@ static void destroy_worker(struct worker *worker)
 {
 	struct worker_pool *pool = worker->pool;
 
+	assert_spin_locked(&pool->lock);
 	assert_idle_removal_allowed(pool);
 	WARN_ON_ONCE(!(worker->flags & WORKER_IDLE) || worker->current_work);
 	WRITE_ONCE(pool->nr_workers, pool->nr_workers - 1);
@@ -528,13 +530,15 @@ static void destroy_worker(struct worker *worker)
  * back. pool->lock held. */
 static void destroy_idle_workers(struct worker_pool *pool)
 {
+	assert_spin_locked(&pool->lock);
 	while (pool->nr_idle)
 		destroy_worker(list_last_entry(&pool->idle_list, struct worker, idle_entry));
 }
 
 /* ---- the scheduler hooks: concurrency management ------------------------ */
 
-/* The worker blocks (rq lock held, interrupts off, on the pool's CPU). If it
+/* The worker blocks (rq lock held and interrupts off: the hook contract,
+ * which sched.c checks after each hook; on the pool's CPU). If it
  * was the last running worker and work is pending, hand the scheduler an
  * idle worker to wake (lock-free: see the idle-list rule at the top). */
 static struct thread *wq_worker_sleeping(struct thread *t, void *data)
@@ -686,8 +690,10 @@ static struct worker *find_worker_executing(struct worker_pool *pool, struct wor
  * a barrier must run on the worker that runs its target, right after it
  * (on a pool where every item gets a worker, it would otherwise run at
  * once, beside its target). pool->lock held. */
-static void move_linked_works(struct work_struct *w, struct list_head *head)
+static void move_linked_works(struct worker_pool *pool, struct work_struct *w,
+			      struct list_head *head)
 {
+	assert_spin_locked(&pool->lock);
 	for (;;) {
 		struct work_struct *next = list_next_entry(w, entry);
 		bool linked = test_bit(WORK_STRUCT_LINKED, &w->flags);
@@ -712,7 +718,7 @@ static void pwq_activate_inactive(struct pool_workqueue *pwq)
 	while (!list_empty(&pwq->inactive) && pwq->nr_active < pwq->max_active) {
 		struct work_struct *w = list_first_entry(&pwq->inactive, struct work_struct, entry);
 
-		move_linked_works(w, &pwq->pool->worklist); /* its barriers come along */
+		move_linked_works(pwq->pool, w, &pwq->pool->worklist); /* its barriers come along */
 		if (work_is_barrier(w))
 			continue;
 		clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
@@ -767,6 +773,54 @@ static bool keep_to_wq_cpus(struct workqueue_struct *wq)
 	return some && set_cpus_allowed(current, &cpus) == 0;
 }
 
+/* The validator's view of a running item: while its function runs, the
+ * worker "holds" the item and its workqueue, so that flushing either from
+ * inside it is a deadlock the validator reports (docs/lockdep.md). With
+ * lockdep=0 none of this happens. */
+struct work_dep {
+	bool validated;		     /* lockdep on when the item was taken */
+	unsigned int held;	     /* locks held before the function ran */
+	struct lockdep_map item_map; /* a copy of the item's map (see below) */
+};
+
+/* Before PENDING clears (process_one_work()): after that w may be freed
+ * or set up again by its owner, so the item is held through a copy. */
+static __always_inline void work_dep_prepare(struct work_dep *d, struct work_struct *w)
+{
+	d->validated = READ_ONCE(lockdep_active);
+	if (d->validated)
+		d->item_map = w->lockdep_map;
+}
+
+/* Not under pool->lock: an item that queues work takes that lock after
+ * the item and its workqueue. Both are "taken at" the function. */
+static __always_inline void work_dep_acquire(struct work_dep *d, struct pool_workqueue *pwq,
+					     struct work_struct *w, work_func_t fn)
+{
+	const void *at = (const char *)fn + 1;
+
+	if (!d->validated)
+		return;
+	d->held = lockdep_held_depth();
+	if (pwq)
+		lock_acquire(&pwq->wq->lockdep_map, 0, 0, &pwq->wq->lockdep_map, at);
+	lock_acquire(&d->item_map, 0, 0, w, at);
+}
+
+/* After the function: let both go, and report locks it left held. */
+static __always_inline void work_dep_release(struct work_dep *d, struct pool_workqueue *pwq,
+					     struct work_struct *w, work_func_t fn)
+{
+	const void *at = (const char *)fn + 1;
+
+	if (!d->validated)
+		return;
+	lock_release(w, at);
+	if (pwq)
+		lock_release(&pwq->wq->lockdep_map, at);
+	lockdep_check_depth(d->held, "work function", fn);
+}
+
 /* Run w on this worker. pool->lock held on entry and exit (dropped inside). */
 static void process_one_work(struct worker *worker, struct work_struct *w)
 {
@@ -777,9 +831,10 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	unsigned int color = w->color;
 	void (*put)(struct work_struct *) = w->put;
 
+	assert_spin_locked(&pool->lock);
 	if (collision) {
 		/* Non-reentrancy: the worker already running it takes it next. */
-		move_linked_works(w, &collision->scheduled);
+		move_linked_works(pool, w, &collision->scheduled);
 		return;
 	}
 	list_del_init(&w->entry);
@@ -812,14 +867,9 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	if (!late_last_pool)
 		WRITE_ONCE(w->last_pool, pool);
 	WRITE_ONCE(w->pwq, NULL);
-	/* The validator's view of it: once PENDING is clear, w may be freed
-	 * or set up again by its owner, so run with a copy. (With lockdep=0,
-	 * none of this: one test.) */
-	bool validated = READ_ONCE(lockdep_active);
-	struct lockdep_map item_map;
+	struct work_dep dep;
 
-	if (validated)
-		item_map = w->lockdep_map;
+	work_dep_prepare(&dep, w);
 
 	/* From here on it may be queued again (it will wait for us). */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
@@ -830,26 +880,11 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	if (late_last_pool)
 		WRITE_ONCE(w->last_pool, pool);
 
-	/* Running it holds the item and its workqueue (not under pool->lock:
-	 * an item that queues work takes that after them). */
-	unsigned int held = 0;
-	const void *at = (const char *)worker->current_func + 1; /* "taken at" the function */
-
-	if (validated) {
-		held = lockdep_held_depth();
-		if (pwq)
-			lock_acquire(&pwq->wq->lockdep_map, 0, 0, &pwq->wq->lockdep_map, at);
-		lock_acquire(&item_map, 0, 0, w, at);
-	}
+	work_dep_acquire(&dep, pwq, w, worker->current_func);
 	trace_event(TR_WORK_START, current, (u64)w, (u64)worker->current_func);
 	worker->current_func(w);
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
-	if (validated) {
-		lock_release(w, at);
-		if (pwq)
-			lock_release(&pwq->wq->lockdep_map, at);
-		lockdep_check_depth(held, "work function", worker->current_func);
-	}
+	work_dep_release(&dep, pwq, w, worker->current_func);
 	WARN_ONCE(preempt_count() != 0 || irqs_disabled(),
 		  "work function %pS returned with preemption (%d) or interrupts off",
 		  worker->current_func, preempt_count());
@@ -1190,6 +1225,7 @@ static bool worker_maybe_rebind(struct worker *worker)
 {
 	struct worker_pool *pool = worker->pool;
 
+	assert_spin_locked(&pool->lock);
 	if (!(worker->flags & WORKER_REBIND))
 		return false;
 	WRITE_ONCE(worker->flags, worker->flags & ~WORKER_REBIND);
@@ -1248,7 +1284,8 @@ static int worker_thread(void *arg)
 				list_first_entry(&pool->worklist, struct work_struct, entry);
 
 			if (test_bit(WORK_STRUCT_LINKED, &w->flags))
-				move_linked_works(w, &worker->scheduled); /* with its barriers */
+				move_linked_works(pool, w, &worker->scheduled); /* with its barriers
+										 */
 			else
 				process_one_work(worker, w);
 			process_scheduled_works(worker);
@@ -2618,6 +2655,8 @@ static void release_retired_pwqs(struct workqueue_struct *wq)
 {
 	struct pool_workqueue *pwq;
 
+	assert_mutex_held(&wq->mutex);
+	assert_mutex_held(&wq_pool_mutex);
 	list_for_each_entry(pwq, &wq->pwqs, pwqs_node) {
 		if (!pwq->retired || pwq->released)
 			continue;
@@ -2927,6 +2966,8 @@ static void put_pools(struct workqueue_struct *wq)
 {
 	unsigned int cpu;
 
+	assert_mutex_held(&wq->mutex);
+	assert_mutex_held(&wq_pool_mutex);
 	if (wq->dfl_pwq)
 		put_pool(wq->dfl_pwq->pool);
 	for_each_possible_cpu(cpu)
@@ -3087,6 +3128,7 @@ static int freezable_set(enum freeze_op op)
 	struct pool_workqueue *pwq;
 	int busy = 0;
 
+	assert_mutex_held(&wq_pool_mutex);
 	list_for_each_entry(wq, &workqueues, list) {
 		if (!(wq->flags & WQ_FREEZABLE))
 			continue;
