@@ -3,7 +3,7 @@
  * modern interface). _OST codes: ACPI 6.5, 6.3.5.
  *
  * Field legend: I = set once when the block is made (acpi_cpuhp_init() for
- * the real one), W = only its scans (one ordered workqueue: one at a time).
+ * the real one), SC = only its scans (one ordered workqueue: one at a time).
  */
 #define pr_fmt(fmt) "acpi-cpuhp: " fmt
 #include "drivers/acpi_cpuhp.h"
@@ -11,7 +11,6 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/spinlock.h"
 #include "arch/x86_64/traps.h"
 #include "drivers/acpi.h"
 #include "kernel/hotplug.h"
@@ -22,6 +21,7 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
@@ -97,10 +97,10 @@ struct acpi_cpuhp_block {
 	struct spinlock regs_lock;	  /* the selector-command-data sequences */
 	unsigned int nr_slots;		  /* I */
 	u64 slot_apic[ACPI_MAX_CPUS];	  /* I: each slot's APIC id at boot */
-	u8 warned[ACPI_MAX_CPUS + 1];	  /* W: 1 << enum hostile; [nr]: past the last slot */
+	u8 warned[ACPI_MAX_CPUS + 1];	  /* SC: 1 << enum hostile; [nr]: past the last slot */
 	struct work_struct event_work;	  /* a scan, as the SCI asks */
 	struct delayed_work resume_work;  /* a scan later: a pass cut short, or polling */
-	bool polling;			  /* W, and the SCI handler sets it once */
+	bool polling;			  /* SC, and the SCI handler sets it once */
 	bool sci_warned;		  /* SCI handler only (one CPU, interrupts off) */
 	unsigned int sci_in_a_row;	  /* SCI handler only */
 	u64 last_sci_ns;		  /* SCI handler only */
@@ -272,7 +272,7 @@ static void count(struct acpi_cpuhp_block *b, u64 *field)
 	spin_unlock_irqrestore(&b->stats_lock, irqf);
 }
 
-/* W: true the first time slot shows this kind of hostility (say it then). */
+/* SC: true the first time slot shows this kind of hostility (say it then). */
 static bool first_time(struct acpi_cpuhp_block *b, unsigned int slot, enum hostile kind)
 {
 	u8 *w = &b->warned[min(slot, (unsigned int)ACPI_MAX_CPUS)];
@@ -282,7 +282,7 @@ static bool first_time(struct acpi_cpuhp_block *b, unsigned int slot, enum hosti
 	return first;
 }
 
-/* W: device_add. The insert event is cleared first: one raised again while
+/* SC: device_add. The insert event is cleared first: one raised again while
  * this runs is a new event, seen by the next pass. */
 static void handle_insert(struct acpi_cpuhp_block *b, unsigned int slot, u64 arch_id)
 {
@@ -315,7 +315,7 @@ static void handle_insert(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 	count(b, &b->stats.inserted);
 }
 
-/* W: device_del. Offline (the trustee takes its work), not present, then
+/* SC: device_del. Offline (the trustee takes its work), not present, then
  * ejected; or refused with _OST, and it keeps running. */
 static void handle_remove(struct acpi_cpuhp_block *b, unsigned int slot, u64 arch_id)
 {
@@ -354,7 +354,7 @@ static void handle_remove(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 	count(b, &b->stats.removed);
 }
 
-/* W: an event the host should not send: past the last slot (it cannot even
+/* SC: an event the host should not send: past the last slot (it cannot even
  * be cleared: the pass's cap ends it), or for a slot whose APIC id is not
  * the one it had at boot (the host's tables changed under us, or it lies:
  * acting on either id could take down a CPU nobody asked for). Refused. */
@@ -379,7 +379,7 @@ static void refuse_event(struct acpi_cpuhp_block *b, unsigned int slot, u64 arch
 		   OST_FAILURE);
 }
 
-/* W: every pending event, one slot at a time, until none is left: 0, or
+/* SC: every pending event, one slot at a time, until none is left: 0, or
  * -EAGAIN if the pass was cut short by its cap (the caller goes on later). */
 static int scan_events(struct acpi_cpuhp_block *b)
 {

@@ -6,10 +6,10 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/spinlock.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/workqueue.h"
 #include "lib/printf.h"
@@ -137,7 +137,7 @@ void uart_early_init(void)
  * Receive. The interrupt handler moves bytes from the UART into rx_ring;
  * the rx work item moves them from rx_ring to the consumer.
  *
- * Field legend: R = rx_lock (irq-safe: the interrupt handler takes it);
+ * Field legend: U = rx_lock (irq-safe: the interrupt handler takes it);
  * I = set once by uart_rx_init(), then read-only.
  */
 #define RX_RING_SIZE 1024 /* bytes; a power of two */
@@ -147,10 +147,10 @@ void uart_early_init(void)
 #define RX_BURST_MAX 64
 
 static DEFINE_SPINLOCK(rx_lock);
-static u8 rx_ring[RX_RING_SIZE];      /* R: bytes rx_head..rx_tail-1 (mod size) */
-static u32 rx_head, rx_tail;	      /* R: free-running; tail - head = bytes held */
-static uart_rx_handler_t rx_handler;  /* R: the consumer, or NULL */
-static struct uart_rx_stats rx_stats; /* R */
+static u8 rx_ring[RX_RING_SIZE];      /* U: bytes rx_head..rx_tail-1 (mod size) */
+static u32 rx_head, rx_tail;	      /* U: free-running; tail - head = bytes held */
+static uart_rx_handler_t rx_handler;  /* U: the consumer, or NULL */
+static struct uart_rx_stats rx_stats; /* U */
 static struct work_struct rx_work;    /* I: INIT_WORK; the workqueue owns it after */
 static bool rx_enabled;		      /* I */
 

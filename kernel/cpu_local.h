@@ -6,9 +6,9 @@
  * tables, stacks, the interrupt count). Only the file named above each
  * struct writes its fields.
  *
- * Field legend (every struct here): L = this CPU only (no lock: only this
+ * Field legend (every struct here): C = this CPU only (no lock: only this
  * CPU touches it, with interrupts off where an interrupt handler also
- * does); C = smp.call_lock; A = any CPU may set it, this CPU clears it.
+ * does); Q = smp.call_lock.
  */
 #ifndef KERNEL_CPU_LOCAL_H
 #define KERNEL_CPU_LOCAL_H
@@ -20,22 +20,22 @@
 
 /* kernel/sched.c (and kernel/preempt.h's inline counters). */
 struct sched_cpu {
-	void *curr_thread;	    /* L: the running struct thread */
-	int preempt_count;	    /* L: preemption disabled while > 0 */
-	volatile bool need_resched; /* A: set by any CPU (then an IPI), cleared here */
+	void *curr_thread;	    /* C: the running struct thread */
+	int preempt_count;	    /* C: preemption disabled while > 0 */
+	volatile bool need_resched; /* any CPU sets it (then an IPI), this one clears it */
 };
 
 /* kernel/printk.c. */
 struct printk_cpu {
-	int nesting; /* L: printk recursion depth */
+	int nesting; /* C: printk recursion depth */
 };
 
 /* kernel/smp.c: cross-CPU function calls. */
 struct smp_cpu {
 	struct spinlock call_lock;
-	struct list_head call_queue; /* C: smp_call_function_single/many() requests */
-	u64 ipis_call;		     /* L: call-function IPIs handled */
-	u64 ipis_resched;	     /* L: reschedule IPIs handled */
+	struct list_head call_queue; /* Q: smp_call_function_single/many() requests */
+	u64 ipis_call;		     /* C: call-function IPIs handled */
+	u64 ipis_resched;	     /* C: reschedule IPIs handled */
 };
 /* kernel/smp.c: set up a CPU's struct smp_cpu (zeroed) when its per-CPU
  * area is made, before the CPU runs (arch/x86_64/percpu.c calls it). */
@@ -43,13 +43,13 @@ void smp_cpu_init(struct smp_cpu *s);
 
 /* kernel/lockdep.c: the lock validator. */
 struct lockdep_cpu {
-	int hardirq_depth;	    /* L: inside an interrupt handler */
-	bool in_nmi;		    /* L: inside the NMI handler: nothing tracked */
-	bool recursion;		    /* L: inside the validator */
-	u64 rbp;		    /* L: the frame of lock_acquire() under way */
-	u64 chain_hits;		    /* L: acquisitions validated by the chain cache */
-	u64 chain_misses;	    /* L: ... and by the graph */
-	struct lockdep_ctx irq_ctx; /* L: the locks held in interrupt context */
+	int hardirq_depth;	    /* C: inside an interrupt handler */
+	bool in_nmi;		    /* C: inside the NMI handler: nothing tracked */
+	bool recursion;		    /* C: inside the validator */
+	u64 rbp;		    /* C: the frame of lock_acquire() under way */
+	u64 chain_hits;		    /* C: acquisitions validated by the chain cache */
+	u64 chain_misses;	    /* C: ... and by the graph */
+	struct lockdep_ctx irq_ctx; /* C: the locks held in interrupt context */
 };
 
 #endif

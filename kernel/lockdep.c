@@ -13,7 +13,7 @@
  * classes back" below says why that is safe against those reads.
  *
  * Field legend: G = graph_lock; A = atomic, or written once and published;
- * L = this CPU only, interrupts off.
+ * C = this CPU only, interrupts off.
  */
 #include "kernel/lockdep.h"
 #include "arch/x86_64/cpu.h"

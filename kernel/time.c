@@ -1,7 +1,7 @@
 /* kernel/time.c - each CPU's clock event; see time.h (the clock itself is
  * arch/x86_64/tsc.c, the hardware arch/x86_64/apic.c).
  *
- * Field legend: L = this CPU only, with interrupts off (its interrupt
+ * Field legend: C = this CPU only, with interrupts off (its interrupt
  * handler writes them too); read by other CPUs only as a glance (stats).
  */
 #define pr_fmt(fmt) "time: " fmt
@@ -23,15 +23,15 @@ PARAM_BOOL(nohz, nohz,
 	   "100 Hz, every timer and slice rounded to it)");
 
 struct clock_event {
-	/* L: its deadlines may be programmed now: set up in one-shot mode
+	/* C: its deadlines may be programmed now: set up in one-shot mode
 	 * since the CPU's last start, and not inside its own interrupt
 	 * (which programs once, at its end) */
 	bool direct;
-	u64 programmed;	 /* L: the deadline the hardware fires at (KTIME_MAX: none) */
-	u64 nr_events;	 /* L */
-	u64 nr_early;	 /* L */
-	u64 nr_programs; /* L */
-	u64 nr_kicks;	 /* L */
+	u64 programmed;	 /* C: the deadline the hardware fires at (KTIME_MAX: none) */
+	u64 nr_events;	 /* C */
+	u64 nr_early;	 /* C */
+	u64 nr_programs; /* C */
+	u64 nr_kicks;	 /* C */
 } __aligned(64);	 /* one cache line each: written by its own CPU */
 
 static struct clock_event clock_events[NR_CPUS];

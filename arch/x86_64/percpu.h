@@ -30,7 +30,7 @@
 
 /*
  * Field legend: I = set before the CPU first runs, then read-only;
- * L = this CPU only (no lock: only this CPU touches it, with interrupts
+ * C = this CPU only (no lock: only this CPU touches it, with interrupts
  * off where an interrupt handler also does). The kernel's own fields are
  * in the structs of kernel/cpu_local.h, each with its owner and legend.
  */
@@ -43,7 +43,7 @@ struct percpu {
 	u8 *ist_stack[NR_IST_STACKS]; /* I: base (lowest address) of each */
 	u8 *boot_stack;		      /* I: the stack the CPU started on */
 	volatile int started;	      /* 0 -> 1 by the CPU in C code; 0 -> -1: given up on */
-	u64 irqs;		      /* L: interrupts of any kind (traps.c) */
+	u64 irqs;		      /* C: interrupts of any kind (traps.c) */
 
 	struct sched_cpu sched;
 	struct printk_cpu printk;

@@ -57,7 +57,7 @@ struct citem {
 	struct wait_queue_head done_wait; /* chain: its predecessor waits here */
 };
 
-/* One scenario run in one model (legend as for struct citem; M: written
+/* One scenario run in one model (legend as for struct citem; MT: written
  * by the measuring thread, read by the items with READ_ONCE). */
 struct cmp_run {
 	const struct cmp_ctx *c;    /* I */
@@ -74,10 +74,10 @@ struct cmp_run {
 	 * them). */
 	struct wait_queue_head wait; /* the measuring thread: started, finished */
 	struct wait_queue_head gate; /* gated items: gate_open */
-	bool gate_open;		     /* M */
-	bool abort;		     /* M: chain: stalled, the waiters give up */
+	bool gate_open;		     /* MT */
+	bool abort;		     /* MT: chain: stalled, the waiters give up */
 	unsigned int chain_reached;  /* X of each chain item in turn: deepest that ran */
-	bool spin_stop;		     /* M: latency: the busy CPU's load stops */
+	bool spin_stop;		     /* MT: latency: the busy CPU's load stops */
 };
 
 static u64 now(void)

@@ -2,8 +2,8 @@
  * in torture.h.
  *
  * Field legend: I = set by torture_start() before the threads run (or at
- * creation); A = atomic; O = the onoff thread only; S = stats_lock;
- * R = report_lock; OL = ordered_lock; TM = torture_mutex; W = the watchdog
+ * creation); A = atomic; O = the onoff thread only; ST = stats_lock;
+ * RP = report_lock; OL = ordered_lock; TM = torture_mutex; WD = the watchdog
  * thread only; X = the item's own executions (never two at once: that is
  * one of the invariants checked); "owner" = the one thread that uses it.
  *
@@ -124,7 +124,7 @@ struct torture_item {
 	struct prng rng;	 /* X */
 	u64 seq;		 /* OL: ordered items: queueing number */
 	bool busy;		 /* OL: ordered items: queued or running */
-	bool over_reported;	 /* W: "ran more than queued" reported */
+	bool over_reported;	 /* WD: "ran more than queued" reported */
 	/* Private items, their thread: after a flush or _sync cancel, the
 	 * executions then and the call, until the item is queued again. */
 	long idle_executed;
@@ -178,7 +178,7 @@ struct torture_timer {
 	atomic_long_t armed, fired, deleted; /* A */
 	u64 expires;			     /* owner: of the last arming */
 	bool late_reported;		     /* owner */
-	bool over_reported;		     /* W */
+	bool over_reported;		     /* WD */
 };
 #define NR_TIMERS   (NR_STRESS + 1)
 #define ONOFF_TIMER NR_STRESS
@@ -194,8 +194,8 @@ struct torture_slot {
 	const char *obj;	    /* owner */
 	int arg;		    /* owner */
 	u64 state;		    /* owner writes, the watchdog reads */
-	u64 seen_state, seen_since; /* W */
-	bool reported;		    /* W */
+	u64 seen_state, seen_since; /* WD */
+	bool reported;		    /* WD */
 };
 #define NR_SLOTS   (NR_STRESS + 1)
 #define ONOFF_SLOT NR_STRESS
@@ -278,8 +278,8 @@ static struct torture_run {
 	struct torture_slot slots[NR_SLOTS];
 
 	/* What it counts */
-	struct hp_counts hp;		   /* S */
-	struct histogram lat_down, lat_up; /* S: cpu_down / cpu_up latency in ns */
+	struct hp_counts hp;		   /* ST */
+	struct histogram lat_down, lat_up; /* ST: cpu_down / cpu_up latency in ns */
 	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere; /* A */
 	atomic_long_t nr_attrs;				     /* A: attribute changes made */
 	unsigned long nr_starved;			     /* O: starved hand-overs done */
@@ -298,7 +298,7 @@ static struct torture_run {
 
 	/* The verdict */
 	atomic_long_t nr_violations;  /* A */
-	struct torture_result result; /* R: final once the verdict is given */
+	struct torture_result result; /* RP: final once the verdict is given */
 } run;
 
 /* The locks and what spans runs: never reset (a reader such as
