@@ -264,7 +264,7 @@ static int cpu_of_apic(u64 arch_id)
 	return -1;
 }
 
-static void count(struct acpi_cpuhp_block *b, u64 *field)
+static void stats_inc(struct acpi_cpuhp_block *b, u64 *field)
 {
 	unsigned long irqf = spin_lock_irqsave(&b->stats_lock);
 
@@ -297,7 +297,7 @@ static void handle_insert(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 			       "not list: it cannot be used (reported once)\n",
 			       slot, (unsigned long)arch_id);
 		report_ost(b, slot, OST_DEVICE_CHECK, OST_FAILURE);
-		count(b, &b->stats.failed);
+		stats_inc(b, &b->stats.failed);
 		return;
 	}
 	pr_info("cpu%d (APIC id %lu) inserted by the host\n", cpu, (unsigned long)arch_id);
@@ -307,12 +307,12 @@ static void handle_insert(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 		pr_err("cpu%d is present but did not come online: %s (%s)\n", cpu,
 		       cpuhp_error_words(err, true), errno_name(err));
 		report_ost(b, slot, OST_DEVICE_CHECK, OST_FAILURE);
-		count(b, &b->stats.failed);
+		stats_inc(b, &b->stats.failed);
 		return;
 	}
 	pr_info("cpu%d online (%lu us)\n", cpu, (unsigned long)((ktime_get_ns() - t0) / 1000));
 	report_ost(b, slot, OST_DEVICE_CHECK, OST_SUCCESS);
-	count(b, &b->stats.inserted);
+	stats_inc(b, &b->stats.inserted);
 }
 
 /* SC: device_del. Offline (the trustee takes its work), not present, then
@@ -343,7 +343,7 @@ static void handle_remove(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 		pr_warn("cpu%d: removal refused: %s (%s); _OST status %#x\n", cpu,
 			cpuhp_error_words(err, false), errno_name(err), status);
 		report_ost(b, slot, OST_EJECT_REQUEST, status);
-		count(b, &b->stats.refused);
+		stats_inc(b, &b->stats.refused);
 		return;
 	}
 	/* -ENODEV: not present for us already (it never came online): no
@@ -351,7 +351,7 @@ static void handle_remove(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
 	control_slot(b, slot, CTL_EJECT);
 	pr_info("cpu%d offline and ejected (%lu us)\n", cpu,
 		(unsigned long)((ktime_get_ns() - t0) / 1000));
-	count(b, &b->stats.removed);
+	stats_inc(b, &b->stats.removed);
 }
 
 /* SC: an event the host should not send: past the last slot (it cannot even
@@ -360,7 +360,7 @@ static void handle_remove(struct acpi_cpuhp_block *b, unsigned int slot, u64 arc
  * acting on either id could take down a CPU nobody asked for). Refused. */
 static void refuse_event(struct acpi_cpuhp_block *b, unsigned int slot, u64 arch_id, u8 flags)
 {
-	count(b, &b->stats.hostile);
+	stats_inc(b, &b->stats.hostile);
 	if (slot >= b->nr_slots) {
 		if (first_time(b, slot, H_BAD_SELECTOR))
 			pr_err("the host reports an event (flags %#x) for slot %u, past the last "
@@ -396,7 +396,7 @@ static int scan_events(struct acpi_cpuhp_block *b)
 				       "in %u ms (reported once)\n",
 				       slot, flags,
 				       (unsigned int)(RESUME_DELAY_NS / NSEC_PER_MSEC));
-			count(b, &b->stats.resumed);
+			stats_inc(b, &b->stats.resumed);
 			return -EAGAIN;
 		}
 		if (slot >= b->nr_slots || arch_id != b->slot_apic[slot])

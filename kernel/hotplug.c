@@ -250,14 +250,14 @@ __noreturn void cpu_play_dead(void)
  * or -ENODEV. */
 static int check_cpu_number(unsigned int cpu)
 {
-	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
+	if (!cpu_possible(cpu))
 		return -EINVAL;
 	if (!cpumask_test_cpu(cpu, &cpu_present_mask))
 		return -ENODEV;
 	return 0;
 }
 
-/* Does _cpu_down() run the "offline" callbacks? Not when a failed cpu_up()
+/* Does cpu_down_phases() run the "offline" callbacks? Not when a failed cpu_up()
  * has already undone the "online" ones. */
 enum offline_steps { RUN_OFFLINE_STEPS, SKIP_OFFLINE_STEPS };
 
@@ -324,7 +324,7 @@ not_dead:
 	return -ETIMEDOUT;
 }
 
-static int _cpu_down(unsigned int cpu, enum offline_steps offline_steps)
+static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 {
 	struct thread *stopper;
 	int err;
@@ -374,7 +374,7 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 	if (halfway[cpu] == NOT_DEAD)
 		err = finish_down(cpu, true);
 	else if (halfway[cpu] == NO_STOPPER)
-		err = _cpu_down(cpu, SKIP_OFFLINE_STEPS);
+		err = cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
 	else if (!cpu_online(cpu))
 		err = -EALREADY;
 	else if (num_online_cpus() == 1)
@@ -382,7 +382,7 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 	else if (cpu == 0)
 		err = -EPERM;
 	else
-		err = _cpu_down(cpu, RUN_OFFLINE_STEPS);
+		err = cpu_down_phases(cpu, RUN_OFFLINE_STEPS);
 	if (err) {
 		stats.nr_down_failed++;
 	} else {
@@ -437,7 +437,7 @@ static int _cpu_up(unsigned int cpu)
 	err = phase_up(CPUHP_ONLINE, cpu, NULL);
 	if (err) {
 		/* Online but not usable: take it back down. */
-		_cpu_down(cpu, SKIP_OFFLINE_STEPS);
+		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
 		return err;
 	}
 	trace_event(TR_CPU, current, cpu, TRC_ONLINE);
@@ -486,7 +486,7 @@ int cpu_hot_add(unsigned int cpu)
 	int err;
 
 	might_sleep();
-	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
+	if (!cpu_possible(cpu))
 		return -EINVAL;
 	mutex_lock(&cpu_hotplug_lock);
 	set_bit(cpu, cpumask_bits(&cpu_present_mask)); /* read freely: atomically */
@@ -502,7 +502,7 @@ int cpu_hot_remove(unsigned int cpu)
 	int err;
 
 	might_sleep();
-	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_possible_mask))
+	if (!cpu_possible(cpu))
 		return -EINVAL;
 	mutex_lock(&cpu_hotplug_lock);
 	if (cpu == 0)

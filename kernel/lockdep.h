@@ -27,7 +27,7 @@
  *
  * Hooks (any context; they never sleep; the only struct spinlock they take
  * is printk's console_lock, when a report prints, and that lock is never
- * validated: DEFINE_SPINLOCK_QUIET):
+ * validated: DEFINE_SPINLOCK_NOVALIDATE):
  *   lock_acquire(map, subclass, flags, instance, ip)   before taking; true if
  *                                 it reported (the caller may then skip its
  *                                 own check of the same misuse)

@@ -7,8 +7,8 @@
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/spinlock.h"
 #include "kernel/params.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -20,7 +20,7 @@ unsigned int console_loglevel = LOGLEVEL_DEFAULT;
 PARAM_UINT(loglevel, console_loglevel, 0, 8,
 	   "print messages with a level below this (0..8; 8 prints debug)");
 
-static DEFINE_SPINLOCK_QUIET(console_lock);
+static DEFINE_SPINLOCK_NOVALIDATE(console_lock);
 static struct console *consoles;   /* console_lock */
 static bool console_lock_broken;   /* set once by panic; never cleared */
 static char log_buf[LOG_BUF_SIZE]; /* console_lock */

@@ -318,11 +318,11 @@ static unsigned int select_cpu(struct thread *t)
 		 * active one meanwhile; its affinity stays, so it goes back
 		 * when one of its CPUs returns. */
 		fallback = cpumask_first(&cpu_active_mask);
-		if (!t->fallback_said)
+		if (!t->fallback_reported)
 			pr_info("thread %s: none of its CPUs is online; it runs on cpu%u "
 				"meanwhile\n",
 				t->name, fallback);
-		t->fallback_said = true; /* once per thread: hotplug makes it routine */
+		t->fallback_reported = true; /* once per thread: hotplug makes it routine */
 	}
 	return fallback;
 }

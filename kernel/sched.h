@@ -118,7 +118,7 @@ struct thread {
 	volatile bool on_cpu;	     /* R: executing or being switched out */
 	bool migrate;		     /* R (cleared with P too): switched out off its
 				      * mask, on no run queue; migrate_away() requeues it */
-	bool fallback_said;	     /* P: told once that it ran outside its mask */
+	bool fallback_reported;	     /* P: told once that it ran outside its mask */
 	enum sched_class policy;     /* R */
 	int nice;		     /* R */
 	unsigned int weight;	     /* R: from nice */

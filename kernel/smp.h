@@ -64,6 +64,12 @@ extern unsigned int nr_cpu_ids;	  /* I: highest possible CPU id + 1 */
 #define for_each_present_cpu(cpu)  for_each_cpu(cpu, &cpu_present_mask)
 #define for_each_online_cpu(cpu)   for_each_cpu(cpu, &cpu_online_mask)
 
+/* Could cpu ever run (any number, out of range too: false)? */
+static inline bool cpu_possible(unsigned int cpu)
+{
+	return cpu < nr_cpu_ids && cpumask_test_cpu(cpu, &cpu_possible_mask);
+}
+
 static inline bool cpu_online(unsigned int cpu)
 {
 	return cpumask_test_cpu(cpu, &cpu_online_mask);

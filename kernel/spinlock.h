@@ -53,7 +53,7 @@ struct spinlock {
 #define DEFINE_SPINLOCK(x) struct spinlock x = SPINLOCK_INIT(#x)
 /* The console's: never validated and never reported as stuck (reports
  * print through it). */
-#define DEFINE_SPINLOCK_QUIET(x)                                                                   \
+#define DEFINE_SPINLOCK_NOVALIDATE(x)                                                              \
 	struct spinlock x = { .holder_cpu = -1,                                                    \
 			      .dep_map = LOCKDEP_MAP_INIT(#x, NULL, LD_NOVALIDATE) }
 

@@ -1634,8 +1634,7 @@ static __noinline unsigned int wq_bad_cpu_arg(unsigned int cpu, const char *op,
  * goes where plain queue_work() would put it. Any context. */
 static inline unsigned int wq_cpu_arg(unsigned int cpu, const char *op, struct work_struct *w)
 {
-	if (likely(cpu == WORK_CPU_UNBOUND ||
-		   (cpu < NR_CPUS && cpumask_test_cpu(cpu, &cpu_possible_mask))))
+	if (likely(cpu == WORK_CPU_UNBOUND || cpu_possible(cpu)))
 		return cpu;
 	return wq_bad_cpu_arg(cpu, op, w);
 }
@@ -1951,7 +1950,7 @@ static struct worker_pool *lock_work_pool(struct work_struct *w, struct worker *
 /* The validator: waiting for a workqueue that runs one item at a time (it
  * may have to run first what the caller holds) is "taking" it. True if it
  * reported. */
-static bool flush_takes_wq(struct workqueue_struct *wq, const void *ip)
+static bool flush_wait_reported(struct workqueue_struct *wq, const void *ip)
 {
 	if (!wq || READ_ONCE(wq->saved_max_active) != 1)
 		return false;
@@ -2005,8 +2004,8 @@ static bool __flush_work(struct work_struct *w, bool reported, const void *ip)
 
 	if (!pool)
 		return false;
-	struct pool_workqueue *tpwq = worker ? worker->current_pwq : w->pwq;
-	struct workqueue_struct *twq = tpwq ? tpwq->wq : NULL;
+	struct pool_workqueue *target_pwq = worker ? worker->current_pwq : w->pwq;
+	struct workqueue_struct *target_wq = target_pwq ? target_pwq->wq : NULL;
 
 	/* Fast paths that keep these from hanging, validator on or off; one
 	 * report each, the validator's if it made one. */
@@ -2018,14 +2017,14 @@ static bool __flush_work(struct work_struct *w, bool reported, const void *ip)
 					 w->func);
 		return false;
 	}
-	if (!worker && self && self->current_pwq && self->current_pwq->wq == twq &&
-	    (twq->flags & __WQ_ORDERED)) {
+	if (!worker && self && self->current_pwq && self->current_pwq->wq == target_wq &&
+	    (target_wq->flags & __WQ_ORDERED)) {
 		spin_unlock_irqrestore(&pool->lock, flags);
-		reported |= flush_takes_wq(twq, ip);
+		reported |= flush_wait_reported(target_wq, ip);
 		if (!reported)
 			report_self_wait("flush_work(%pS) from %pS of the same ordered workqueue "
 					 "%s would wait forever",
-					 w->func, self->current_func, twq->name);
+					 w->func, self->current_func, target_wq->name);
 		return false;
 	}
 	INIT_WORK(&barr.work, wq_barrier_func);
@@ -2048,8 +2047,8 @@ static bool __flush_work(struct work_struct *w, bool reported, const void *ip)
 	if (need_more_worker(pool))
 		wake_up_worker(pool);
 	spin_unlock_irqrestore(&pool->lock, flags);
-	flush_takes_wq(twq, ip);
-	check_flush_dependency(twq, w->func);
+	flush_wait_reported(target_wq, ip);
+	check_flush_dependency(target_wq, w->func);
 	wait_for_completion(&barr.done);
 	return true;
 }

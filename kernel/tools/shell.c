@@ -228,7 +228,7 @@ static int arg_cpu(const char *s, unsigned int *cpu)
 {
 	int err = arg_uint("CPU", s, NR_CPUS - 1, cpu);
 
-	if (!err && !cpumask_test_cpu(*cpu, &cpu_possible_mask)) {
+	if (!err && !cpu_possible(*cpu)) {
 		out("shell: there is no cpu%u (possible: 0-%u)\n", *cpu, nr_cpu_ids - 1);
 		return -EINVAL;
 	}
@@ -402,8 +402,7 @@ static int wq_set(int argc, char **argv)
 				return err;
 			}
 			for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-				if (cpumask_test_cpu(cpu, &ch.cpus) &&
-				    !cpumask_test_cpu(cpu, &cpu_possible_mask)) {
+				if (cpumask_test_cpu(cpu, &ch.cpus) && !cpu_possible(cpu)) {
 					out("shell: there is no cpu%u (possible: 0-%u)\n", cpu,
 					    nr_cpu_ids - 1);
 					return -EINVAL;

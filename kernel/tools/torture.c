@@ -98,9 +98,9 @@ PARAM_ENUM(torture_hotplug, torture_hotplug, hotplug_names,
 
 /* ---- the workqueues and their items ------------------------------------- */
 
-enum twq { TWQ_BOUND, TWQ_HIGHPRI, TWQ_INTENSIVE, TWQ_UNBOUND, TWQ_ORDERED, NR_TWQ };
-static const char *const twq_names[NR_TWQ] = { "torture_bound", "torture_hi", "torture_cpu",
-					       "torture_unbound", "torture_ordered" };
+enum torture_wq { TWQ_BOUND, TWQ_HIGHPRI, TWQ_INTENSIVE, TWQ_UNBOUND, TWQ_ORDERED, NR_TWQ };
+static const char *const torture_wq_names[NR_TWQ] = { "torture_bound", "torture_hi", "torture_cpu",
+						      "torture_unbound", "torture_ordered" };
 
 #define TI_DELAYED (1u << 0) /* a delayed item (queue_delayed_work, mod_delayed_work) */
 #define TI_SLEEP   (1u << 1) /* sleeps 0-3 ms */
@@ -115,7 +115,7 @@ struct torture_item {
 	struct delayed_work dw;	 /* plain items use dw.work only */
 	char name[24];		 /* I */
 	unsigned int flags;	 /* I: TI_* */
-	enum twq wq;		 /* I */
+	enum torture_wq wq;	 /* I */
 	atomic_long_t queued;	 /* A: see the accounting above */
 	atomic_long_t executed;	 /* A */
 	atomic_long_t cancelled; /* A */
@@ -135,7 +135,7 @@ struct torture_item {
  * (stress threads queue, flush and cancel them too). */
 static const struct item_spec {
 	unsigned int count;
-	enum twq wq;
+	enum torture_wq wq;
 	unsigned int flags;
 	const char *name;
 } shared_specs[] = {
@@ -263,7 +263,7 @@ static struct torture_run {
 	struct prng onoff_rng;	     /* O */
 
 	/* What they work on (each struct's fields have their own legend) */
-	struct workqueue_struct *twq[NR_TWQ]; /* I */
+	struct workqueue_struct *wqs[NR_TWQ]; /* I */
 	struct torture_item items[MAX_ITEMS]; /* I (layout) */
 	unsigned int nr_items;		      /* I */
 	unsigned int nr_shared;		      /* I: items[0..nr_shared) */
@@ -414,7 +414,7 @@ static bool settle_queueing(struct torture_item *it, bool queued)
 
 static bool item_queue(struct torture_item *it, unsigned int cpu)
 {
-	struct workqueue_struct *wq = run.twq[it->wq];
+	struct workqueue_struct *wq = run.wqs[it->wq];
 
 	count_queueing(it, cpu);
 	return settle_queueing(it, cpu >= NR_CPUS ? queue_work(wq, &it->dw.work) :
@@ -430,7 +430,7 @@ enum delayed_call {
 static bool item_queue_delayed(struct torture_item *it, unsigned int cpu, u64 delay_ns,
 			       enum delayed_call call)
 {
-	struct workqueue_struct *wq = run.twq[it->wq];
+	struct workqueue_struct *wq = run.wqs[it->wq];
 
 	count_queueing(it, cpu);
 	if (call == MOD_DELAYED) {
@@ -983,7 +983,7 @@ static void starve_check(unsigned int cpu)
 	struct torture_slot *s = &run.slots[ONOFF_SLOT];
 	struct wq_pool_stats before, after;
 
-	slot_begin(s, "starved hand-over", twq_names[TWQ_HIGHPRI], cpu);
+	slot_begin(s, "starved hand-over", torture_wq_names[TWQ_HIGHPRI], cpu);
 	/* Full: no idle worker left when the CPU's trustees were queued. */
 	bool full = !unbound_idle();
 
@@ -996,11 +996,11 @@ static void starve_check(unsigned int cpu)
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
 	init_completion(&starve_ran);
 	starve_ran_on = NR_CPUS;
-	queue_work_on(cpu, run.twq[TWQ_HIGHPRI], &starve_item);
+	queue_work_on(cpu, run.wqs[TWQ_HIGHPRI], &starve_item);
 	if (starve_wait(completion_done(&starve_ran),
 			"an item of %s for offline cpu%u did not run within 30 s with no "
 			"worker to be made",
-			twq_names[TWQ_HIGHPRI], cpu) &&
+			torture_wq_names[TWQ_HIGHPRI], cpu) &&
 	    starve_ran_on == cpu)
 		violation("starved hand-over: an item for offline cpu%u ran on it", cpu);
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &after);
@@ -1208,10 +1208,10 @@ static bool do_cancel(struct torture_slot *s, struct torture_item *it, enum canc
 	return ret;
 }
 
-static void do_flush_workqueue(struct torture_slot *s, enum twq w)
+static void do_flush_workqueue(struct torture_slot *s, enum torture_wq w)
 {
-	slot_begin(s, "flush_workqueue", twq_names[w], 0);
-	flush_workqueue(run.twq[w]);
+	slot_begin(s, "flush_workqueue", torture_wq_names[w], 0);
+	flush_workqueue(run.wqs[w]);
 	slot_end(s);
 	atomic_long_inc(&run.nr_flushes);
 }
@@ -1259,7 +1259,7 @@ static void private_queue(struct torture_item *it, struct prng *r)
 }
 
 /* A plain (not delayed) item on workqueue w? */
-static bool plain_on(const struct torture_item *it, enum twq w)
+static bool plain_on(const struct torture_item *it, enum torture_wq w)
 {
 	return it->wq == w && !(it->flags & TI_DELAYED);
 }
@@ -1281,7 +1281,7 @@ static void private_op(struct stress *st, struct torture_slot *s)
 		break;
 	case 2: {
 		/* All of one's plain items of one workqueue, then flush it. */
-		enum twq w = it->wq;
+		enum torture_wq w = it->wq;
 
 		for (unsigned int i = 0; i < NR_PRIVATE; i++)
 			if (plain_on(st->priv[i], w))
@@ -1333,7 +1333,7 @@ static void change_attrs(struct stress *st, struct torture_slot *s)
 {
 	struct prng *r = &st->rng;
 	struct workqueue_attrs a = { .nice = (int)prng_below(r, 11) - 5 };
-	enum twq which = prng_below(r, 2) ? TWQ_UNBOUND : TWQ_BOUND;
+	enum torture_wq which = prng_below(r, 2) ? TWQ_UNBOUND : TWQ_BOUND;
 	unsigned int cpu;
 
 	if (which == TWQ_BOUND)
@@ -1344,15 +1344,15 @@ static void change_attrs(struct stress *st, struct torture_slot *s)
 				cpumask_set_cpu(cpu, &a.cpumask);
 	bool has_boot_cpu = cpumask_test_cpu(0, &a.cpumask);
 
-	slot_begin(s, "apply_workqueue_attrs", twq_names[which], a.nice);
-	int err = apply_workqueue_attrs(run.twq[which], &a);
+	slot_begin(s, "apply_workqueue_attrs", torture_wq_names[which], a.nice);
+	int err = apply_workqueue_attrs(run.wqs[which], &a);
 
 	slot_end(s);
 	if (!err)
 		atomic_long_inc(&run.nr_attrs);
 	else if (!(err == -EINVAL && !has_boot_cpu) && !(err == -ENOMEM && run.params.fail_workers))
-		violation("apply_workqueue_attrs(%s, nice %d) returned %d (%s)", twq_names[which],
-			  a.nice, err, errno_name(err));
+		violation("apply_workqueue_attrs(%s, nice %d) returned %d (%s)",
+			  torture_wq_names[which], a.nice, err, errno_name(err));
 }
 
 static int stress_thread(void *arg)
@@ -1379,7 +1379,7 @@ static int stress_thread(void *arg)
 			do_cancel(s, random_flushable(r),
 				  prng_below(r, 4) ? CANCEL_SYNC : CANCEL_NOWAIT);
 		} else if (op < 38) {
-			do_flush_workqueue(s, (enum twq)prng_below(r, NR_TWQ));
+			do_flush_workqueue(s, (enum torture_wq)prng_below(r, NR_TWQ));
 		} else if (op < 46) {
 			ordered_queue(r);
 		} else if (op < 54) {
@@ -1540,7 +1540,7 @@ static bool drain_items(struct torture_slot *s)
 		for (unsigned int i = 0; i < run.nr_items; i++)
 			do_flush(s, &run.items[i]);
 		for (unsigned int w = 0; w < NR_TWQ; w++)
-			do_flush_workqueue(s, (enum twq)w);
+			do_flush_workqueue(s, (enum torture_wq)w);
 		for (unsigned int i = 0; i < run.nr_items; i++)
 			idle &= item_idle(&run.items[i]);
 		if (idle)
@@ -1707,9 +1707,9 @@ static void final_checks(void)
 static void destroy_wqs(void)
 {
 	for (unsigned int w = 0; w < NR_TWQ; w++) {
-		if (run.twq[w])
-			destroy_workqueue(run.twq[w]);
-		run.twq[w] = NULL;
+		if (run.wqs[w])
+			destroy_workqueue(run.wqs[w]);
+		run.wqs[w] = NULL;
 	}
 }
 
@@ -1756,8 +1756,8 @@ static void end_run(void)
 
 	if (idle) {
 		for (unsigned int w = 0; w < NR_TWQ; w++) {
-			slot_begin(s, "drain_workqueue", twq_names[w], 0);
-			drain_workqueue(run.twq[w]);
+			slot_begin(s, "drain_workqueue", torture_wq_names[w], 0);
+			drain_workqueue(run.wqs[w]);
 			slot_end(s);
 		}
 	}
@@ -2094,9 +2094,10 @@ int torture_start(const struct torture_params *p)
 	}
 	run_init(p, &online);
 	for (unsigned int w = 0; w < NR_TWQ; w++) {
-		run.twq[w] = w == TWQ_ORDERED ? alloc_ordered_workqueue(twq_names[w], 0) :
-						alloc_workqueue(twq_names[w], wq_flags[w], 0);
-		if (!run.twq[w])
+		run.wqs[w] = w == TWQ_ORDERED ?
+				     alloc_ordered_workqueue(torture_wq_names[w], 0) :
+				     alloc_workqueue(torture_wq_names[w], wq_flags[w], 0);
+		if (!run.wqs[w])
 			goto fail_wq;
 	}
 	for (; made < run.params.threads; made++) {
