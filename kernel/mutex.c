@@ -29,6 +29,7 @@ static int wait_granted(struct spinlock *lock, struct lock_waiter *w, unsigned l
 {
 	u64 left = ns;
 
+	assert_spin_locked(lock);
 	for (;;) {
 		set_current_state(THREAD_BLOCKED);
 		if (w->granted)

@@ -42,7 +42,8 @@ void console_force_unlock(void)
 	WRITE_ONCE(console_lock_broken, true);
 }
 
-/* Called with console_lock held (or broken). Every message is logged;
+/* Called with console_lock held (or broken), not asserted: a warning
+ * would print, here, through this lock. Every message is logged;
  * only those below console_loglevel reach the consoles. */
 static void emit(const char *s, size_t len, bool to_console)
 {

@@ -248,6 +248,7 @@ static bool should_preempt(struct rq *rq, struct thread *t)
 {
 	struct thread *c = rq->curr;
 
+	assert_spin_locked(&rq->lock);
 	if (c == rq->idle)
 		return true;
 	if (t->policy == SCHED_CLASS_FIFO)
@@ -330,6 +331,7 @@ static unsigned int select_cpu(struct thread *t)
 /* Make t runnable on rq: rq->lock held, t off every run queue. */
 static void activate(struct rq *rq, struct thread *t)
 {
+	assert_spin_locked(&rq->lock);
 	/* The running thread's vruntime, and the queue's minimum, as of now:
 	 * without a tick they are brought up to date only here and at
 	 * switches, and a stale minimum places newcomers in the past (a chain
@@ -385,6 +387,7 @@ static struct rq *place_and_activate(struct rq *rq, struct thread *t)
 {
 	unsigned int cpu = select_cpu(t);
 
+	assert_spin_locked(&t->pi_lock);
 	if (cpu != rq->cpu)
 		rq = move_to_cpu(rq, t, cpu);
 	activate(rq, t);
@@ -792,6 +795,8 @@ static void take_queued(struct rq *src, struct rq *dst, struct thread *t)
 /* Move queued (not running) thread t from src to dst; both locks held. */
 static void move_queued(struct rq *src, struct rq *dst, struct thread *t)
 {
+	assert_spin_locked(&src->lock);
+	assert_spin_locked(&dst->lock);
 	update_curr(dst); /* (preempt_or_share() compares with dst's current) */
 	take_queued(src, dst, t);
 	enqueue(dst, t, QUEUE_BEHIND_EQUALS);

@@ -14,12 +14,12 @@
  */
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/spinlock.h"
 #include "kernel/deterministic.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/trace.h"
 
@@ -100,6 +100,7 @@ static void check_node(const struct timer_base *b, const struct timer_list *t)
 {
 	u64 fn = (u64)t->fn, check = (u64)t->check;
 
+	assert_spin_locked(&b->lock);
 	if (unlikely(!in_text(fn) || (check && !in_text(check)) || t->cpu != b - bases)) {
 		const char *owner = kstack_owner((u64)t);
 
@@ -112,8 +113,8 @@ static void check_node(const struct timer_base *b, const struct timer_list *t)
 		t->check(t);
 }
 
-/* b's earliest pending timer, or NULL. b->lock held (its callers hold it
- * and assert it). */
+/* b's earliest pending timer, or NULL. b->lock held: its callers hold it
+ * and assert it (this one is on every arm and every expiry). */
 static struct timer_list *first_timer(const struct timer_base *b)
 {
 	struct rb_node *n = rb_first_cached(&b->queue);

@@ -2722,6 +2722,7 @@ static void update_cpu_maps(void)
 {
 	struct workqueue_struct *wq;
 
+	WARN_ON_ONCE(!cpus_locked());
 	mutex_lock(&wq_pool_mutex);
 	list_for_each_entry(wq, &workqueues, list) {
 		mutex_lock(&wq->mutex);
@@ -2740,6 +2741,9 @@ static int repool_bound(struct workqueue_struct *wq, int nice, struct pool_workq
 	int err = get_nice_level(nice);
 	unsigned int cpu;
 
+	assert_mutex_held(&wq_pool_mutex);
+	assert_mutex_held(&wq->mutex);
+	WARN_ON_ONCE(!cpus_locked());
 	for_each_possible_cpu(cpu) {
 		if (err)
 			break;
@@ -2791,6 +2795,9 @@ static int apply_attrs_locked(struct workqueue_struct *wq, const struct workqueu
 	struct pool_workqueue **fresh = NULL;
 	unsigned int cpu;
 
+	assert_mutex_held(&wq_pool_mutex);
+	assert_mutex_held(&wq->mutex);
+	WARN_ON_ONCE(!cpus_locked());
 	if (attrs_equal(&wq->attrs, attrs))
 		return 0;
 	if (wq->flags & WQ_UNBOUND) {

@@ -13,10 +13,10 @@
 #define pr_fmt(fmt) "kmalloc: " fmt
 #include "kernel/mm/kmalloc.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/spinlock.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "lib/list.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -133,6 +133,7 @@ static struct slab *slab_create(struct kmem_cache *c)
 {
 	phys_addr_t pa = pmm_alloc_pages(c->order);
 
+	assert_spin_locked(&c->lock);
 	if (!pa)
 		return NULL;
 	struct slab *s = phys_to_virt(pa);

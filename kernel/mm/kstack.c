@@ -4,11 +4,11 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/spinlock.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "lib/bitmap.h"
 #include "lib/printf.h"
 

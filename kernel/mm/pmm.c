@@ -2,10 +2,10 @@
 #define pr_fmt(fmt) "pmm: " fmt
 #include "kernel/mm/pmm.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "lib/buddy.h"
 #include "lib/errno.h"
 #include "lib/sort.h"
