@@ -16,11 +16,11 @@ import json
 import os
 import re
 import sys
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402
 import run_tests  # noqa: E402
+import tap_main  # noqa: E402
 
 MANIFEST = {"suites": [
     {"name": "alpha", "explicit": False, "cases": ["a1", "a2", "a3"]},
@@ -729,19 +729,7 @@ def test_torture_qmp_unasked_eject_report_is_a_problem():
 
 
 def main():
-    tests = [(k, v) for k, v in globals().items() if k.startswith("test_") and callable(v)]
-    failed = 0
-    for i, (name, fn) in enumerate(tests, 1):
-        try:
-            fn()
-            print("ok %d - %s" % (i, name))
-        except Exception:   # an assertion, or a bug in the code under test
-            failed += 1
-            print("not ok %d - %s" % (i, name))
-            for line in traceback.format_exc().strip().splitlines()[-4:]:
-                print("    # " + line)
-    print("1..%d" % len(tests))
-    sys.exit(1 if failed else 0)
+    tap_main.run_tests(globals())
 
 
 if __name__ == "__main__":

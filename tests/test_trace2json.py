@@ -15,12 +15,13 @@ run_check).
 """
 import os
 import sys
-import traceback
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import trace2json  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tap_main  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -161,19 +162,7 @@ def test_docs_clock_events():
 
 
 def main():
-    tests = [(k, v) for k, v in globals().items() if k.startswith("test_") and callable(v)]
-    failed = 0
-    for i, (name, fn) in enumerate(tests, 1):
-        try:
-            fn()
-            print("ok %d - %s" % (i, name))
-        except Exception:   # an assertion, or a bug in the code under test
-            failed += 1
-            print("not ok %d - %s" % (i, name))
-            for line in traceback.format_exc().strip().splitlines()[-4:]:
-                print("    # " + line)
-    print("1..%d" % len(tests))
-    sys.exit(1 if failed else 0)
+    tap_main.run_tests(globals())
 
 
 if __name__ == "__main__":
