@@ -185,10 +185,10 @@ static bool report_begin(void)
 }
 
 /* Did this CPU find the problem being reported (not only one that another
- * CPU reports)? With interrupts off. */
+ * CPU reports)? With interrupts off: the hooks that ask turn them off just
+ * before (not checked here: it is asked on every acquisition). */
 static bool own_report(void)
 {
-	assert(irqs_disabled());
 	return READ_ONCE(rep.kind) != REP_NONE && READ_ONCE(rep.owner) == smp_processor_id();
 }
 

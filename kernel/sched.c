@@ -243,12 +243,13 @@ static struct thread *pick_next(struct rq *rq)
 	return t;
 }
 
-/* Should woken thread t take the CPU from rq->curr? rq->lock held. */
+/* Should woken thread t take the CPU from rq->curr? rq->lock held: its one
+ * caller, preempt_or_share(), runs right after enqueue(), which asserts it
+ * (on every wake-up: no second check here). */
 static bool should_preempt(struct rq *rq, struct thread *t)
 {
 	struct thread *c = rq->curr;
 
-	assert_spin_locked(&rq->lock);
 	if (c == rq->idle)
 		return true;
 	if (t->policy == SCHED_CLASS_FIFO)
@@ -328,10 +329,10 @@ static unsigned int select_cpu(struct thread *t)
 	return fallback;
 }
 
-/* Make t runnable on rq: rq->lock held, t off every run queue. */
+/* Make t runnable on rq: rq->lock held (enqueue() asserts it, on every
+ * wake-up), t off every run queue. */
 static void activate(struct rq *rq, struct thread *t)
 {
-	assert_spin_locked(&rq->lock);
 	/* The running thread's vruntime, and the queue's minimum, as of now:
 	 * without a tick they are brought up to date only here and at
 	 * switches, and a stale minimum places newcomers in the past (a chain
@@ -382,12 +383,13 @@ static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
 }
 
 /* Queue t, on no run queue, where select_cpu() places it: rq (locked; t's
- * pi_lock held too) or another CPU's, which is returned locked instead. */
+ * pi_lock held too: its two callers, wake_up_thread() and migrate_away(),
+ * take both just before) or another CPU's, which is
+ * returned locked instead. */
 static struct rq *place_and_activate(struct rq *rq, struct thread *t)
 {
 	unsigned int cpu = select_cpu(t);
 
-	assert_spin_locked(&t->pi_lock);
 	if (cpu != rq->cpu)
 		rq = move_to_cpu(rq, t, cpu);
 	activate(rq, t);
