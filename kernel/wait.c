@@ -52,51 +52,22 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-/* Which waiters a wake-up wakes. */
-enum wake_which {
-	WAKE_ONE_EXCLUSIVE, /* every non-exclusive one and the first exclusive one */
-	WAKE_EVERY_WAITER,
-};
-
-/* wq->lock held. */
-static void __wake_up_locked(struct wait_queue_head *wq, enum wake_which which)
-{
-	struct wait_queue_entry *e;
-
-	assert_spin_locked(&wq->lock);
-	list_for_each_entry(e, &wq->head, link) {
-		wake_up_thread(e->thread);
-		if (e->exclusive && which == WAKE_ONE_EXCLUSIVE)
-			break;
-	}
-}
-
-static void __wake_up(struct wait_queue_head *wq, enum wake_which which)
+static void __wake_up(struct wait_queue_head *wq, bool all)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
-	__wake_up_locked(wq, which);
+	__wake_up_locked(wq, all);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
 void wake_up(struct wait_queue_head *wq)
 {
-	__wake_up(wq, WAKE_ONE_EXCLUSIVE);
+	__wake_up(wq, false);
 }
 
 void wake_up_all(struct wait_queue_head *wq)
 {
-	__wake_up(wq, WAKE_EVERY_WAITER);
-}
-
-void wake_up_locked(struct wait_queue_head *wq)
-{
-	__wake_up_locked(wq, WAKE_ONE_EXCLUSIVE);
-}
-
-void wake_up_all_locked(struct wait_queue_head *wq)
-{
-	__wake_up_locked(wq, WAKE_EVERY_WAITER);
+	__wake_up(wq, true);
 }
 
 bool waitqueue_active(struct wait_queue_head *wq)

@@ -18,6 +18,7 @@
 #ifndef KERNEL_WAIT_H
 #define KERNEL_WAIT_H
 
+#include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/spinlock.h"
 #include "lib/list.h"
@@ -61,10 +62,34 @@ void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_ent
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void wake_up(struct wait_queue_head *wq);
 void wake_up_all(struct wait_queue_head *wq);
-/* The same with wq->lock held (asserted), for a structure that keeps its
- * state under the queue's lock (kernel/completion.c). */
-void wake_up_locked(struct wait_queue_head *wq);
-void wake_up_all_locked(struct wait_queue_head *wq);
+
+bool wake_up_thread(struct thread *t); /* kernel/sched.h */
+
+/* Wake every non-exclusive waiter and the first exclusive one, or (all)
+ * every waiter. wq->lock held (asserted). Inline: every complete() wakes
+ * through it. */
+static inline void __wake_up_locked(struct wait_queue_head *wq, bool all)
+{
+	struct wait_queue_entry *e;
+
+	assert_spin_locked(&wq->lock);
+	list_for_each_entry(e, &wq->head, link) {
+		wake_up_thread(e->thread);
+		if (e->exclusive && !all)
+			break;
+	}
+}
+
+/* wake_up() and wake_up_all() with wq->lock held, for a structure that
+ * keeps its state under the queue's lock (kernel/completion.c). */
+static inline void wake_up_locked(struct wait_queue_head *wq)
+{
+	__wake_up_locked(wq, false);
+}
+static inline void wake_up_all_locked(struct wait_queue_head *wq)
+{
+	__wake_up_locked(wq, true);
+}
 bool waitqueue_active(struct wait_queue_head *wq);
 /* Sleep until woken or ns pass (UINT64_MAX: forever); returns ns left, 0
  * on timeout. The caller set its state to THREAD_BLOCKED first, as before
