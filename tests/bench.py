@@ -83,7 +83,7 @@ TARGETS = {
     "lock_spin": (690, "spin_lock + spin_unlock: 69 instructions measured"),
     "lock_nested3": (1970, "A -> B -> C and back: 197 instructions measured"),
     "lock_mutex": (2470, "mutex_lock + mutex_unlock, uncontended: 246 instructions measured"),
-    "lock_flush_idle": (860, "flush_work() of an item never queued: 86 instructions measured"),
+    "lock_flush_idle": (860, "flush_work() of an item never queued: 102 instructions measured"),
 }
 
 # name: (largest maximum allowed, why).
