@@ -10,7 +10,7 @@
  *       ok 1 alloc_free
  *       # FAIL tests/kernel/test_kmalloc.c:40: expected ...
  *       not ok 2 redzone
- *       ok 3 big # SKIP needs 2 CPUs
+ *       ok 3 big # SKIP needs at least 2 CPUs
  *   not ok 1 kmalloc
  *   ...
  *   # baton-tests: 5 passed, 1 failed, 1 skipped
