@@ -103,7 +103,7 @@ class Shell:
 # (case, command, regex the command's output must match)
 SESSION = [
     ("help lists every command", "help", r"offline CPU(?s:.*)trace start(?s:.*)poweroff"),
-    ("help explains one command", "help demo", r"demo sleep\|spin\|hold COUNT"),
+    ("help explains one command", "help demo", r"demo sleep\|spin COUNT"),
     ("demo ordered compares the two", "demo ordered 40",
      r"ordered workqueue: +40 items: at most 1 at once, 0 out of queueing order(?s:.*)"
      r"bound, max_active 1: +40 items: at most [2-9]"),

@@ -726,8 +726,8 @@ static const struct shell_cmd commands[] = {
 	  "the lock validator: on or off, reports, and how full its tables are", 0, 0,
 	  cmd_lockdep },
 	{ "demo",
-	  "demo sleep|spin|hold COUNT [CPU] [MS] | demo release|wait | demo ordered COUNT | demo "
-	  "lab7|lab8",
+	  "demo sleep|spin COUNT [CPU] [MS] | demo hold COUNT [CPU] | demo release|wait | demo "
+	  "ordered COUNT | demo lab7|lab8",
 	  "queue COUNT items that sleep or spin MS ms (default 100) on CPU (default 0), or block "
 	  "until 'demo release'; 'demo wait' waits until each has finished or blocks; or compare "
 	  "an ordered workqueue with max_active 1; or run lab 7's two paths over two locks, one "
