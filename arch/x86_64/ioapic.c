@@ -5,8 +5,8 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/spinlock.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "lib/errno.h"
 
 #define IOREGSEL	   0x00

@@ -3,11 +3,11 @@
 #define pr_fmt(fmt) "paging: " fmt
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/spinlock.h"
 #include "kernel/bootinfo.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "lib/string.h"
 
 #define LARGE_PAGE_SIZE (2ULL << 20)

@@ -12,11 +12,11 @@
  */
 #include "kernel/tools/lab_lockdep.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/spinlock.h"
 #include "kernel/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/params.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/workqueue.h"
 #include "lib/compiler.h"
 

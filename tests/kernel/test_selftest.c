@@ -6,7 +6,6 @@
  * a stack overflow, a kernel that exits mid-run, an unexpected WARNING,
  * SKIP or error report are each caught and reported. */
 #include "arch/x86_64/cpu.h"
-#include "kernel/spinlock.h"
 #include "drivers/qemu_exit.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
@@ -14,6 +13,7 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/list.h"
