@@ -417,7 +417,7 @@ int cpu_down(unsigned int cpu)
 
 /* ---- coming up ---------------------------------------------------------- */
 
-static int _cpu_up(unsigned int cpu)
+static int cpu_up_phases(unsigned int cpu)
 {
 	trace_event(TR_CPU, current, cpu, TRC_UP_BEGIN);
 	int err = phase_up(CPUHP_PREPARE, cpu, NULL);
@@ -448,7 +448,7 @@ static int _cpu_up(unsigned int cpu)
 static int cpu_up_locked(unsigned int cpu, u64 t0)
 {
 	assert(mutex_owned(&cpu_hotplug_lock));
-	int err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : _cpu_up(cpu);
+	int err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
 
 	if (err) {
 		stats.nr_up_failed++;
