@@ -29,10 +29,16 @@ struct timer_base {
 	u64 next_expiry;		     /* lock to write; its CPU reads it
 					      * without: the first's expiry, or
 					      * KTIME_MAX */
-	struct timer_list *volatile running; /* lock: callback in progress */
+	struct timer_list *volatile running; /* lock to write; read under
+					      * the home base lock of the
+					      * timer looked for instead
+					      * (timer_running_on()): the
+					      * callback in progress */
 	unsigned int nr_pending;	     /* lock */
 	u64 nr_armed;			     /* lock: timers queued here, ever */
-	u64 nr_expired;			     /* lock: callbacks run here, ever */
+	u64 nr_expired;			     /* lock to write; del_timer_sync()
+					      * waits on it without: callbacks
+					      * run here, ever */
 } __aligned(64);
 
 static struct timer_base bases[NR_CPUS];
@@ -58,6 +64,8 @@ void __timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t), const
 	 * most likely be armed (an on-stack sleeper's timer is), so that
 	 * arming it takes one base lock, not this one and cpu0's. */
 	t->cpu = (int)smp_processor_id();
+	t->run_cpu = t->cpu; /* never run: that base's running is not t */
+	t->run_overlap = false;
 	t->expires = 0;
 }
 
@@ -71,7 +79,7 @@ void timer_set_check(struct timer_list *t, void (*check)(const struct timer_list
 /* Lock t's home base (the one it is queued on, or was last). Its lock
  * guards t whether pending or not, so two CPUs arming t are serialised.
  * Interrupts off. */
-static struct timer_base *lock_timer_base(struct timer_list *t)
+static struct timer_base *lock_timer_base(const struct timer_list *t)
 {
 	WARN_ON_ONCE(!irqs_disabled());
 	for (;;) {
@@ -182,16 +190,71 @@ static void dequeue_timer(struct timer_base *b, struct timer_list *t)
 	b->nr_pending--;
 }
 
+/* Take t off its queue if it is pending there; returns whether it was. b,
+ * t's home base, locked. */
+static bool detach_locked(struct timer_base *b, struct timer_list *t)
+{
+	assert_spin_locked(&b->lock);
+	if (!t->pending)
+		return false;
+	dequeue_timer(b, t);
+	base_next_changed(b);
+	return true;
+}
+
+/*
+ * Is a callback of t running? del_timer_sync() and timer_active() decide
+ * "no callback of t runs on any CPU" under the lock of t's home base,
+ * which makes the verdict exact, not two glances at different moments:
+ *
+ * - No callback of t can start while that lock is held. One starts only
+ *   when run_timers() takes t off its queue, under that base's lock, and a
+ *   pending t is queued on its home base; arming t anywhere takes the home
+ *   base's lock as well (a callback moving its own timer to another CPU
+ *   included). So a base's running found not to be t stays not t until the
+ *   lock is let go, whatever that base does meanwhile: "none runs" cannot
+ *   turn false during the decision. One found to be t may turn NULL as it
+ *   is read (its own base's lock guards it): "one runs" is then a moment
+ *   late, and the caller looks again.
+ * - Where to look. run_timers() records in t->run_cpu the CPU that takes t
+ *   to run, under that base's lock, which is t's home's lock then (t is
+ *   queued there): run_cpu, like the rest of t, is guarded by whichever
+ *   lock is t's home's. A callback of t runs on run_cpu, unless two
+ *   overlap: t was re-armed on another CPU while a callback ran (by the
+ *   callback, with add_timer_on() or a mod_timer() that moves it, or by
+ *   anyone else), and fired there before that callback returned.
+ *   run_timers() sees it as it takes t: the previous run_cpu's running is
+ *   still t (which cannot become t anew while t is queued elsewhere). It
+ *   sets t->run_overlap, and then every CPU's running is looked at, until
+ *   a del_timer_sync() finds none running t and clears it.
+ *
+ * Linux's try_to_del_timer_sync() looks at the running timer of t's
+ * current base only: its __mod_timer() never moves a timer whose callback
+ * runs, but its add_timer_on() does, and then the earlier callback can be
+ * missed. Here run_cpu alone (the latest) would miss an earlier callback
+ * that outlives the later one, and reading pending and the bases without
+ * the lock, as before, a later one that starts behind the scan.
+ */
+
+/* A CPU where a callback of t runs, or -1 if none does. t's home base
+ * locked. */
+static int timer_running_on(const struct timer_list *t)
+{
+	assert_spin_locked(&bases[t->cpu].lock);
+	if (!t->run_overlap)
+		return READ_ONCE(bases[t->run_cpu].running) == t ? t->run_cpu : -1;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (READ_ONCE(bases[cpu].running) == t)
+			return (int)cpu;
+	return -1;
+}
+
 static bool detach(struct timer_list *t)
 {
 	unsigned long flags = local_irq_save();
 	struct timer_base *b = lock_timer_base(t);
-	bool was = timer_pending(t);
+	bool was = detach_locked(b, t);
 
-	if (was) {
-		dequeue_timer(b, t);
-		base_next_changed(b);
-	}
 	spin_unlock_no_resched(&b->lock);
 	local_irq_restore(flags);
 	return was;
@@ -276,6 +339,12 @@ bool del_timer(struct timer_list *t)
 	return detach(t);
 }
 
+/* Disarm t and decide, under its home base's lock ("Is a callback of t
+ * running?" above), that no callback of it runs; while one does, wait for
+ * it without the lock, then look again (as Linux loops on
+ * try_to_del_timer_sync()): the callback may re-arm t, which takes that
+ * lock, and t may even fire elsewhere before it returns. Once none runs
+ * and t is not pending, only someone other than its callback can arm it. */
 bool del_timer_sync(struct timer_list *t)
 {
 	bool was = false;
@@ -283,15 +352,40 @@ bool del_timer_sync(struct timer_list *t)
 	/* For the validator: it waits for the callback, which runs holding
 	 * the timer (run_timers()); checked whether or not it runs now. */
 	lock_wait_for(&t->lockdep_map, t, __builtin_return_address(0));
-	/* Wait for a callback already running on any CPU; if it re-armed
-	 * the timer meanwhile, disarm that too. */
-	do {
-		was |= detach(t);
-		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-			while (READ_ONCE(bases[cpu].running) == t)
-				cpu_relax();
-	} while (timer_pending(t));
-	return was;
+	for (;;) {
+		unsigned long flags = local_irq_save();
+		struct timer_base *b = lock_timer_base(t);
+		int cpu;
+		u64 done = 0;
+
+		was |= detach_locked(b, t);
+		cpu = timer_running_on(t);
+		if (cpu < 0)
+			t->run_overlap = false; /* none runs: run_cpu is enough again */
+		else
+			done = READ_ONCE(bases[cpu].nr_expired);
+		spin_unlock_no_resched(&b->lock);
+		local_irq_restore(flags);
+		if (cpu < 0)
+			return was;
+		/* Until that CPU counts a callback done (it does as it clears
+		 * running): a glance at running alone could miss the moment
+		 * between two callbacks of t there. */
+		while (READ_ONCE(bases[cpu].running) == t &&
+		       READ_ONCE(bases[cpu].nr_expired) == done)
+			cpu_relax();
+	}
+}
+
+bool timer_active(const struct timer_list *t)
+{
+	unsigned long flags = local_irq_save();
+	struct timer_base *b = lock_timer_base(t);
+	bool active = t->pending || timer_running_on(t) >= 0;
+
+	spin_unlock_no_resched(&b->lock);
+	local_irq_restore(flags);
+	return active;
 }
 
 bool timer_pending(const struct timer_list *t)
@@ -306,7 +400,8 @@ u64 timers_next_expiry(void)
 
 unsigned int run_timers(void)
 {
-	struct timer_base *b = &bases[smp_processor_id()];
+	unsigned int cpu = smp_processor_id();
+	struct timer_base *b = &bases[cpu];
 	u64 now = ktime_get_ns();
 	unsigned int n = 0;
 	struct timer_list *t;
@@ -318,10 +413,6 @@ unsigned int run_timers(void)
 	 * interrupt, which the clock event then programs at once. */
 	while ((t = first_timer(b)) && t->expires <= now) {
 		check_node(b, t);
-		/* Running before it stops being pending: del_timer_sync() may
-		 * look at the two without our lock, and must then see the
-		 * callback as running (or a sleeper's on-stack timer could fire
-		 * after its owner left). */
 		void (*fn)(struct timer_list *) = t->fn; /* t may be gone after it */
 		/* For the validator the callback holds the timer (del_timer_sync()
 		 * waits for it), through a copy of its map: once off the queue, t
@@ -333,8 +424,13 @@ unsigned int run_timers(void)
 
 		if (validated)
 			map = t->lockdep_map;
+		/* Where its callback runs, for del_timer_sync(): an earlier one
+		 * still running on another CPU makes two ("Is a callback of t
+		 * running?"). */
+		if (t->run_cpu != (int)cpu && READ_ONCE(bases[t->run_cpu].running) == t)
+			t->run_overlap = true;
+		t->run_cpu = (int)cpu;
 		WRITE_ONCE(b->running, t);
-		barrier();
 		dequeue_timer(b, t);
 		base_next_changed(b);
 		spin_unlock(&b->lock);
@@ -349,7 +445,7 @@ unsigned int run_timers(void)
 			local_irq_disable();
 		spin_lock(&b->lock);
 		WRITE_ONCE(b->running, NULL);
-		b->nr_expired++;
+		WRITE_ONCE(b->nr_expired, b->nr_expired + 1);
 		n++;
 	}
 	spin_unlock_no_resched(&b->lock);

@@ -17,10 +17,15 @@
  *   mod_timer(t, expires)             (re)arm on this CPU; returns whether it
  *                                     was pending
  *   del_timer(t)                      disarm; returns whether it was pending
- *   del_timer_sync(t)                 disarm and wait for a running callback
- *                                     (may not be called from the callback,
- *                                     nor holding a lock the callback takes)
- *   timer_pending(t)
+ *   del_timer_sync(t)                 disarm and wait until no callback of t
+ *                                     runs on any CPU (one that re-arms t,
+ *                                     here or on another CPU, included); may
+ *                                     not be called from the callback, nor
+ *                                     holding a lock the callback takes
+ *   timer_pending(t)                  a glance, without the lock
+ *   timer_active(t)                   t is pending, or a callback of t runs
+ *                                     on some CPU: decided under t's lock,
+ *                                     as del_timer_sync() decides (below)
  *   timers_migrate(from, to)          move every timer of CPU from to CPU
  *                                     to, expiries kept (CPU hotplug: from
  *                                     is dying; a timer armed for it after
@@ -60,9 +65,15 @@ struct timer_list {
 	int cpu;      /* base lock: its home base, the one it is queued
 		       * on or was last (its lock guards it, pending or
 		       * not); changed with both bases' locks held */
+	int run_cpu;  /* base lock: the CPU that last took it off its
+		       * queue to run its callback (timer.c, "Is a
+		       * callback of t running?") */
 	bool pending; /* base lock to write; timer_pending() reads it
 		       * without (a glance: node's words change as other
 		       * timers are linked around it, KCSAN found) */
+	/* Base lock: a callback of it may run on a CPU other than run_cpu
+	 * (it was taken to run while an earlier one still ran elsewhere). */
+	bool run_overlap;
 	/* Set at timer_setup(): the validator's pseudo-lock. */
 	struct lockdep_map lockdep_map;
 };
@@ -81,6 +92,14 @@ bool mod_timer(struct timer_list *t, u64 expires);
 bool del_timer(struct timer_list *t);
 bool del_timer_sync(struct timer_list *t);
 bool timer_pending(const struct timer_list *t);
+/* Is t pending, or a callback of t running on some CPU? Exact at one
+ * moment, under t's base lock, as del_timer_sync() decides; it may change
+ * once returned, unless the caller's own locks keep t from being armed,
+ * fired or finishing meanwhile (the workqueue asserts with it that a
+ * pool's mayday timer is armed or firing). Any context: other spinlocks
+ * held, interrupts on or off (it takes t's base lock with interrupts off
+ * and never waits). From t's own callback it is true, always. */
+bool timer_active(const struct timer_list *t);
 u64 timers_next_expiry(void);
 unsigned int run_timers(void);
 void timers_init(void);

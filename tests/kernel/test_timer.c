@@ -213,6 +213,231 @@ static void cancel_races_expiry(struct ktest *t)
 	       atomic_read(&race_fired), cancelled);
 }
 
+/* ---- del_timer_sync() against two callbacks of one timer ---------------- */
+
+/* How long the callback that outlives the other holds on, unless the test
+ * says del_timer_sync() returned: a fixed delay is fine here, since only a
+ * broken del_timer_sync() returns within it (a fixed one waits it out),
+ * and the longer, the surer a broken one is caught. */
+#define OVERLAP_HOLD_NS (20 * NSEC_PER_MSEC)
+/* How long the first callback lets del_timer_sync() get going before it
+ * moves its timer: on the old code that is the window in which a move
+ * escapes its scan; the verdict asserted does not depend on it. */
+#define OVERLAP_LEAD_US 1000
+#define OVERLAP_ROUNDS	5
+
+/* A timer whose callback on cpu_a re-arms it onto cpu_b, where it fires
+ * while the first callback still runs: two callbacks of one timer at once.
+ * Which of the two holds on until del_timer_sync() returned: */
+enum overlap_outliver { OVERLAP_LATER, OVERLAP_EARLIER };
+
+static struct overlap {
+	struct timer_list timer;
+	enum overlap_outliver outliver;
+	unsigned int cpu_a, cpu_b;
+	bool first_started, first_done;	  /* the callback on cpu_a */
+	bool second_started, second_done; /* the first callback on cpu_b */
+	bool sync_calling;		  /* the test is about to call del_timer_sync() */
+	bool sync_returned;		  /* ... and it returned */
+	bool timed_out;			  /* a wait of the first callback's that
+					   * ends by itself did not */
+} ov;
+
+/* Interrupts off: hold on until del_timer_sync() returned, or the hold
+ * passed. */
+static void overlap_hold(void)
+{
+	u64 end = ktime_get_ns() + OVERLAP_HOLD_NS;
+
+	while (!READ_ONCE(ov.sync_returned) && ktime_get_ns() < end)
+		cpu_relax();
+}
+
+static void overlap_first(struct timer_list *tl)
+{
+	u64 deadline = 0;
+
+	WRITE_ONCE(ov.first_started, true);
+	if (ov.outliver == OVERLAP_LATER) {
+		/* Move only once del_timer_sync() is under way. It may take
+		 * the moved timer off cpu_b's queue before that CPU runs it:
+		 * move it again then, until a second callback starts. */
+		while (!READ_ONCE(ov.sync_calling) && ktest_wait_poll_busy(&deadline))
+			;
+		udelay(OVERLAP_LEAD_US);
+		while (!READ_ONCE(ov.second_started)) {
+			if (!timer_pending(tl))
+				add_timer_on(tl, ktime_get_ns(), ov.cpu_b);
+			if (!ktest_wait_poll_busy(&deadline))
+				break;
+		}
+		if (!READ_ONCE(ov.second_started))
+			WRITE_ONCE(ov.timed_out, true);
+	} else {
+		/* Move at once, and hold on from when del_timer_sync() is
+		 * called, after the second callback is done. */
+		add_timer_on(tl, ktime_get_ns(), ov.cpu_b);
+		while (!READ_ONCE(ov.sync_calling) && ktest_wait_poll_busy(&deadline))
+			;
+		if (!READ_ONCE(ov.sync_calling))
+			WRITE_ONCE(ov.timed_out, true);
+		overlap_hold();
+	}
+	WRITE_ONCE(ov.first_done, true);
+}
+
+static void overlap_fn(struct timer_list *tl)
+{
+	if (smp_processor_id() == ov.cpu_a) {
+		overlap_first(tl);
+		return;
+	}
+	/* On cpu_b. A move raced with a second callback starting may have
+	 * queued a third here: it has nothing to do. */
+	if (READ_ONCE(ov.second_started))
+		return;
+	WRITE_ONCE(ov.second_started, true);
+	if (ov.outliver == OVERLAP_LATER)
+		overlap_hold();
+	WRITE_ONCE(ov.second_done, true);
+}
+
+/* The three CPUs of the case: this one (the test pins itself to cpu0, which
+ * never goes offline), cpu_b above it and cpu_a above that (the old
+ * del_timer_sync() scanned the CPUs in order, so cpu_b's callback could
+ * start behind its scan). False, skipped, on fewer than three. */
+static bool overlap_cpus(struct ktest *t, struct cpumask *old)
+{
+	if (!ktest_need_cpus(t, 3))
+		return false;
+	int err = sched_pin_current(0, old);
+
+	KT_EXPECT_EQ(t, err, 0);
+	ov.cpu_b = cpumask_next(0, &cpu_online_mask);
+	ov.cpu_a = ktest_last_online_cpu();
+	return !err;
+}
+
+/* One round: arm the timer on cpu_a, call del_timer_sync() where the case
+ * says; returns whether the callback that outlives the other was done
+ * when del_timer_sync() returned, as it must be. */
+static bool overlap_round(struct ktest *t, enum overlap_outliver outliver)
+{
+	bool done_at_return;
+
+	ov = (struct overlap){ .outliver = outliver, .cpu_a = ov.cpu_a, .cpu_b = ov.cpu_b };
+	timer_setup(&ov.timer, overlap_fn);
+	add_timer_on(&ov.timer, ktime_get_ns(), ov.cpu_a);
+	if (outliver == OVERLAP_LATER)
+		KT_WAIT_UNTIL(t, READ_ONCE(ov.first_started));
+	else
+		KT_WAIT_UNTIL(t, READ_ONCE(ov.second_done));
+	WRITE_ONCE(ov.sync_calling, true);
+	del_timer_sync(&ov.timer);
+	done_at_return =
+		outliver == OVERLAP_LATER ? READ_ONCE(ov.second_done) : READ_ONCE(ov.first_done);
+	WRITE_ONCE(ov.sync_returned, true);
+	/* Let a callback that a broken del_timer_sync() left behind end. */
+	KT_WAIT_UNTIL(t, READ_ONCE(ov.first_done) && READ_ONCE(ov.second_done));
+	del_timer_sync(&ov.timer);
+	KT_EXPECT_FALSE(t, ov.timed_out);
+	KT_EXPECT_FALSE(t, timer_active(&ov.timer));
+	return done_at_return;
+}
+
+/* A callback on cpu_a re-arms its timer onto cpu_b once del_timer_sync()
+ * is under way (on a third CPU), and returns only after a second callback
+ * has started there, which holds on: del_timer_sync() must wait for the
+ * second, not return because the first is done and the timer is not
+ * pending (the old one did, when cpu_b's callback started behind its scan
+ * of the CPUs; the window is taken OVERLAP_ROUNDS times). */
+static void del_timer_sync_waits_for_a_callback_moved_to_another_cpu(struct ktest *t)
+{
+	struct cpumask old;
+
+	if (!overlap_cpus(t, &old))
+		return;
+	for (unsigned int round = 0; round < OVERLAP_ROUNDS; round++)
+		if (!overlap_round(t, OVERLAP_LATER)) {
+			ktest_fail(t, __FILE__, __LINE__,
+				   "round %u: del_timer_sync() returned while the callback on "
+				   "cpu%u ran",
+				   round, ov.cpu_b);
+			break;
+		}
+	sched_unpin_current(&old);
+}
+
+/* The other way round: the callback on cpu_b is done, the one on cpu_a
+ * that moved the timer there still runs; del_timer_sync(), called then,
+ * must wait for it, though the timer's home and last CPU is cpu_b (a
+ * verdict from the CPU that ran it last would return at once). */
+static void del_timer_sync_waits_for_an_earlier_callback_still_running(struct ktest *t)
+{
+	struct cpumask old;
+
+	if (!overlap_cpus(t, &old))
+		return;
+	if (!overlap_round(t, OVERLAP_EARLIER))
+		ktest_fail(t, __FILE__, __LINE__,
+			   "del_timer_sync() returned while the callback on cpu%u ran", ov.cpu_a);
+	sched_unpin_current(&old);
+}
+
+/* ---- timer_active() ----------------------------------------------------- */
+
+static struct timer_list active_timer;
+static bool active_started, active_release, active_done, active_timed_out;
+
+static void active_fn(struct timer_list *tl)
+{
+	u64 deadline = 0;
+
+	WRITE_ONCE(active_started, true);
+	while (!READ_ONCE(active_release) && ktest_wait_poll_busy(&deadline))
+		;
+	active_timed_out = !READ_ONCE(active_release);
+	WRITE_ONCE(active_done, true);
+}
+
+static void call_nothing(void *arg)
+{
+}
+
+/* timer_active(): false for a timer never armed; true while it is pending;
+ * false once cancelled; true while its callback runs on another CPU (held
+ * there on a flag of the test's), not pending then; false once it
+ * returned. */
+static void timer_active_while_pending_or_running(struct ktest *t)
+{
+	unsigned int cpu = ktest_last_online_cpu();
+	struct cpumask old;
+
+	if (!ktest_need_cpus(t, 2))
+		return;
+	KT_ASSERT_EQ(t, sched_pin_current(0, &old), 0);
+	active_started = active_release = active_done = false;
+	timer_setup(&active_timer, active_fn);
+	KT_EXPECT_FALSE(t, timer_active(&active_timer));
+	add_timer_on(&active_timer, ktime_get_ns() + 60 * NSEC_PER_SEC, cpu);
+	KT_EXPECT_TRUE(t, timer_active(&active_timer));
+	KT_EXPECT_TRUE(t, del_timer(&active_timer));
+	KT_EXPECT_FALSE(t, timer_active(&active_timer));
+
+	add_timer_on(&active_timer, ktime_get_ns(), cpu);
+	KT_WAIT_UNTIL(t, READ_ONCE(active_started));
+	KT_EXPECT_FALSE(t, timer_pending(&active_timer));
+	KT_EXPECT_TRUE(t, timer_active(&active_timer));
+	WRITE_ONCE(active_release, true);
+	KT_WAIT_UNTIL(t, READ_ONCE(active_done));
+	/* That CPU takes the call only once it left run_timers() (interrupts
+	 * are off throughout): the callback has returned by then. */
+	KT_EXPECT_EQ(t, smp_call_function_single(cpu, call_nothing, NULL, true), 0);
+	KT_EXPECT_FALSE(t, timer_active(&active_timer));
+	KT_EXPECT_FALSE(t, active_timed_out);
+	sched_unpin_current(&old);
+}
+
 /* ---- an idle CPU: what wakes it, and what does not ---------------------- */
 
 /* Is cpu quiet for the next horizon ns: nothing to run, no timer due
@@ -500,6 +725,9 @@ static void timers_follow_a_dying_cpu(struct ktest *t)
 
 KTEST_SUITE(timer, KTEST_CASE(timers_fire_when_due_in_order_on_every_cpu),
 	    KTEST_CASE(cancel_races_expiry),
+	    KTEST_CASE(del_timer_sync_waits_for_a_callback_moved_to_another_cpu),
+	    KTEST_CASE(del_timer_sync_waits_for_an_earlier_callback_still_running),
+	    KTEST_CASE(timer_active_while_pending_or_running),
 	    KTEST_CASE(timer_armed_from_an_interrupt_wakes_an_idle_cpu),
 	    KTEST_CASE(idle_cpu_takes_no_timer_interrupt),
 	    KTEST_CASE(woken_thread_runs_at_once_on_an_idle_cpu),
