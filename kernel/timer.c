@@ -39,6 +39,7 @@ struct timer_base {
 	u64 nr_expired;			     /* lock to write; del_timer_sync()
 					      * waits on it without: callbacks
 					      * run here, ever */
+	u64 nr_passes;			     /* lock: run_timers() calls, ever */
 } __aligned(64);
 
 static struct timer_base bases[NR_CPUS];
@@ -67,6 +68,7 @@ void __timer_setup(struct timer_list *t, void (*fn)(struct timer_list *t), const
 	t->run_cpu = t->cpu; /* never run: that base's running is not t */
 	t->run_overlap = false;
 	t->expires = 0;
+	t->armed_pass = 0;
 }
 
 /* Before t is armed: nothing else looks at it. */
@@ -175,6 +177,7 @@ static void enqueue_timer(struct timer_base *b, unsigned int cpu, struct timer_l
 	}
 	rb_link_node(&t->node, parent, link);
 	rb_insert_color_cached(&t->node, &b->queue, leftmost);
+	t->armed_pass = b->nr_passes;
 	WRITE_ONCE(t->pending, true);
 	b->nr_pending++;
 	b->nr_armed++;
@@ -402,16 +405,22 @@ unsigned int run_timers(void)
 {
 	unsigned int cpu = smp_processor_id();
 	struct timer_base *b = &bases[cpu];
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_ns(), pass;
 	unsigned int n = 0;
 	struct timer_list *t;
 
 	assert(irqs_disabled());
 	spin_lock(&b->lock);
+	pass = ++b->nr_passes;
 	/* In expiry order, each without the lock (a callback may re-arm
-	 * itself); one re-armed for now or earlier waits for the next
-	 * interrupt, which the clock event then programs at once. */
-	while ((t = first_timer(b)) && t->expires <= now) {
+	 * itself). One queued during this pass (armed_pass), here or from
+	 * another CPU, stops it: it and those behind it wait for the next
+	 * interrupt, which the clock event programs at once when it is due
+	 * already (clockevent_interrupt()). So a callback that re-arms itself
+	 * for now or earlier, every time, runs once an interrupt instead of
+	 * keeping its CPU in this one, and every timer still runs in expiry
+	 * order: each taken is the earliest queued. */
+	while ((t = first_timer(b)) && t->expires <= now && t->armed_pass != pass) {
 		check_node(b, t);
 		void (*fn)(struct timer_list *) = t->fn; /* t may be gone after it */
 		/* For the validator the callback holds the timer (del_timer_sync()
@@ -460,6 +469,7 @@ void timers_get_stats(unsigned int cpu, struct timer_stats *st)
 	*st = (struct timer_stats){ .nr_pending = b->nr_pending,
 				    .nr_armed = b->nr_armed,
 				    .nr_expired = b->nr_expired,
+				    .nr_passes = b->nr_passes,
 				    .next_expiry = b->next_expiry };
 	spin_unlock_irqrestore(&b->lock, flags);
 }

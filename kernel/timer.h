@@ -37,7 +37,13 @@
  *                                     not theirs
  * For the clock event (this CPU, interrupts off):
  *   timers_next_expiry()              the earliest expiry (KTIME_MAX: none)
- *   run_timers()                      run the expired ones; returns how many
+ *   run_timers()                      run the expired ones; returns how many.
+ *                                     One queued here while it runs (by a
+ *                                     callback re-arming itself for now, say)
+ *                                     waits for the next call, which the
+ *                                     clock event makes at once (nohz=off:
+ *                                     at the next tick): no callback keeps
+ *                                     its CPU in one interrupt
  *
  * For the lock validator (kernel/lockdep.h) a timer is a pseudo-lock, as
  * in Linux: its callback runs holding it, and del_timer_sync() takes it
@@ -57,6 +63,9 @@
 struct timer_list {
 	struct rb_node node; /* base lock: in its CPU's queue while pending */
 	u64 expires;	     /* base lock */
+	u64 armed_pass;	     /* base lock: its base's nr_passes when queued
+			      * there; run_timers() leaves one queued during
+			      * its pass for the next */
 	void (*fn)(struct timer_list *t);
 	/* NULL, or checks what the owner knows and the queue does not (a
 	 * sleeper's timer: that its thread still waits on it); panics on a
@@ -107,6 +116,7 @@ struct timer_stats {
 	unsigned int nr_pending; /* queued there now */
 	u64 nr_armed;		 /* queued there, ever (a migration counts) */
 	u64 nr_expired;		 /* callbacks run there, ever */
+	u64 nr_passes;		 /* run_timers() calls there, ever */
 	u64 next_expiry;	 /* the earliest pending, KTIME_MAX: none */
 };
 void timers_get_stats(unsigned int cpu, struct timer_stats *st);

@@ -438,6 +438,69 @@ static void timer_active_while_pending_or_running(struct ktest *t)
 	sched_unpin_current(&old);
 }
 
+/* ---- a callback that re-arms itself in the past ------------------------- */
+
+#define REARM_RUNS 16
+/* Then it stops by itself: far more runs than this thread needs to see
+ * REARM_RUNS, few enough for one interrupt of the old run_timers(), which
+ * ran them all at once, to end within a second. */
+#define REARM_LIMIT 100000
+
+static struct rearm {
+	struct timer_list timer;
+	u64 expires; /* its first expiry: in the past at every re-arming */
+	u64 pass[REARM_RUNS];
+	unsigned int runs;
+	bool stop;
+} rearm;
+
+/* Re-arms itself, in the past, until told to stop or REARM_LIMIT runs;
+ * records the run_timers() pass of its CPU that runs it. */
+static void rearm_fn(struct timer_list *tl)
+{
+	struct timer_stats st;
+
+	timers_get_stats(smp_processor_id(), &st);
+	if (rearm.runs < REARM_RUNS)
+		rearm.pass[rearm.runs] = st.nr_passes;
+	WRITE_ONCE(rearm.runs, rearm.runs + 1);
+	if (!READ_ONCE(rearm.stop) && rearm.runs < REARM_LIMIT)
+		add_timer(tl, rearm.expires);
+}
+
+/* A callback that re-arms its timer for a time already past, every time,
+ * runs once per pass of run_timers() (one interrupt each), not again and
+ * again in the one that ran it: each of its first REARM_RUNS runs is in a
+ * pass of its own, and this thread, on the same CPU, runs between them
+ * (it waits busy: a sleep's timer would queue behind the due one) and
+ * stops it before it stops by itself: the CPU makes progress. */
+static void timer_rearmed_in_the_past_waits_for_the_next_interrupt(struct ktest *t)
+{
+	unsigned int cpu = ktest_last_online_cpu(), runs, shared = 0;
+	struct cpumask old;
+	u64 end;
+
+	KT_ASSERT_EQ(t, sched_pin_current(cpu, &old), 0);
+	rearm = (struct rearm){ .expires = ktime_get_ns() };
+	timer_setup(&rearm.timer, rearm_fn);
+	end = ktime_get_ns() + KT_WAIT_LIMIT_NS;
+	add_timer(&rearm.timer, rearm.expires);
+	/* Look at every chance it gets between the interrupts. */
+	while (READ_ONCE(rearm.runs) < REARM_RUNS && ktime_get_ns() < end)
+		cpu_relax();
+	WRITE_ONCE(rearm.stop, true);
+	del_timer_sync(&rearm.timer);
+	runs = READ_ONCE(rearm.runs);
+	sched_unpin_current(&old);
+	KT_EXPECT_LE(t, REARM_RUNS, runs);
+	KT_EXPECT_LT(t, runs, REARM_LIMIT);
+	for (unsigned int i = 1; i < REARM_RUNS; i++)
+		shared += rearm.pass[i] <= rearm.pass[i - 1];
+	KT_EXPECT_EQ(t, shared, 0); /* runs in the pass of the run before */
+	printk(KERN_RAW "    # cpu%u: the timer ran %u times, passes %lu to %lu\n", cpu, runs,
+	       rearm.pass[0], rearm.pass[REARM_RUNS - 1]);
+}
+
 /* ---- an idle CPU: what wakes it, and what does not ---------------------- */
 
 /* Is cpu quiet for the next horizon ns: nothing to run, no timer due
@@ -728,6 +791,7 @@ KTEST_SUITE(timer, KTEST_CASE(timers_fire_when_due_in_order_on_every_cpu),
 	    KTEST_CASE(del_timer_sync_waits_for_a_callback_moved_to_another_cpu),
 	    KTEST_CASE(del_timer_sync_waits_for_an_earlier_callback_still_running),
 	    KTEST_CASE(timer_active_while_pending_or_running),
+	    KTEST_CASE(timer_rearmed_in_the_past_waits_for_the_next_interrupt),
 	    KTEST_CASE(timer_armed_from_an_interrupt_wakes_an_idle_cpu),
 	    KTEST_CASE(idle_cpu_takes_no_timer_interrupt),
 	    KTEST_CASE(woken_thread_runs_at_once_on_an_idle_cpu),
