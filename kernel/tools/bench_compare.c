@@ -78,6 +78,7 @@ struct cmp_run {
 	bool abort;		     /* MT: chain: stalled, the waiters give up */
 	unsigned int chain_reached;  /* X of each chain item in turn: deepest that ran */
 	bool spin_stop;		     /* MT: latency: the busy CPU's load stops */
+	u64 spin_item_ns;	     /* I: latency: how long each item of that load spins */
 };
 
 static u64 now(void)
@@ -732,7 +733,7 @@ static void spinner_fn(struct work_struct *w)
 	struct cmp_run *r = it->run;
 
 	atomic_inc(&it->runs);
-	spin_ns(OFFLINE_ITEM_NS);
+	spin_ns(r->spin_item_ns);
 	if (!READ_ONCE(r->spin_stop))
 		model_queue_on(r->mwq, it->cpu, w);
 }
@@ -742,12 +743,28 @@ static u64 pct(const u64 *sorted, unsigned int n, unsigned int p)
 	return sorted[(n - 1) * p / 100];
 }
 
-static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, const char *row)
+/* The CPU-intensive marks of cpu's normal pool so far (where the cmwq
+ * model's items and load run). */
+static u64 hogs_marked(unsigned int cpu)
 {
-	unsigned int n = c->small ? 5 : 200;
+	struct wq_pool_stats st;
+
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &st);
+	return st.nr_hogs;
+}
+
+/* Queue-to-start of n items on cpu b, one at a time: b idle, or (busy)
+ * beside a load of CPU-bound items of load_ns each, one after another in
+ * the same workqueue. Reported as scenario (latency_idle, latency_busy or
+ * what the caller names) with the items the CPU-hog rule marked meanwhile. */
+static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, u64 load_ns,
+		       const char *scenario, const char *row)
+{
+	unsigned int n = c->small ? 5 : (load_ns > OFFLINE_ITEM_NS ? 20 : 200);
 	struct cmp_run *r = run_alloc(c, m, n, latency_fn, 0);
 	struct cmp_run *load = busy ? run_alloc(c, m, 1, spinner_fn, 0) : NULL;
 	u64 *lat = kcalloc(n, sizeof(u64));
+	u64 hogs0 = hogs_marked(c->b);
 	int err = 0;
 
 	if (!r || (busy && !load) || !lat) {
@@ -756,6 +773,7 @@ static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, c
 	}
 	model_flush(r->mwq);
 	if (busy) {
+		load->spin_item_ns = load_ns;
 		load->items[0].cpu = c->b;
 		model_queue_on(load->mwq, c->b, &load->items[0].work);
 	}
@@ -782,10 +800,10 @@ static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, c
 		err = run_check(r, "latency");
 	if (!err) {
 		sort(lat, n, sizeof(u64), cmp_u64);
-		bench_cmp_line(busy ? "latency_busy" : "latency_idle",
-			       row ? row : bench_model_names[m],
-			       "n=%u p50_ns=%lu p99_ns=%lu max_ns=%lu", n, pct(lat, n, 50),
-			       pct(lat, n, 99), lat[n - 1]);
+		bench_cmp_line(scenario, row ? row : bench_model_names[m],
+			       "n=%u p50_ns=%lu p99_ns=%lu max_ns=%lu hogs=%lu", n, pct(lat, n, 50),
+			       pct(lat, n, 99), lat[n - 1],
+			       m == MODEL_CMWQ ? hogs_marked(c->b) - hogs0 : 0);
 	}
 out:
 	kfree(lat);
@@ -802,7 +820,8 @@ static int scenario_latency(const struct cmp_ctx *c)
 		pr_notice("latency: busy CPU skipped (needs two online CPUs)\n");
 	for (int busy = 0; busy < (c->a == c->b ? 1 : 2); busy++)
 		for_each_model(m) {
-			int err = latency_one(c, m, busy, NULL);
+			int err = latency_one(c, m, busy, OFFLINE_ITEM_NS,
+					      busy ? "latency_busy" : "latency_idle", NULL);
 
 			if (err)
 				return err;
@@ -1034,9 +1053,13 @@ static int scenario_shortblock(const struct cmp_ctx *c)
 
 /* ---- 10. CPU hogs: the threshold -------------------------------------------------- */
 
-/* Queue-to-start behind CPU-bound items, and the burst's cost, for
- * several thresholds (0: no detection, the policy before); the default's
- * rows are the latency and burst scenarios' own. */
+/* Queue-to-start behind CPU-bound items of 1 ms (ordinary work: no item
+ * should be marked at the default) and of HOG_ITEM_NS (a hog: the items
+ * behind it should start within about a threshold), and the burst's cost,
+ * for several thresholds (0: no detection, the policy before); the
+ * default's rows are the latency and burst scenarios' own. */
+#define HOG_ITEM_NS (100 * NSEC_PER_MSEC)
+
 static int scenario_hog(const struct cmp_ctx *c)
 {
 	static const unsigned int thresh[] = { 0, 10000, 1000, 200, 50, 20 };
@@ -1053,7 +1076,9 @@ static int scenario_hog(const struct cmp_ctx *c)
 			continue;
 		WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh[k]);
 		snprintf(row, sizeof(row), "thresh-%uus", thresh[k]);
-		err = latency_one(c, MODEL_CMWQ, true, row);
+		err = latency_one(c, MODEL_CMWQ, true, OFFLINE_ITEM_NS, "latency_busy", row);
+		if (!err)
+			err = latency_one(c, MODEL_CMWQ, true, HOG_ITEM_NS, "latency_hog", row);
 		if (!err)
 			err = burst_one(c, MODEL_CMWQ, row);
 	}

@@ -41,13 +41,19 @@ static void gated_finish(struct ktest_gate_work *g, unsigned int n)
 
 /* Items that block while a hold lasts (100 s here): the pool's idle
  * workers take them, the last one waits instead of making a worker, and
- * when the blocked ones come back they run the rest. No worker is made. */
+ * when the blocked ones come back they run the rest. No worker is made.
+ * CPU-hog detection is off meanwhile: a worker marked as a hog (one still
+ * on its way to the gate when the threshold runs out, its vCPU preempted by
+ * the host, say) counts as running, not as blocked, and the hold does not
+ * wait for it: a worker would be made. */
 static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
 {
 	unsigned int cpu = ktest_last_online_cpu(), hold = wq_create_hold_us;
+	unsigned int thresh = wq_cpu_intensive_thresh_us;
 	struct ktest_gate gate;
 
 	ktest_gate_init(&gate);
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, 0);
 	WRITE_ONCE(wq_create_hold_us, 100 * 1000 * 1000);
 	/* An expired hold earlier switched holds off for 10 holds (1 ms at
 	 * the default): past that now, however late this sleep returns. */
@@ -73,7 +79,9 @@ static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
 	gated_finish(g, n);
 	KT_EXPECT_EQ(t, ktest_gate_arrived(&gate), n);
 	KT_EXPECT_EQ(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_created, base.nr_created);
+	KT_EXPECT_EQ(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_hogs, base.nr_hogs);
 	WRITE_ONCE(wq_create_hold_us, hold);
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
 }
 
 /* A block that outlasts the hold (1 ms here; the gate stays shut) makes a
@@ -238,13 +246,15 @@ static void cpu_bound_fn(struct work_struct *w)
 	atomic_dec(&bound_now);
 }
 
-/* A stream of CPU-bound items (each a hog at 20 us) never makes a worker
- * each: one hog at a time, so at most two of them run at once. */
+/* A stream of CPU-bound items (each a hog at the 200 us threshold set
+ * here) never makes a worker each: one hog at a time, so at most two of
+ * them run at once. */
 static void cpu_bound_items_make_one_hog_at_a_time(struct ktest *t)
 {
 	static struct work_struct items[16];
-	unsigned int cpu = ktest_last_online_cpu();
+	unsigned int cpu = ktest_last_online_cpu(), thresh = wq_cpu_intensive_thresh_us;
 
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, 200);
 	atomic_set(&bound_now, 0);
 	atomic_set(&bound_max, 0);
 	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_NORMAL);
@@ -255,6 +265,7 @@ static void cpu_bound_items_make_one_hog_at_a_time(struct ktest *t)
 	}
 	for (int i = 0; i < 16; i++)
 		flush_work(&items[i]);
+	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
 	printk(KERN_RAW
 	       "    # 16 CPU-bound items of 2 ms: at most %d at once, %lu marked as hogs\n",
 	       atomic_read(&bound_max), pool_now(cpu, WQ_POOL_NORMAL).nr_hogs - base.nr_hogs);
