@@ -127,10 +127,7 @@ void clockevent_kick(unsigned int cpu)
 
 	if (!nohz || !pc || !cpu_online(cpu))
 		return; /* the tick, or not running: it re-evaluates as it starts */
-	/* The deadline written before the IPI is sent: an x2APIC ICR write
-	 * (an MSR) is not ordered after earlier stores by itself. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	lapic_send_ipi(pc->apic_id, CLOCK_KICK_VECTOR);
+	lapic_send_ipi(pc->apic_id, CLOCK_KICK_VECTOR); /* orders the deadline before it */
 }
 
 void clockevent_kick_interrupt(void)

@@ -85,12 +85,22 @@ void lapic_eoi(void)
 }
 
 /* Called with interrupts off: an interrupt handler sending an IPI between
- * the two xAPIC ICR writes would send ours to its destination. */
+ * the two xAPIC ICR writes would send ours to its destination.
+ * Every IPI tells its target to look at something this CPU stored before
+ * sending it (a reschedule flag, a queued call, a new timer deadline): the
+ * stores must be visible before the IPI can arrive. An xAPIC ICR write is
+ * an uncached MMIO store, which x86 orders after earlier stores; the
+ * x2APIC ICR is an MSR, and WRMSR to it is not serialising (Intel SDM vol.
+ * 3, "x2APIC Register Address Space": not ordered with earlier stores
+ * still in the store buffer). Linux fences it the same way
+ * (weak_wrmsr_fence()). QEMU's TCG offers no x2APIC (KVM only), so no test
+ * here can see the difference. */
 static void send_icr(u32 dest, u32 lo)
 {
 	unsigned long flags = local_irq_save();
 
 	if (use_x2apic) {
+		__asm__ volatile("mfence; lfence" ::: "memory");
 		wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LO >> 4), ((u64)dest << 32) | lo);
 	} else {
 		while (apic_read(APIC_ICR_LO) & ICR_PENDING)

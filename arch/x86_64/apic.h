@@ -21,6 +21,9 @@
  *   lapic_eoi()            end of interrupt
  *   lapic_send_ipi(apic_id, vector), lapic_send_nmi_allbutself(),
  *   lapic_send_init(apic_id), lapic_send_startup(apic_id, page)
+ *                          the caller's earlier stores are visible to the
+ *                          target before the interrupt arrives (xAPIC and
+ *                          x2APIC alike: callers need no fence of their own)
  *   lapic_timer_calibrate()  measure the timer's rate against the TSC clock
  *   lapic_timer_setup_oneshot()  one-shot mode, nothing counting
  *   lapic_timer_oneshot(delta_ns)  one interrupt delta_ns from now (never
