@@ -18,6 +18,10 @@ static LIST_HEAD(all_threads);	  /* threads_lock */
 static unsigned int thread_count; /* threads_lock */
 static LIST_HEAD(zombies);	  /* threads_lock: dead, unreferenced, to free */
 static unsigned int fail_next;	  /* atomic: creations to fail on purpose */
+/* A test's say over each creation (kthread_set_fail_hook()): set with its
+ * argument first, cleared first. */
+static bool (*fail_hook)(void *arg);
+static void *fail_hook_arg;
 
 void kthread_fail_next(unsigned int n)
 {
@@ -27,6 +31,16 @@ void kthread_fail_next(unsigned int n)
 void kthread_fail_own(unsigned int n)
 {
 	current->fail_own = n;
+}
+
+void kthread_set_fail_hook(bool (*fail)(void *arg), void *arg)
+{
+	if (fail) {
+		WRITE_ONCE(fail_hook_arg, arg);
+		WRITE_ONCE(fail_hook, fail);
+	} else {
+		WRITE_ONCE(fail_hook, NULL);
+	}
 }
 
 static void free_thread(struct thread *t)
@@ -104,6 +118,10 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 	}
 	if (f && __atomic_compare_exchange_n(&fail_next, &f, f - 1, false, __ATOMIC_SEQ_CST,
 					     __ATOMIC_SEQ_CST))
+		return NULL;
+	bool (*hook)(void *arg) = READ_ONCE(fail_hook);
+
+	if (hook && hook(READ_ONCE(fail_hook_arg)))
 		return NULL;
 	vscnprintf(name, sizeof(name), fmt, ap);
 	size_t held = lockdep_thread_ctx_size(); /* the validator's, right after it */
@@ -188,14 +206,24 @@ void kthread_bind(struct thread *t, unsigned int cpu)
 	sched_thread_place(t, cpumask_of(cpu));
 }
 
+/* Under threads_lock: a for_each_thread() callback that read the old data
+ * has returned when this does, so its owner may free it then. */
 void kthread_set_data(struct thread *t, void *data)
 {
-	t->data = data;
+	unsigned long flags = spin_lock_irqsave(&threads_lock);
+
+	WRITE_ONCE(t->data, data);
+	spin_unlock_irqrestore(&threads_lock, flags);
+}
+
+void assert_thread_list_locked(void)
+{
+	assert_spin_locked(&threads_lock);
 }
 
 void *kthread_data(struct thread *t)
 {
-	return t->data;
+	return READ_ONCE(t->data);
 }
 
 bool kthread_should_stop(void)

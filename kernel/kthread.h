@@ -10,7 +10,12 @@
  *                       wake it, wait for it to exit, free it; returns
  *                       fn's result. The creator's reference is consumed.
  *   kthread_set_data(t, data), kthread_data(t)   a pointer for the
- *                       thread's owner (the workqueue's worker struct)
+ *                       thread's owner (the workqueue's worker struct).
+ *                       Another thread's may be read by a for_each_thread()
+ *                       callback: set under the list's lock, data its owner
+ *                       clears (kthread_set_data(t, NULL)) before freeing it
+ *                       stays valid until the callback returns
+ *                       (assert_thread_list_locked() in such a reader)
  *   thread_exit(code)   end the calling thread
  *   put_thread(t)       drop the creator's reference without stopping t:
  *                       it is freed when it exits
@@ -26,7 +31,11 @@
  * workqueue's rescuers) can be tested for real; kthread_fail_own(n) only
  * the next n that the calling thread itself makes (a test that needs one
  * given creation to fail: others' creations, a pool's manager making a
- * worker meanwhile, would take a shared count).
+ * worker meanwhile, would take a shared count); kthread_set_fail_hook(fail,
+ * arg): every creation asks fail(arg) first, in the creating thread (it may
+ * sleep: no locks are held), and fails if it says so (a test that must
+ * fail one given thread's creations, and hold it there while it sets up a
+ * moment; NULL removes it; one hook at a time).
  */
 #ifndef KERNEL_KTHREAD_H
 #define KERNEL_KTHREAD_H
@@ -51,10 +60,13 @@ __noreturn void thread_exit(int code);
 void put_thread(struct thread *t);
 void kthread_fail_next(unsigned int n);
 void kthread_fail_own(unsigned int n);
+void kthread_set_fail_hook(bool (*fail)(void *arg), void *arg);
 
 /* Every thread, for ps-style listings: call fn on each under threads_lock
  * (fn must not sleep). */
 void for_each_thread(void (*fn)(struct thread *t, void *arg), void *arg);
+/* The caller is a for_each_thread() callback (threads_lock held here). */
+void assert_thread_list_locked(void);
 unsigned int nr_threads(void);
 
 #endif

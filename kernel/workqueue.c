@@ -177,8 +177,9 @@ struct worker_pool {
 	struct list_head unbound_node; /* PM */
 	struct timer_list idle_timer;  /* queues idle_cull_work */
 	struct work_struct idle_cull_work;
-	struct timer_list mayday_timer; /* armed while the manager struggles, or no worker is idle
-					 */
+	/* Armed while a manager is at work (the mayday invariant:
+	 * assert_mayday_armed()), and while work waits with no idle worker. */
+	struct timer_list mayday_timer;
 	/* Adapting. last_block_ns: when a counted worker last blocked with
 	 * work pending and none left running; written by the sleeping hook
 	 * on the pool's CPU, read under L on that CPU (so never at once). */
@@ -196,7 +197,7 @@ struct worker_pool {
 	unsigned int peak_busy;		/* L: most busy workers lately, and when */
 	u64 peak_at;			/* L */
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued; /* L */
-	u64 nr_deferred, nr_hogs;					   /* L */
+	u64 nr_deferred, nr_hogs, nr_mayday_timeouts;			   /* L */
 	/* The statistics work only: the executed count at its last look, and
 	 * since when it has seen pending work without progress (0: not). */
 	u64 watch_executed, watch_since;
@@ -297,7 +298,11 @@ struct workqueue_struct *system_highpri_wq;
 struct workqueue_struct *system_long_wq;
 struct workqueue_struct *system_unbound_wq;
 /* The trustees' own (docs/hotplug.md): unbound, with a rescuer, so that a
- * dying CPU's work is taken over even when no worker can be had. */
+ * dying CPU's work is taken over even when no worker can be had, and high
+ * priority: a hand-over is short and urgent work, and its pool is the
+ * unbound high-priority one, not system_unbound_wq's, so that a CPU's
+ * hand-over never waits behind whatever fills that (a starved hand-over
+ * once reached the trustees through it). */
 static struct workqueue_struct *trustee_wq;
 
 static bool pool_is_bound(const struct worker_pool *pool)
@@ -416,6 +421,16 @@ static void note_busy(struct worker_pool *pool)
 		pool->peak_busy = busy;
 		pool->peak_at = now;
 	}
+}
+
+static unsigned int count_list(struct list_head *head)
+{
+	struct list_head *pos;
+	unsigned int n = 0;
+
+	list_for_each(pos, head)
+		n++;
+	return n;
 }
 
 /* ---- workers: idle list and flags --------------------------------------- */
@@ -609,13 +624,19 @@ static struct worker *current_worker(void)
 	return sched_hook_data(current, &wq_worker_hooks);
 }
 
+/* t is current, or the caller a for_each_thread() callback: the worker
+ * struct, freed by worker_die() only after kthread_set_data(current, NULL),
+ * which waits for such a callback, stays valid meanwhile. Its fields are
+ * read without pool->lock: display only, each may be stale. */
 void workqueue_describe_thread(struct thread *t, char *buf, size_t size)
 {
 	if (size)
 		buf[0] = '\0';
+	if (t != current)
+		assert_thread_list_locked();
 	if (!sched_hook_data(t, &wq_worker_hooks))
 		return;
-	struct worker *worker = kthread_data(t); /* display only: racy reads are fine */
+	struct worker *worker = kthread_data(t);
 	work_func_t fn = worker ? READ_ONCE(worker->current_func) : NULL;
 
 	if (fn)
@@ -630,6 +651,13 @@ struct work_struct *current_work(void)
 	struct worker *worker = current_worker();
 
 	return worker ? worker->current_work : NULL;
+}
+
+bool current_is_rescuer(void)
+{
+	struct worker *worker = current_worker();
+
+	return worker && (worker->flags & WORKER_RESCUER);
 }
 
 /* Is the caller an item of wq (queueing from it is "chained" work)? */
@@ -1161,25 +1189,53 @@ static void send_mayday(struct pool_workqueue *pwq)
 	spin_unlock_no_resched(&wq_mayday_lock);
 }
 
-/* Timer callback: the manager has failed to create a worker for a while. */
+/* The mayday invariant: a pool whose manager is active has its mayday
+ * timer pending or firing, so that, however long creation keeps failing,
+ * the rescuers are called within MAYDAY_INTERVAL_NS of the pool needing
+ * them. Queueing to a pool with no idle worker relies on it (mayday_watch()
+ * arms nothing while a manager is at work). It once did not hold: the
+ * manager armed the timer once, at entry, and the timer re-armed only if
+ * a worker was needed at the instant it fired; one firing in a moment of
+ * no need (the worklist empty for a while) left a manager looping with no
+ * timer, and every later queueing trusted it (a starved hand-over that
+ * never ended: docs/workqueue.md, "Rescuers"). pool->lock held. */
+static void assert_mayday_armed(struct worker_pool *pool)
+{
+	assert_spin_locked(&pool->lock);
+	WARN_ONCE(pool->manager_active && !timer_active(&pool->mayday_timer),
+		  "pool %d: its manager is active and its mayday timer is not armed "
+		  "(%u pending, %u idle, %u workers)",
+		  pool->id, count_list(&pool->worklist), pool->nr_idle, pool->nr_workers);
+}
+
+/* Timer callback: the manager has failed to create a worker for a while,
+ * or work was queued with no idle worker (mayday_watch()). While a worker
+ * is needed and none can be had, call the rescuers; stay armed while the
+ * manager is at work (the mayday invariant), or while the need lasts. */
 static void pool_mayday_timeout(struct timer_list *t)
 {
 	struct worker_pool *pool = container_of(t, struct worker_pool, mayday_timer);
 	struct work_struct *w;
 
 	spin_lock(&pool->lock);
-	if (need_to_create_worker(pool)) {
+	pool->nr_mayday_timeouts++;
+	bool need = need_to_create_worker(pool);
+
+	if (need)
 		list_for_each_entry(w, &pool->worklist, entry)
 			if (w->pwq)
 				send_mayday(w->pwq);
+	if (need || pool->manager_active)
 		mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INTERVAL_NS);
-	}
 	spin_unlock_no_resched(&pool->lock);
 }
 
 /* The manager role: create a worker, and keep trying while one is needed
  * (need_to_create_worker); if that fails for MAYDAY_INITIAL_TIMEOUT_NS, the
- * mayday timer calls the rescuers. Taken by a worker of the pool that is
+ * mayday timer calls the rescuers, and again every MAYDAY_INTERVAL_NS for
+ * as long as the manager is at work (the mayday invariant: the timer is
+ * armed in the same locked section that makes the manager active, and
+ * re-arms itself while it is). Taken by a worker of the pool that is
  * about to work with no idle worker left, and by the trustee of a
  * disassociated pool; one manager at a time. pool->lock held (interrupts
  * off); sleeps with it dropped. Returns false, without dropping it, if
@@ -1191,24 +1247,32 @@ static bool manage_workers(struct worker_pool *pool)
 	if (pool->manager_active)
 		return false;
 	pool->manager_active = true;
-	spin_unlock_irq(&pool->lock);
 	mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INITIAL_TIMEOUT_NS);
+	spin_unlock_irq(&pool->lock);
 	while (!create_worker(pool)) {
 		msleep(CREATE_COOLDOWN_MS); /* out of memory or threads: try again */
 		spin_lock_irq(&pool->lock);
 		bool need = need_to_create_worker(pool);
 
+		assert_mayday_armed(pool);
 		spin_unlock_irq(&pool->lock);
 		if (!need)
 			break;
 	}
-	del_timer_sync(&pool->mayday_timer);
 	spin_lock_irq(&pool->lock);
 	pool->manager_active = false;
+	/* Still needed (another manager will come): the timer stays, as
+	 * mayday_watch() would arm it. Otherwise it would only fire once more
+	 * to find nothing to do: an idle CPU is not woken for that. A callback
+	 * already firing waits for pool->lock, then sees no manager and no
+	 * need, and lapses. */
+	if (!need_to_create_worker(pool))
+		del_timer(&pool->mayday_timer);
 	return true;
 }
 
-/* Exit: the worker was told to die by destroy_worker(). */
+/* Exit: the worker was told to die by destroy_worker(). Its struct is
+ * freed once no ps-style reader can see it (kthread_set_data()). */
 static __noreturn void worker_die(struct worker *worker)
 {
 	sched_hook_remove(&wq_worker_hooks);
@@ -1382,17 +1446,37 @@ static void idle_worker_timeout(struct timer_list *t)
 
 /* ---- the rescuer -------------------------------------------------------- */
 
+/* Where a rescuer may run pool's items: an unbound pool's CPUs; a per-CPU
+ * pool's CPU, or any active CPU while the pool is disassociated (its CPU
+ * offline). pool->lock held: the answer holds while it is. */
+static const struct cpumask *rescue_mask(struct worker_pool *pool)
+{
+	assert_spin_locked(&pool->lock);
+	if (!pool_is_bound(pool))
+		return &pool->attrs.cpumask;
+	return pool->disassociated ? &cpu_active_mask : cpumask_of(pool->cpu);
+}
+
 /* Run pwq's items waiting in its pool, as a temporary member of the pool. */
 static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
 	struct work_struct *w, *n;
 
-	/* A per-CPU pool whose CPU is offline is served from any active CPU. */
-	set_cpus_allowed(current, !pool_is_bound(pool)		 ? &pool->attrs.cpumask :
-				  READ_ONCE(pool->disassociated) ? &cpu_active_mask :
-								   cpumask_of(pool->cpu));
+	/* Move where the pool's items may run, decided under pool->lock and
+	 * checked again under it: the pool's CPU may come back (or leave)
+	 * while we move, and a per-CPU pool's items run on its CPU whenever
+	 * it is associated (once, the mask came from an unlocked look at
+	 * disassociated, and items ran on another CPU). */
 	spin_lock_irq(&pool->lock);
+	do {
+		const struct cpumask *mask = rescue_mask(pool);
+
+		spin_unlock_irq(&pool->lock);
+		if (set_cpus_allowed(current, mask))
+			msleep(1); /* its CPU is going down, the pool not yet disassociated */
+		spin_lock_irq(&pool->lock);
+	} while (pool_is_bound(pool) && !pool->disassociated && smp_processor_id() != pool->cpu);
 	rescuer->pool = pool;
 	list_add_tail(&rescuer->node, &pool->workers); /* a member while it works here */
 	list_for_each_entry_safe(w, n, &pool->worklist, entry)
@@ -1445,6 +1529,7 @@ static int rescuer_thread(void *arg)
 	}
 	__set_current_state(THREAD_RUNNING);
 	sched_hook_remove(&wq_worker_hooks);
+	kthread_set_data(current, NULL); /* destroy_workqueue() frees it (worker_die()) */
 	return 0;
 }
 
@@ -1562,7 +1647,9 @@ static void pool_hog_timeout(struct timer_list *t)
 static void mayday_watch(struct worker_pool *pool)
 {
 	assert_spin_locked(&pool->lock);
-	if (!pool->manager_active && !timer_pending(&pool->mayday_timer))
+	if (pool->manager_active)
+		assert_mayday_armed(pool); /* the manager's timer serves */
+	else if (!timer_pending(&pool->mayday_timer))
 		mod_timer(&pool->mayday_timer, ktime_get_ns() + MAYDAY_INITIAL_TIMEOUT_NS);
 }
 
@@ -2286,13 +2373,6 @@ static void trustee_set_state(struct worker_pool *pool, int state)
 /* Run by its workqueue's rescuer, a trustee comes back this often. */
 #define TRUSTEE_RETRY_NS (CREATE_COOLDOWN_MS * NSEC_PER_MSEC)
 
-static bool running_in_rescuer(void)
-{
-	struct worker *worker = current_worker();
-
-	return worker && (worker->flags & WORKER_RESCUER);
-}
-
 /* The trustee: runs a disassociated pool until its work is gone, as the
  * pool's manager (manage_workers) when no worker is idle; then releases
  * the idle workers (TRUSTEE_DONE) and leaves. Queued again by work queued
@@ -2307,7 +2387,7 @@ static void trustee_fn(struct work_struct *work)
 {
 	struct worker_pool *pool =
 		container_of(to_delayed_work(work), struct worker_pool, trustee_work);
-	bool rescuer = running_in_rescuer();
+	bool rescuer = current_is_rescuer();
 
 	delay_point(DP_TRUSTEE);
 	spin_lock_irq(&pool->lock);
@@ -3190,16 +3270,6 @@ void workqueue_thaw(void)
 
 /* ---- observability ------------------------------------------------------ */
 
-static unsigned int count_list(struct list_head *head)
-{
-	struct list_head *pos;
-	unsigned int n = 0;
-
-	list_for_each(pos, head)
-		n++;
-	return n;
-}
-
 static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 {
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
@@ -3216,6 +3286,7 @@ static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 		.nr_rescued = pool->nr_rescued,
 		.nr_deferred = pool->nr_deferred,
 		.nr_hogs = pool->nr_hogs,
+		.nr_mayday_timeouts = pool->nr_mayday_timeouts,
 	};
 	spin_unlock_irqrestore(&pool->lock, flags);
 	st->nr_trustee_runs = READ_ONCE(pool->nr_trustee_runs);
@@ -3224,6 +3295,16 @@ static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st)
 {
 	pool_stats(&cpu_pools[cpu][which], st);
+}
+
+void workqueue_unbound_pool_stats(struct workqueue_struct *wq, struct wq_pool_stats *st)
+{
+	mutex_lock(&wq->mutex);
+	if (WARN_ON_ONCE(!(wq->flags & WQ_UNBOUND)))
+		*st = (struct wq_pool_stats){ 0 };
+	else
+		pool_stats(wq->dfl_pwq->pool, st);
+	mutex_unlock(&wq->mutex);
 }
 
 void workqueue_wq_stats(struct workqueue_struct *wq, struct wq_stats *st)
@@ -3395,6 +3476,10 @@ static void stats_check_pool(struct worker_pool *pool, void *arg)
 	struct wq_pool_stats st;
 
 	pool_stats(pool, &st);
+	unsigned long flags = spin_lock_irqsave(&pool->lock);
+
+	assert_mayday_armed(pool);
+	spin_unlock_irqrestore(&pool->lock, flags);
 	if (!st.nr_pending || st.nr_executed != pool->watch_executed) {
 		pool->watch_executed = st.nr_executed;
 		pool->watch_since = 0; /* progress, or nothing to do */
@@ -3462,7 +3547,8 @@ void workqueue_init(void)
 	system_highpri_wq = alloc_workqueue("events_highpri", WQ_HIGHPRI | __WQ_FIXED_CPUS, 0);
 	system_long_wq = alloc_workqueue("events_long", __WQ_FIXED_CPUS, 0);
 	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
-	trustee_wq = alloc_workqueue("trustee", WQ_UNBOUND | WQ_MEM_RECLAIM, WQ_MAX_ACTIVE);
+	trustee_wq =
+		alloc_workqueue("trustee", WQ_UNBOUND | WQ_HIGHPRI | WQ_MEM_RECLAIM, WQ_MAX_ACTIVE);
 	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq ||
 	    !trustee_wq)
 		panic("workqueue: cannot allocate the system workqueues");

@@ -233,6 +233,8 @@ void work_set_refs(struct work_struct *w, void (*get)(struct work_struct *),
 #define delayed_work_pending(dw) work_pending(&(dw)->work)
 unsigned int work_busy(struct work_struct *w);
 struct work_struct *current_work(void);
+/* Is the calling thread a workqueue's rescuer (running an item it rescued)? */
+bool current_is_rescuer(void);
 
 /* Every workqueue's attributes: the nice of the workers that run its
  * items, and the CPUs they run on. By default nice 0 (-20 with
@@ -353,11 +355,14 @@ struct wq_pool_stats {
 	int nr_running;
 	unsigned int nr_pending;
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued;
-	u64 nr_deferred;     /* creations held or paced */
-	u64 nr_hogs;	     /* items marked CPU-intensive for holding the pool */
-	u64 nr_trustee_runs; /* times its trustee started (per-CPU pools) */
+	u64 nr_deferred;	/* creations held or paced */
+	u64 nr_hogs;		/* items marked CPU-intensive for holding the pool */
+	u64 nr_trustee_runs;	/* times its trustee started (per-CPU pools) */
+	u64 nr_mayday_timeouts; /* times its mayday timer fired */
 };
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st);
+/* The figures of an unbound workqueue's pool (the one its items go to now). */
+void workqueue_unbound_pool_stats(struct workqueue_struct *wq, struct wq_pool_stats *st);
 
 /* A workqueue's figures. */
 struct wq_stats {
@@ -379,7 +384,8 @@ void workqueue_get_counters(struct wq_counters *c);
  * return); workqueue_show() prints it. May sleep. */
 size_t workqueue_dump(char *buf, size_t size);
 /* What thread t is doing as a worker ("func+0x../0x..", "(idle)"), or ""
- * if it is not one; for ps. Any context. */
+ * if it is not one; for ps. Any context, t current or the caller a
+ * for_each_thread() callback (which keeps t's worker struct alive). */
 struct thread;
 void workqueue_describe_thread(struct thread *t, char *buf, size_t size);
 void workqueue_show(void);

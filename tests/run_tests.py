@@ -285,7 +285,7 @@ KERNEL_BOOTS = [
          timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS,
                                                 r"variants \( fail_workers\): \d+ cancelled offlines"
                                                 r".* [1-9]\d* starved hand-overs \([1-9]\d* with "
-                                                r"system_unbound_wq full, [1-9]\d* items by rescuers\)"],
+                                                r"the trustees' pool full, [1-9]\d* items by rescuers\)"],
          log_check=check_torture_verdict),
     Boot("hotplug-torture-fail-steps-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
          extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_fail_steps=1",

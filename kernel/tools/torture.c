@@ -264,6 +264,9 @@ static struct torture_run {
 
 	/* What they work on (each struct's fields have their own legend) */
 	struct workqueue_struct *wqs[NR_TWQ]; /* I */
+	/* fail_workers: unbound and high priority, like the trustees', so
+	 * that its items at a gate fill the trustees' pool; no rescuer. */
+	struct workqueue_struct *starve_wq;   /* I */
 	struct torture_item items[MAX_ITEMS]; /* I (layout) */
 	unsigned int nr_items;		      /* I */
 	unsigned int nr_shared;		      /* I: items[0..nr_shared) */
@@ -283,7 +286,7 @@ static struct torture_run {
 	atomic_long_t nr_flushes, nr_cancels, ran_elsewhere; /* A */
 	atomic_long_t nr_attrs;				     /* A: attribute changes made */
 	unsigned long nr_starved;			     /* O: starved hand-overs done */
-	unsigned long nr_starved_full;			     /* O: ... system_unbound_wq full */
+	unsigned long nr_starved_full;			     /* O: ... the trustees' pool full */
 	unsigned long nr_starved_rescued;		     /* O: ... the item by a rescuer */
 	/* Kernel WARNs and error reports (report_bug()) during the run are
 	 * violations too: the counts already reported (A: compare-and-swap;
@@ -890,9 +893,10 @@ static void doom(struct prng *r, unsigned int cpu, enum doom_time when)
 }
 
 /* torture_fail_workers, now and then: a hand-over starved of workers.
- * Before the offline, no pool may grow (wq_max_workers 1) and the
- * unbound pool that system_unbound_wq shares with the trustees'
- * workqueue has no idle worker (items at a gate take them, one by one);
+ * Before the offline, no pool may grow (wq_max_workers 1) and the pool of
+ * the trustees' workqueue (the unbound high-priority one) has no idle
+ * worker (items at a gate, of run.starve_wq which shares it, take them one
+ * by one);
  * after it, no thread can be made at all. The offline CPU's trustees must
  * still start (by their workqueue's rescuer), and an item of the
  * WQ_MEM_RECLAIM workqueue queued for the offline CPU must run on an
@@ -940,16 +944,17 @@ static u64 trustee_runs(unsigned int cpu, enum wq_cpu_pool which)
 	return st.nr_trustee_runs;
 }
 
-static unsigned int unbound_idle(void)
+/* The idle workers of the trustees' pool. */
+static unsigned int trustee_idle(void)
 {
-	struct wq_stats st;
+	struct wq_pool_stats st;
 
-	workqueue_wq_stats(system_unbound_wq, &st);
+	workqueue_unbound_pool_stats(run.starve_wq, &st);
 	return st.nr_idle;
 }
 
 /* Before cpu goes down: note how often its pools' trustees have run; no
- * pool may grow; system_unbound_wq's pool made full by construction, one
+ * pool may grow; the trustees' pool made full by construction, one
  * blocker at a time until it has no idle worker (each either starts, on
  * an idle worker, or finds none: then the pool is full). Its workers may
  * all be busy already (trustees of other offline CPUs). */
@@ -963,16 +968,16 @@ static void starve_begin(unsigned int cpu)
 	atomic_set(&starve_inside, 0);
 	INIT_WORK(&starve_item, starve_item_fn); /* flushed at the end, queued or not */
 	starve_queued = 0;
-	while (unbound_idle() && starve_queued < STARVE_BLOCKERS) {
+	while (trustee_idle() && starve_queued < STARVE_BLOCKERS) {
 		struct work_struct *w = &starve_blockers[starve_queued++];
 
 		INIT_WORK(w, starve_blocker_fn);
-		queue_work(system_unbound_wq, w);
+		queue_work(run.starve_wq, w);
 		int inside = atomic_read(&starve_inside);
 
 		starve_wait(atomic_read(&starve_inside) > inside ||
-				    work_busy(w) == WORK_BUSY_RUNNING || !unbound_idle(),
-			    "a blocker of system_unbound_wq neither started nor found its pool "
+				    work_busy(w) == WORK_BUSY_RUNNING || !trustee_idle(),
+			    "a blocker in the trustees' pool neither started nor found it "
 			    "full in 30 s");
 	}
 }
@@ -985,13 +990,13 @@ static void starve_check(unsigned int cpu)
 
 	slot_begin(s, "starved hand-over", torture_wq_names[TWQ_HIGHPRI], cpu);
 	/* Full: no idle worker left when the CPU's trustees were queued. */
-	bool full = !unbound_idle();
+	bool full = !trustee_idle();
 
 	kthread_fail_next(~0u); /* for ever, until starve_end() */
 	for (int p = 0; p < WQ_NR_CPU_POOLS; p++)
 		starve_wait(trustee_runs(cpu, (enum wq_cpu_pool)p) > starve_trustee_runs[p],
 			    "the trustee of offline cpu%u's %s pool did not start within 30 s with "
-			    "system_unbound_wq's worker busy and no worker to be made",
+			    "the trustees' pool full and no worker to be made",
 			    cpu, p == WQ_POOL_HIGHPRI ? "high-priority" : "normal");
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
 	init_completion(&starve_ran);
@@ -1711,6 +1716,9 @@ static void destroy_wqs(void)
 			destroy_workqueue(run.wqs[w]);
 		run.wqs[w] = NULL;
 	}
+	if (run.starve_wq)
+		destroy_workqueue(run.starve_wq);
+	run.starve_wq = NULL;
 }
 
 /* The onoff thread, once the cycles or the time are done: restore the
@@ -1909,7 +1917,7 @@ static void print_verdict(void)
 			  UL(res->spin_stuck));
 	if (run.params.fail_workers || run.params.fail_steps || run.params.attrs)
 		pr_notice("variants (%s%s%s): %lu cancelled offlines, %lu failed onlines, %lu "
-			  "attribute changes, %lu starved hand-overs (%lu with system_unbound_wq "
+			  "attribute changes, %lu starved hand-overs (%lu with the trustees' pool "
 			  "full, %lu items by rescuers)\n",
 			  run.params.fail_workers ? " fail_workers" : "",
 			  run.params.fail_steps ? " fail_steps" : "",
@@ -2098,6 +2106,11 @@ int torture_start(const struct torture_params *p)
 				     alloc_ordered_workqueue(torture_wq_names[w], 0) :
 				     alloc_workqueue(torture_wq_names[w], wq_flags[w], 0);
 		if (!run.wqs[w])
+			goto fail_wq;
+	}
+	if (run.params.fail_workers) {
+		run.starve_wq = alloc_workqueue("torture_starve", WQ_UNBOUND | WQ_HIGHPRI, 0);
+		if (!run.starve_wq)
 			goto fail_wq;
 	}
 	for (; made < run.params.threads; made++) {

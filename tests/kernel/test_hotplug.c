@@ -1041,7 +1041,7 @@ static volatile unsigned int rescued_on;
 
 static void rescued_fn(struct work_struct *w)
 {
-	rescued_in_rescuer = strncmp(current->name, "kworker/R-", 10) == 0;
+	rescued_in_rescuer = current_is_rescuer();
 	preempt_disable();
 	rescued_on = cpu_online(smp_processor_id()) ? smp_processor_id() : NR_CPUS;
 	preempt_enable();
@@ -1085,8 +1085,13 @@ static void the_rescuer_of_an_unbound_workqueue_runs_its_items(struct ktest *t)
 	destroy_workqueue(wq);
 }
 
-/* system_unbound_wq's workers, all blocked until the gate opens. */
-static struct ktest_gate unbound_gate;
+/* Blockers of a pool's workers, held until the gate opens. */
+static struct ktest_gate blockers_gate;
+
+static void blocker_fn(struct work_struct *w)
+{
+	ktest_gate_pass(&blockers_gate);
+}
 
 /* "rescued N" of workqueue name in the dump (-1 if it is not listed). */
 static long wq_rescued(const char *name)
@@ -1108,42 +1113,140 @@ static long wq_rescued(const char *name)
 	return n;
 }
 
-#define UNBOUND_BLOCKERS 8
+#define POOL_BLOCKERS 64 /* more than a pool keeps idle after the busiest suites */
+
+/* The idle workers of an unbound workqueue's pool. */
+static unsigned int unbound_idle(struct workqueue_struct *wq)
+{
+	struct wq_pool_stats st;
+
+	workqueue_unbound_pool_stats(wq, &st);
+	return st.nr_idle;
+}
+
+/* Thread creations that fail while a pool is blocked (kthread_set_fail_hook),
+ * never the case's own (cpu_down() makes a stopper thread): every other
+ * one, or those of threads at nice 0 (system_unbound_wq's workers; the
+ * trustees' are at -20). */
+static bool fail_but_the_case(void *case_thread)
+{
+	return current != case_thread;
+}
+
+static bool fail_nice0_but_the_case(void *case_thread)
+{
+	struct thread_desc d;
+
+	sched_describe_thread(current, &d);
+	return current != case_thread && d.nice == 0;
+}
+
+/* With no worker to be made for it from now on (fail, the fail hook),
+ * block wq's unbound pool: blockers, one at a time, until it has no idle
+ * worker (each starts on an idle one, or finds none: then the pool is
+ * full). How many were queued: unblock_unbound_pool() lets them go,
+ * whatever the case found. */
+static unsigned int block_unbound_pool(struct ktest *t, struct workqueue_struct *wq,
+				       struct work_struct *blockers, bool (*fail)(void *))
+{
+	unsigned int n = 0;
+
+	kthread_set_fail_hook(fail, current);
+	ktest_gate_init(&blockers_gate);
+	while (unbound_idle(wq) && n < POOL_BLOCKERS) {
+		unsigned int arrived = ktest_gate_arrived(&blockers_gate);
+
+		INIT_WORK(&blockers[n], blocker_fn);
+		queue_work(wq, &blockers[n++]);
+		KT_WAIT_UNTIL(t, ktest_gate_arrived(&blockers_gate) > arrived || !unbound_idle(wq));
+	}
+	KT_EXPECT_EQ(t, unbound_idle(wq), 0);
+	return n;
+}
+
+static void unblock_unbound_pool(struct work_struct *blockers, unsigned int n)
+{
+	kthread_set_fail_hook(NULL, NULL);
+	ktest_gate_open(&blockers_gate);
+	for (unsigned int i = 0; i < n; i++)
+		flush_work(&blockers[i]);
+}
+
+/* The trustees' pool is not system_unbound_wq's (theirs is the unbound
+ * high-priority one): a CPU's hand-over does not wait for it. Its pool is
+ * full (every worker blocked, none to be made for it) when the CPU goes
+ * down with an item running there: the trustees start on a worker of
+ * their own pool, not by their rescuer, and the item goes on on an
+ * online CPU. (With the pool shared, as before, the trustees waited for
+ * the mayday timer and the rescuer.) */
+static void a_hand_over_does_not_wait_for_system_unbound_wq(struct ktest *t)
+{
+	unsigned int cpu = ktest_last_online_cpu();
+	static struct work_struct blockers[POOL_BLOCKERS];
+	static struct ktest_gate item_gate;
+	static struct ktest_where item;
+	struct wq_pool_stats before, after;
+
+	if (!ktest_need_cpus(t, 2))
+		return;
+	long trustee_rescued = wq_rescued("trustee");
+
+	/* An item running on cpu (held at a gate) when it goes down: the
+	 * trustee must take over the pool while it runs. It starts while
+	 * workers can still be made (it needs a spare). */
+	ktest_gate_init(&item_gate);
+	ktest_where_init(&item, &item_gate);
+	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
+	queue_work_on(cpu, system_wq, &item.work);
+	KT_GATE_WAIT_ARRIVED(t, &item_gate, 1);
+	unsigned int n =
+		block_unbound_pool(t, system_unbound_wq, blockers, fail_nice0_but_the_case);
+	int err = cpu_down(cpu);
+	bool down = err == 0;
+
+	KT_EXPECT_EQ(t, err, 0);
+	if (down) {
+		KT_WAIT_UNTIL(t, ({
+				      workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &after);
+				      after.nr_trustee_runs > before.nr_trustee_runs;
+			      }));
+		KT_EXPECT_EQ(t, wq_rescued("trustee"), trustee_rescued);
+	}
+	ktest_gate_open(&item_gate);
+	KT_EXPECT_NE(t, wait_for_completion_timeout(&item.ran, KT_WAIT_LIMIT_NS), 0);
+	if (down)
+		KT_EXPECT_NE(t, item.cpu, cpu);
+	unblock_unbound_pool(blockers, n);
+	if (down)
+		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
 
 /* The trustee needs no spare worker: work queued to an offline CPU whose
  * pools the trustee has emptied, while no worker can be made and every
- * worker of system_unbound_wq's pool is blocked. The trustee's own
- * workqueue has a rescuer, which runs the trustee; the offline pool's
- * mayday timer is armed whether or not the trustee ran, and calls the
- * rescuer of the item's WQ_MEM_RECLAIM workqueue, which runs it on an
- * online CPU. */
+ * worker of the trustees' pool is blocked (by items of an unbound
+ * high-priority workqueue, which shares it). The trustees' workqueue has a
+ * rescuer, which runs the trustee; the offline pool's mayday timer is
+ * armed whether or not the trustee ran, and calls the rescuer of the
+ * item's WQ_MEM_RECLAIM workqueue, which runs it on an online CPU. */
 static void the_trustee_runs_with_no_worker_to_spare(struct ktest *t)
 {
 	unsigned int cpu = ktest_last_online_cpu();
-	struct workqueue_struct *wq;
-	static struct work_struct w;
-	static struct ktest_gate_work blockers[UNBOUND_BLOCKERS];
+	struct workqueue_struct *wq, *hi_unbound;
+	static struct work_struct w, blockers[POOL_BLOCKERS];
 	struct wq_pool_stats before, after;
 
 	if (!ktest_need_cpus(t, 2))
 		return;
 	wq = alloc_workqueue("test_hp_trustee_rescue", WQ_MEM_RECLAIM, 0);
-	KT_ASSERT_NOT_NULL(t, wq);
+	hi_unbound = alloc_workqueue("test_hp_hi_unbound", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	KT_ASSERT_TRUE(t, wq && hi_unbound);
 	KT_ASSERT_EQ(t, cpu_down(cpu), 0);
 	KT_WAIT_UNTIL(t, cpu_pools_empty(cpu));
 	long trustee_rescued = wq_rescued("trustee");
 
 	KT_EXPECT_LE(t, 0, trustee_rescued);
-	/* No worker can be made from here on; then every worker of the
-	 * unbound pool (where the trustee's workqueue has its items) blocks:
-	 * the pool keeps a few idle ones, fewer than the blockers. */
-	kthread_fail_next(1000000);
-	ktest_gate_init(&unbound_gate);
-	for (int i = 0; i < UNBOUND_BLOCKERS; i++) {
-		ktest_gate_work_init(&blockers[i], &unbound_gate);
-		queue_work(system_unbound_wq, &blockers[i].work);
-	}
-	KT_GATE_WAIT_ARRIVED(t, &unbound_gate, 1);
+	unsigned int n = block_unbound_pool(t, hi_unbound, blockers, fail_but_the_case);
+
 	workqueue_pool_stats(cpu, WQ_POOL_NORMAL, &before);
 	init_completion(&rescued);
 	rescued_in_rescuer = false;
@@ -1153,9 +1256,7 @@ static void the_trustee_runs_with_no_worker_to_spare(struct ktest *t)
 
 	/* The trustee was queued by that item, and has run by its rescuer. */
 	KT_WAIT_UNTIL(t, wq_rescued("trustee") > trustee_rescued);
-	KT_EXPECT_LT(t, ktest_gate_arrived(&unbound_gate), UNBOUND_BLOCKERS); /* all were busy */
-	kthread_fail_next(0);
-	ktest_gate_works_release(blockers, UNBOUND_BLOCKERS);
+	unblock_unbound_pool(blockers, n);
 	KT_EXPECT_NE(t, left, 0);
 	KT_EXPECT_TRUE(t, rescued_in_rescuer);
 	KT_EXPECT_NE(t, rescued_on, NR_CPUS);
@@ -1166,6 +1267,7 @@ static void the_trustee_runs_with_no_worker_to_spare(struct ktest *t)
 	if (left)
 		flush_work(&w);
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	destroy_workqueue(hi_unbound);
 	destroy_workqueue(wq);
 }
 
@@ -1255,6 +1357,7 @@ KTEST_SUITE(hotplug, KTEST_CASE(work_for_a_never_online_cpu_runs), KTEST_CASE(er
 	    KTEST_CASE(every_way_up_can_fail_rolls_back), KTEST_CASE(two_callers_at_once),
 	    KTEST_CASE(the_rescuer_of_an_unbound_workqueue_runs_its_items),
 	    KTEST_CASE(the_trustee_runs_with_no_worker_to_spare),
+	    KTEST_CASE(a_hand_over_does_not_wait_for_system_unbound_wq),
 	    KTEST_CASE(freezing_holds_across_hotplug));
 
 /*

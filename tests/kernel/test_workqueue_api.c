@@ -798,6 +798,104 @@ static void rescuer_makes_progress_when_workers_cannot_be_created(struct ktest *
 	destroy_workqueue(wq);
 }
 
+/* The mayday invariant (kernel/workqueue.c, assert_mayday_armed()): while
+ * a pool's manager keeps failing to make a worker, its mayday timer stays
+ * armed, even through a moment when no worker was needed as it fired. The
+ * pool is an unbound one of a nice nobody else uses, with its one worker;
+ * the creations of its workers (that nice) fail, the first one held at a
+ * gate while the case sets up the moment:
+ *   1. an item arrives: the worker turns manager, arms the timer and fails;
+ *   2. the item is cancelled, and the timer fires with nothing needed;
+ *   3. the item is queued again with an item of a WQ_MEM_RECLAIM workqueue
+ *      of the same pool, and the manager goes on failing.
+ * The rescuer must run the second item. Before the fix the timer lapsed at
+ * 2 and every queueing trusted the manager to have it armed: nobody called
+ * the rescuer while creation failed (the fail_workers torture's stall). */
+#define MAYDAY_NICE 11
+
+static struct ktest_gate mayday_gate;
+static atomic_t mayday_fails;
+static struct completion mayday_rescued;
+static volatile bool mayday_in_rescuer;
+
+static bool mayday_fail_hook(void *arg)
+{
+	struct thread_desc d;
+
+	sched_describe_thread(current, &d);
+	if (d.nice != MAYDAY_NICE)
+		return false;
+	if (atomic_inc_return(&mayday_fails) == 1)
+		ktest_gate_pass(&mayday_gate);
+	return true;
+}
+
+static void mayday_nop_fn(struct work_struct *w)
+{
+}
+
+static void mayday_reclaim_fn(struct work_struct *w)
+{
+	mayday_in_rescuer = current_is_rescuer();
+	complete(&mayday_rescued);
+}
+
+static struct wq_pool_stats unbound_pool_now(struct workqueue_struct *wq)
+{
+	struct wq_pool_stats st;
+
+	workqueue_unbound_pool_stats(wq, &st);
+	return st;
+}
+
+static void a_failing_manager_keeps_the_mayday_timer_armed(struct ktest *t)
+{
+	struct workqueue_struct *plain = alloc_workqueue("test_mayday", WQ_UNBOUND, 0);
+	struct workqueue_struct *reclaim =
+		alloc_workqueue("test_mayday_reclaim", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	static struct work_struct item, reclaim_item;
+
+	KT_ASSERT_TRUE(t, plain && reclaim && attrs);
+	attrs->nice = MAYDAY_NICE;
+	KT_ASSERT_EQ(t, apply_workqueue_attrs(plain, attrs), 0);
+	KT_ASSERT_EQ(t, apply_workqueue_attrs(reclaim, attrs), 0);
+	free_workqueue_attrs(attrs);
+	struct wq_pool_stats st = unbound_pool_now(plain);
+
+	KT_ASSERT_EQ(t, st.nr_workers, 1);
+	KT_ASSERT_EQ(t, st.nr_idle, 1);
+	ktest_gate_init(&mayday_gate);
+	atomic_set(&mayday_fails, 0);
+	init_completion(&mayday_rescued);
+	mayday_in_rescuer = false;
+	INIT_WORK(&item, mayday_nop_fn);
+	INIT_WORK(&reclaim_item, mayday_reclaim_fn);
+	kthread_set_fail_hook(mayday_fail_hook, NULL);
+	/* 1. */
+	queue_work(plain, &item);
+	if (KT_GATE_WAIT_ARRIVED(t, &mayday_gate, 1)) {
+		/* 2. Any firing counted from here finds nothing to do. */
+		KT_EXPECT_TRUE(t, cancel_work(&item));
+		u64 fired = unbound_pool_now(plain).nr_mayday_timeouts;
+
+		KT_WAIT_UNTIL(t, unbound_pool_now(plain).nr_mayday_timeouts > fired);
+		/* 3. */
+		queue_work(plain, &item);
+		queue_work(reclaim, &reclaim_item);
+		ktest_gate_open(&mayday_gate);
+		KT_EXPECT_NE(t, wait_for_completion_timeout(&mayday_rescued, KT_WAIT_LIMIT_NS), 0);
+		KT_EXPECT_TRUE(t, mayday_in_rescuer);
+		KT_EXPECT_LE(t, 2, atomic_read(&mayday_fails)); /* it went on failing */
+	}
+	kthread_set_fail_hook(NULL, NULL);
+	ktest_gate_open(&mayday_gate);
+	flush_work(&item);
+	flush_work(&reclaim_item);
+	destroy_workqueue(plain);
+	destroy_workqueue(reclaim);
+}
+
 /* ---- freezing ----------------------------------------------------------- */
 
 static struct work_struct frz_a, frz_b;
@@ -1084,6 +1182,7 @@ KTEST_SUITE(workqueue_api, KTEST_CASE(ordered_keeps_strict_order_from_all_cpus),
 	    KTEST_CASE(queueing_on_an_impossible_cpu_is_reported),
 	    KTEST_CASE(references_are_held_while_queued_or_running),
 	    KTEST_CASE(rescuer_makes_progress_when_workers_cannot_be_created),
+	    KTEST_CASE(a_failing_manager_keeps_the_mayday_timer_armed),
 	    KTEST_CASE(freeze_drains_and_holds_freezable_work),
 	    KTEST_CASE(highpri_items_run_before_waiting_normal_ones),
 	    KTEST_CASE(cpu_intensive_items_do_not_hold_back_others),
