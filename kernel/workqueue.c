@@ -198,6 +198,7 @@ struct worker_pool {
 	u64 peak_at;			/* L */
 	u64 nr_executed, nr_created, nr_destroyed, nr_maydays, nr_rescued; /* L */
 	u64 nr_deferred, nr_hogs, nr_mayday_timeouts;			   /* L */
+	u64 shortest_life_ns; /* L: the shortest idle life a worker reaped here had */
 	/* The statistics work only: the executed count at its last look, and
 	 * since when it has seen pending work without progress (0: not). */
 	u64 watch_executed, watch_since;
@@ -1421,12 +1422,14 @@ static void idle_cull_fn(struct work_struct *work)
 			break; /* only this worker is over the need: it stays */
 		struct worker *worker =
 			list_last_entry(&pool->idle_list, struct worker, idle_entry);
-		u64 expires = worker->last_active + idle_life_ns(pool->nr_idle + me - keep);
+		u64 life = idle_life_ns(pool->nr_idle + me - keep);
 
-		if (now < expires && pool->refcnt) {
-			mod_timer(&pool->idle_timer, expires);
+		if (now < worker->last_active + life && pool->refcnt) {
+			mod_timer(&pool->idle_timer, worker->last_active + life);
 			break;
 		}
+		if (pool->refcnt && (!pool->shortest_life_ns || life < pool->shortest_life_ns))
+			pool->shortest_life_ns = life;
 		destroy_worker(worker);
 	}
 	spin_unlock_irq(&pool->lock);
@@ -3287,6 +3290,7 @@ static void pool_stats(struct worker_pool *pool, struct wq_pool_stats *st)
 		.nr_deferred = pool->nr_deferred,
 		.nr_hogs = pool->nr_hogs,
 		.nr_mayday_timeouts = pool->nr_mayday_timeouts,
+		.shortest_life_ns = pool->shortest_life_ns,
 	};
 	spin_unlock_irqrestore(&pool->lock, flags);
 	st->nr_trustee_runs = READ_ONCE(pool->nr_trustee_runs);
@@ -3297,13 +3301,18 @@ void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_po
 	pool_stats(&cpu_pools[cpu][which], st);
 }
 
-void workqueue_unbound_pool_stats(struct workqueue_struct *wq, struct wq_pool_stats *st)
+void workqueue_wq_pool_stats(struct workqueue_struct *wq, unsigned int cpu,
+			     struct wq_pool_stats *st)
 {
 	mutex_lock(&wq->mutex);
-	if (WARN_ON_ONCE(!(wq->flags & WQ_UNBOUND)))
-		*st = (struct wq_pool_stats){ 0 };
+	struct pool_workqueue *pwq = (wq->flags & WQ_UNBOUND) ? wq->dfl_pwq :
+				     cpu < NR_CPUS	      ? wq->pool_pwqs[cpu] :
+								NULL;
+
+	if (pwq)
+		pool_stats(pwq->pool, st);
 	else
-		pool_stats(wq->dfl_pwq->pool, st);
+		*st = (struct wq_pool_stats){ 0 }; /* not a CPU it has a pool on */
 	mutex_unlock(&wq->mutex);
 }
 

@@ -359,10 +359,15 @@ struct wq_pool_stats {
 	u64 nr_hogs;		/* items marked CPU-intensive for holding the pool */
 	u64 nr_trustee_runs;	/* times its trustee started (per-CPU pools) */
 	u64 nr_mayday_timeouts; /* times its mayday timer fired */
+	/* The shortest idle life a worker reaped there had (0: none reaped
+	 * for being over the need): wq_idle_timeout_ms / (excess + 1). */
+	u64 shortest_life_ns;
 };
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st);
-/* The figures of an unbound workqueue's pool (the one its items go to now). */
-void workqueue_unbound_pool_stats(struct workqueue_struct *wq, struct wq_pool_stats *st);
+/* The figures of the pool wq's items for cpu go to now (bound: cpu's pool
+ * of wq's nice; unbound: its pool, whatever cpu). May sleep. */
+void workqueue_wq_pool_stats(struct workqueue_struct *wq, unsigned int cpu,
+			     struct wq_pool_stats *st);
 
 /* A workqueue's figures. */
 struct wq_stats {

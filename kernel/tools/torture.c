@@ -949,7 +949,7 @@ static unsigned int trustee_idle(void)
 {
 	struct wq_pool_stats st;
 
-	workqueue_unbound_pool_stats(run.starve_wq, &st);
+	workqueue_wq_pool_stats(run.starve_wq, WORK_CPU_UNBOUND, &st);
 	return st.nr_idle;
 }
 

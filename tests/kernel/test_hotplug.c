@@ -1120,7 +1120,7 @@ static unsigned int unbound_idle(struct workqueue_struct *wq)
 {
 	struct wq_pool_stats st;
 
-	workqueue_unbound_pool_stats(wq, &st);
+	workqueue_wq_pool_stats(wq, WORK_CPU_UNBOUND, &st);
 	return st.nr_idle;
 }
 

@@ -11,6 +11,7 @@
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
+#include "lib/string.h"
 #include "tests/kernel/ktest_helpers.h"
 
 #define NR_SLEEPY 64
@@ -50,11 +51,15 @@ static atomic_t running_now, max_running;
 static volatile unsigned int bad_cpu;
 static struct thread *batch_thread; /* the worker that ran the first item */
 static u64 batch_nvcsw;
-static int batch_breaks; /* items on another worker, or after it blocked */
+static int batch_breaks;	   /* items on another worker, or after it blocked */
+static int batch_first_break = -1; /* the item that broke it first */
+static char batch_first_worker[THREAD_NAME_LEN], batch_break_worker[THREAD_NAME_LEN];
+static u64 batch_break_blocks; /* how often the first worker had blocked by then */
+static atomic_t batch_seq;
 
 static void cpu_bound(struct work_struct *w)
 {
-	int n = atomic_inc_return(&running_now);
+	int n = atomic_inc_return(&running_now), seq = atomic_inc_return(&batch_seq) - 1;
 
 	atomic_max(&max_running, n);
 	udelay(2000);
@@ -62,38 +67,72 @@ static void cpu_bound(struct work_struct *w)
 	if (!batch_thread) {
 		batch_thread = current;
 		batch_nvcsw = current->stats.nvcsw;
+		strscpy(batch_first_worker, current->name, sizeof(batch_first_worker));
 	} else if (batch_thread != current || current->stats.nvcsw != batch_nvcsw) {
-		batch_breaks++;
+		if (!batch_breaks++) {
+			batch_first_break = seq;
+			strscpy(batch_break_worker, current->name, sizeof(batch_break_worker));
+			batch_break_blocks = READ_ONCE(batch_thread->stats.nvcsw) - batch_nvcsw;
+		}
 	}
 }
 
 /* CPU-bound items on one CPU run one at a time, batched on one worker
  * that never blocks in between (no context switch from item to item):
  * cmwq's own rule, seen here with CPU-hog detection off (with it on, a
- * hog lets one more item start: test_wq_adapt.c). */
+ * hog lets one more item start: test_wq_adapt.c). The rule holds for a
+ * pool nothing else uses: in a shared one (cpu0's system pool, where this
+ * case once ran) another worker counted as running in the pool (an earlier
+ * case's item woken, a reaping item) counts as running too, and the batch
+ * may stop and pass to it. So the items go to a pool of their own (a nice
+ * no other workqueue uses), the case checks that the pool ran nothing
+ * else, and a break says which item, which worker and how often the first
+ * one blocked (once it failed at -smp 2 with batch_breaks 31 alone). */
+#define BATCH_NICE  3
+#define BATCH_ITEMS 32
+
 static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 {
-	static struct work_struct items[32];
-	unsigned int cpu = cpumask_first(&cpu_online_mask);
+	static struct work_struct items[BATCH_ITEMS];
+	unsigned int cpu = ktest_last_online_cpu();
 	unsigned int thresh = wq_cpu_intensive_thresh_us;
+	struct workqueue_struct *wq = alloc_workqueue("test_batch", 0, 0);
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	struct wq_pool_stats before, after;
 
+	KT_ASSERT_TRUE(t, wq && attrs);
+	attrs->nice = BATCH_NICE;
+	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
+	free_workqueue_attrs(attrs);
 	WRITE_ONCE(wq_cpu_intensive_thresh_us, 0);
-
 	atomic_set(&running_now, 0);
 	atomic_set(&max_running, 0);
+	atomic_set(&batch_seq, 0);
 	batch_thread = NULL;
 	batch_breaks = 0;
+	batch_first_break = -1;
+	workqueue_wq_pool_stats(wq, cpu, &before);
 	preempt_disable(); /* all waiting before the first one runs */
-	for (int i = 0; i < 32; i++) {
+	for (int i = 0; i < BATCH_ITEMS; i++) {
 		INIT_WORK(&items[i], cpu_bound);
-		queue_work_on(cpu, system_wq, &items[i]);
+		queue_work_on(cpu, wq, &items[i]);
 	}
 	preempt_enable();
-	for (int i = 0; i < 32; i++)
-		flush_work(&items[i]);
+	flush_workqueue(wq); /* no barrier items in the pool, as flush_work() would queue */
 	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
+	workqueue_wq_pool_stats(wq, cpu, &after);
 	KT_EXPECT_EQ(t, atomic_read(&max_running), 1);
 	KT_EXPECT_EQ(t, batch_breaks, 0);
+	if (batch_breaks) /* what a failure needs to be told apart */
+		ktest_fail(t, __FILE__, __LINE__,
+			   "item %d of %d was the first not run by %s in one go: %s ran it, %s "
+			   "had blocked %lu times; the pool ran %lu items, %lu workers made",
+			   batch_first_break, BATCH_ITEMS, batch_first_worker, batch_break_worker,
+			   batch_first_worker, batch_break_blocks,
+			   after.nr_executed - before.nr_executed,
+			   after.nr_created - before.nr_created);
+	KT_EXPECT_EQ(t, after.nr_executed - before.nr_executed, BATCH_ITEMS); /* nothing else */
+	destroy_workqueue(wq);
 }
 
 #define CHAIN 200

@@ -844,7 +844,7 @@ static struct wq_pool_stats unbound_pool_now(struct workqueue_struct *wq)
 {
 	struct wq_pool_stats st;
 
-	workqueue_unbound_pool_stats(wq, &st);
+	workqueue_wq_pool_stats(wq, WORK_CPU_UNBOUND, &st);
 	return st;
 }
 

@@ -148,11 +148,12 @@ static void quick_fn(struct work_struct *w)
 	msleep(1);
 }
 
-/* After a storm the extra workers go (in proportion: far over the need,
- * quickly), down to the two idle ones kept, and the pool they leave still
- * runs what is queued, blocking items included. The normal pool reaps
- * with an item of its own (system_wq): the worker running it counts as
- * idle, or the pool would stay one over and re-arm its reaping for ever. */
+/* After a storm the extra workers go, down to the two idle ones kept, and
+ * the pool they leave still runs what is queued, blocking items included
+ * (a short timeout: how fast is not the point here). The normal pool
+ * reaps with an item of its own (system_wq): the worker running it counts
+ * as idle, or the pool would stay one over and re-arm its reaping for
+ * ever. */
 static void reap_then_run(struct ktest *t, struct workqueue_struct *wq, enum wq_cpu_pool which)
 {
 	unsigned int cpu = ktest_last_online_cpu(), saved = wq_idle_timeout_ms;
@@ -184,6 +185,52 @@ static void reaping_leaves_the_pool_able_to_run_work(struct ktest *t)
 {
 	reap_then_run(t, system_highpri_wq, WQ_POOL_HIGHPRI);
 	reap_then_run(t, system_wq, WQ_POOL_NORMAL);
+}
+
+/* Reaping in proportion: an idle worker beyond the need lives
+ * wq_idle_timeout_ms / (excess + 1), at least 50 ms, so a pool far over
+ * its need sheds workers quickly. After a storm of 24 in a pool of its own
+ * (a nice no other workqueue uses), with a timeout of 1.2 s, the first
+ * worker reaped is 22 or so over the need: its life is the 50 ms floor,
+ * far under the timeout (without the proportion it would be the whole
+ * timeout). The timeout must be over 23 floors for the proportion to show
+ * at all. */
+#define REAP_NICE	 9
+#define REAP_STORM	 24
+#define REAP_TIMEOUT_MS	 1200
+#define REAP_MIN_LIFE_NS (50 * NSEC_PER_MSEC)
+
+static void reaping_far_over_the_need_is_quick(struct ktest *t)
+{
+	unsigned int cpu = ktest_last_online_cpu(), saved = wq_idle_timeout_ms;
+	struct workqueue_struct *wq = alloc_workqueue("test_reap", 0, 0);
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	struct wq_pool_stats st;
+	struct ktest_gate gate;
+
+	KT_ASSERT_TRUE(t, wq && attrs);
+	attrs->nice = REAP_NICE;
+	KT_ASSERT_EQ(t, apply_workqueue_attrs(wq, attrs), 0);
+	free_workqueue_attrs(attrs);
+	workqueue_wq_pool_stats(wq, cpu, &st);
+	KT_EXPECT_EQ(t, st.shortest_life_ns, 0); /* nothing reaped there yet */
+	ktest_gate_init(&gate);
+	WRITE_ONCE(wq_idle_timeout_ms, REAP_TIMEOUT_MS);
+	struct ktest_gate_work *g = ktest_gate_works_alloc(REAP_STORM, &gate);
+
+	KT_ASSERT_NOT_NULL(t, g);
+	for (unsigned int i = 0; i < REAP_STORM; i++)
+		queue_work_on(cpu, wq, &g[i].work);
+	KT_GATE_WAIT_ARRIVED(t, &gate, REAP_STORM);
+	gated_finish(g, REAP_STORM);
+	KT_WAIT_UNTIL(t, ({
+			      workqueue_wq_pool_stats(wq, cpu, &st);
+			      st.nr_workers <= 2;
+		      }));
+	WRITE_ONCE(wq_idle_timeout_ms, saved);
+	KT_EXPECT_LE(t, REAP_MIN_LIFE_NS, st.shortest_life_ns);
+	KT_EXPECT_LE(t, st.shortest_life_ns, (u64)REAP_TIMEOUT_MS * NSEC_PER_MSEC / 10);
+	destroy_workqueue(wq);
 }
 
 /* ---- CPU hogs ------------------------------------------------------------- */
@@ -322,6 +369,7 @@ static void at_the_bound_the_rescuer_runs_reclaim_work(struct ktest *t)
 KTEST_SUITE(wq_adapt, KTEST_CASE(a_block_within_the_hold_makes_no_worker),
 	    KTEST_CASE(a_block_past_the_hold_makes_a_worker), KTEST_CASE(a_storm_is_paced),
 	    KTEST_CASE(reaping_leaves_the_pool_able_to_run_work),
+	    KTEST_CASE(reaping_far_over_the_need_is_quick),
 	    KTEST_CASE(a_cpu_hog_stops_holding_the_pool),
 	    KTEST_CASE(cpu_bound_items_make_one_hog_at_a_time),
 	    KTEST_CASE(at_the_bound_the_rescuer_runs_reclaim_work));
