@@ -967,6 +967,14 @@ int sched_unpin_current(const struct cpumask *saved)
 	return set_cpus_allowed(current, saved);
 }
 
+/* Runnable threads on rq, its current one included, the idle one not (a
+ * CPU that never started has no current thread). rq->lock held. */
+static unsigned int rq_nr_running(const struct rq *rq)
+{
+	assert_spin_locked(&rq->lock);
+	return rq->nr_queued + (rq->curr && rq->curr != rq->idle);
+}
+
 void sched_describe_thread(struct thread *t, struct thread_desc *d)
 {
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
@@ -981,6 +989,9 @@ void sched_describe_thread(struct thread *t, struct thread_desc *d)
 	d->fifo_prio = t->fifo_prio;
 	cpumask_copy(&d->cpus_allowed, &t->cpus_allowed);
 	d->runtime_ns = t->stats.sum_exec_ns;
+	d->vruntime = t->vruntime;
+	d->min_vruntime = rq->min_vruntime;
+	d->nr_running = rq_nr_running(rq);
 	d->nvcsw = t->stats.nvcsw;
 	d->nivcsw = t->stats.nivcsw;
 	spin_unlock_no_resched(&rq->lock);
@@ -1222,8 +1233,7 @@ void sched_get_rq_stats(unsigned int cpu, struct rq_stats *st)
 	unsigned long flags = spin_lock_irqsave(&rq->lock);
 
 	st->nr_switches = rq->nr_switches;
-	/* A CPU that never started has no current thread and no idle time. */
-	st->nr_running = rq->nr_queued + (rq->curr && rq->curr != rq->idle);
+	st->nr_running = rq_nr_running(rq);
 	st->idle_ns = rq->idle_ns + (rq->curr == rq->idle ? ktime_get_ns() - rq->idle_since : 0);
 	spin_unlock_irqrestore(&rq->lock, flags);
 }

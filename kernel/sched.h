@@ -250,6 +250,11 @@ struct thread_desc {
 	unsigned int fifo_prio;
 	struct cpumask cpus_allowed;
 	u64 runtime_ns; /* its stint under way included */
+	/* Fair class: its vruntime, and its run queue's minimum and count of
+	 * runnable threads at the same moment (vruntime means something only
+	 * against that queue's minimum). */
+	u64 vruntime, min_vruntime;
+	unsigned int nr_running;
 	u64 nvcsw, nivcsw;
 };
 void sched_describe_thread(struct thread *t, struct thread_desc *d);

@@ -899,8 +899,11 @@ static void fifo_priorities_order_fifo_threads(struct ktest *t)
 }
 
 static volatile bool wp_go, wp_sleeper_go, wp_waker_continued, wp_sleeper_saw_continued,
-	wp_sleeper_done;
+	wp_sleeper_done, wp_wakeup_asked;
 static struct thread *wp_sleeper;
+/* What a failure needs to be told apart: the waker and the sleeper just
+ * before the wake-up, and the sleeper as it runs. */
+static struct thread_desc wp_waker_before, wp_sleeper_before, wp_sleeper_ran;
 
 static int wp_sleeper_fn(void *arg)
 {
@@ -912,6 +915,7 @@ static int wp_sleeper_fn(void *arg)
 	}
 	__set_current_state(THREAD_RUNNING);
 	wp_sleeper_saw_continued = READ_ONCE(wp_waker_continued);
+	sched_describe_thread(current, &wp_sleeper_ran);
 	WRITE_ONCE(wp_sleeper_done, true);
 	return 0;
 }
@@ -920,18 +924,44 @@ static int wp_waker_fn(void *arg)
 {
 	while (!READ_ONCE(wp_go))
 		cpu_relax();
+	sched_describe_thread(wp_sleeper, &wp_sleeper_before);
+	sched_describe_thread(current, &wp_waker_before);
 	WRITE_ONCE(wp_sleeper_go, true);
+	/* The wake-up itself must ask for the CPU. Its slice end, moved to now
+	 * by the newcomer (the waker's lead is far past a slice), would take
+	 * the CPU a moment later all the same, at a clock interrupt: with
+	 * interrupts off across the wake-up that cannot pass for it. */
+	local_irq_disable();
 	wake_up_thread(wp_sleeper);
-	/* With wake-up preemption the sleeper, far behind in vruntime, has
-	 * already run by the time we get here. */
+	wp_wakeup_asked = need_resched();
+	local_irq_enable();
+	/* A preemption point: the sleeper runs here. Then none can come
+	 * between it and the store. */
+	preempt_disable();
+	preempt_enable();
+	preempt_disable();
 	WRITE_ONCE(wp_waker_continued, true);
+	preempt_enable();
 	return 0;
+}
+
+static void wp_print(const char *who, const struct thread_desc *d)
+{
+	printk(KERN_RAW "    # %s: cpu%u %s vruntime %lu (queue minimum %lu, %u runnable), ran %lu "
+			"us, %lu/%lu switches\n",
+	       who, d->cpu, thread_state_name(d->state), d->vruntime, d->min_vruntime,
+	       d->nr_running, d->runtime_ns / 1000, d->nvcsw, d->nivcsw);
 }
 
 /* A fair thread that slept takes the CPU from the fair thread that wakes
  * it, when that one ran far ahead of it (more than the wake-up
  * granularity): at the wake-up, not at its slice end. The waker's lead is
- * counted in its own CPU time, and the order is seen by the sleeper. */
+ * counted in its own CPU time, and the order is seen by the sleeper. The
+ * case once failed at -smp 4 under UEFI (the sleeper saw the waker go on)
+ * and could not say why; it could not have told a lost wake-up preemption
+ * either (the slice end, a clock interrupt a moment later, hid it): it now
+ * checks the wake-up's own request apart, and prints both threads'
+ * vruntimes against their queue's minimum when it fails. */
 static void fair_wakeup_preempts_the_waker(struct ktest *t)
 {
 	unsigned int c = victim_cpu(), a = other_cpu();
@@ -940,7 +970,7 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 	thread_get_cpus_allowed(current, &old);
 	if (a < NR_CPUS)
 		KT_ASSERT_EQ(t, set_cpus_allowed(current, cpumask_of(a)), 0);
-	wp_go = wp_sleeper_go = wp_waker_continued = wp_sleeper_done = false;
+	wp_go = wp_sleeper_go = wp_waker_continued = wp_sleeper_done = wp_wakeup_asked = false;
 	wp_sleeper_saw_continued = true;
 	wp_sleeper = kthread_create_on_cpu(wp_sleeper_fn, NULL, c, "wp-sleeper");
 	struct thread *w = kthread_create_on_cpu(wp_waker_fn, NULL, c, "wp-waker");
@@ -954,7 +984,13 @@ static void fair_wakeup_preempts_the_waker(struct ktest *t)
 	KT_WAIT_UNTIL(t, thread_runtime_ns(w) >= 30 * NSEC_PER_MSEC);
 	WRITE_ONCE(wp_go, true);
 	KT_WAIT_UNTIL(t, READ_ONCE(wp_sleeper_done));
+	KT_EXPECT_TRUE(t, wp_wakeup_asked);
 	KT_EXPECT_FALSE(t, wp_sleeper_saw_continued);
+	if (!wp_wakeup_asked || wp_sleeper_saw_continued) {
+		wp_print("waker before the wake-up", &wp_waker_before);
+		wp_print("sleeper before it", &wp_sleeper_before);
+		wp_print("sleeper as it ran", &wp_sleeper_ran);
+	}
 	WRITE_ONCE(wp_sleeper_go, true);
 	wake_up_thread(wp_sleeper); /* after a failure: let it end */
 	kthread_stop(w);
