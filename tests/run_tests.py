@@ -520,20 +520,23 @@ HARNESS_BOOTS = [
          cases_failing=["serial_rx.host_bytes_arrive_in_order"],
          send_on=(SERIAL_RX_READY, serial_rx_pattern(SERIAL_RX_BYTES)[:1000] +
                   serial_rx_pattern(SERIAL_RX_BYTES)[1001:])),
-    # And with nothing sent, it must give up (after its 60 s) and fail.
+    # And with nothing sent, it must give up (after its wait, made 5 s here) and fail.
     Boot("harness-detects-serial-silence", "serial_rx", expect="fail", smp=2, mem="256M",
-         cases_failing=["serial_rx.host_bytes_arrive_in_order"]),
+         extra_cmdline="ktest_serial_rx_wait_s=5",
+         cases_failing=["serial_rx.host_bytes_arrive_in_order"],
+         must_contain=[r"timeout after 5 s: 0 of \d+ bytes arrived"]),
     # The CPU-hotplug torture must fail when an invariant breaks: a lost
     # queueing (its accounting), and a hung operation (its watchdog, which
-    # reports after 30 s and ends the stuck run 30 s later).
+    # reports after torture_stall_s, 30 s but 5 s here, and ends the stuck
+    # run as long later).
     Boot("harness-detects-torture-loss", "hotplug_torture", expect="fail", smp=2, mem="256M",
          extra_cmdline="torture_cycles=30 torture_inject=lost",
          cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
          must_contain=[r"torture: violation \d+: item plain/0: queued \d+ times, .*\(lost 1\)",
                        r"\] torture: FAIL \(\d+ violations\)"]),
     Boot("harness-detects-torture-hang", "hotplug_torture", expect="fail", smp=2, mem="256M",
-         extra_cmdline="torture_cycles=100000 torture_inject=hang", timeout=240,
-         cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
+         extra_cmdline="torture_cycles=100000 torture_inject=hang torture_stall_s=5",
+         timeout=240, cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
          must_contain=[r"torture/onoff: injected hang\(0\) has not returned after \d+ s",
                        r"\] torture: FAIL \(\d+ violations\)"]),
     # Lab 2: with the non-reentrancy guard off, the test must catch it.

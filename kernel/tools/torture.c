@@ -43,8 +43,6 @@
 #include "lib/string.h"
 
 #define NR_STRESS	   TORTURE_MAX_THREADS /* stress threads (at most) */
-#define STALL_NS	   (30 * NSEC_PER_SEC) /* an operation this long has hung */
-#define GIVE_UP_NS	   (30 * NSEC_PER_SEC) /* after a hang: end the run anyway */
 #define STOP_WAIT_NS	   (60 * NSEC_PER_SEC) /* for a stress thread to stop */
 #define WATCH_PERIOD_MS	   200
 #define PROGRESS_NS	   (30 * NSEC_PER_SEC)
@@ -86,6 +84,13 @@ PARAM_BOOL(torture_attrs, torture_attrs,
 static unsigned int torture_threads = NR_STRESS;
 PARAM_UINT(torture_threads, torture_threads, 1, NR_STRESS,
 	   "CPU-hotplug torture: stress threads (each with its items and timer)");
+static unsigned int torture_stall_s = 30;
+PARAM_UINT(torture_stall_s, torture_stall_s, 1, 3600,
+	   "CPU-hotplug torture: an operation this many seconds long has hung, and the run "
+	   "ends as long after the first such (the harness's hang test makes it short)");
+/* An operation this long has hung; after a hang, the run ends this long
+ * after it anyway. */
+#define STALL_NS ((u64)READ_ONCE(torture_stall_s) * NSEC_PER_SEC)
 static unsigned int torture_trace;
 PARAM_UINT(torture_trace, torture_trace, 0, 65536,
 	   "CPU-hotplug torture: events per CPU traced, frozen at the first violation and "
@@ -1514,7 +1519,7 @@ static int watch_thread_fn(void *unused)
 		}
 		if (atomic_read(&run.verdict_given))
 			continue;
-		if (first_stall && now - first_stall >= GIVE_UP_NS) {
+		if (first_stall && now - first_stall >= STALL_NS) {
 			pr_err("threads are stuck: ending the run without them\n");
 			report_verdict(RUN_GAVE_UP);
 			continue;
