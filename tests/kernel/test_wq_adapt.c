@@ -42,42 +42,76 @@ static void gated_finish(struct ktest_gate_work *g, unsigned int n)
 /* Items that block while a hold lasts (100 s here): the pool's idle
  * workers take them, the last one waits instead of making a worker, and
  * when the blocked ones come back they run the rest. No worker is made.
- * CPU-hog detection is off meanwhile: a worker marked as a hog (one still
- * on its way to the gate when the threshold runs out, its vCPU preempted by
- * the host, say) counts as running, not as blocked, and the hold does not
- * wait for it: a worker would be made. */
+ *
+ * A hold starts when a counted worker blocks and leaves work waiting (the
+ * sleeping hook stamps it only then). The case once began with an item
+ * blocking alone: no stamp, so the first worker to find no spare looked
+ * at the pool's previous stamp, which on a boot over 100 s old was over a
+ * hold ago ("the blocks are long ones"), and made a worker: 65 made where
+ * 63 were expected. Now the first item queues the second before it
+ * blocks. The pool is given idle workers first (gated items let go), so
+ * that the first two items start without a spare being made.
+ * CPU-hog detection is off meanwhile: a worker marked as a hog on its way
+ * to the gate (its vCPU preempted by the host, say) counts as running, its
+ * block stamps nothing, and the hold does not wait for it. */
+#define HOLD_PRIME 4
+
+static struct ktest_gate hold_gate;
+static struct ktest_gate_work *hold_rest; /* the items after the first */
+static unsigned int hold_cpu;
+
+static void hold_first_fn(struct work_struct *w)
+{
+	queue_work_on(hold_cpu, system_highpri_wq, &hold_rest[0].work);
+	ktest_gate_pass(&hold_gate);
+}
+
 static void a_block_within_the_hold_makes_no_worker(struct ktest *t)
 {
 	unsigned int cpu = ktest_last_online_cpu(), hold = wq_create_hold_us;
 	unsigned int thresh = wq_cpu_intensive_thresh_us;
-	struct ktest_gate gate;
+	static struct work_struct first;
+	struct ktest_gate prime_gate;
 
-	ktest_gate_init(&gate);
+	hold_cpu = cpu;
+	ktest_gate_init(&prime_gate);
+	ktest_gate_init(&hold_gate);
 	WRITE_ONCE(wq_cpu_intensive_thresh_us, 0);
+	struct ktest_gate_work *p = ktest_gate_works_alloc(HOLD_PRIME, &prime_gate);
+
+	KT_ASSERT_NOT_NULL(t, p);
+	for (unsigned int i = 0; i < HOLD_PRIME; i++)
+		queue_work_on(cpu, system_highpri_wq, &p[i].work);
+	KT_GATE_WAIT_ARRIVED(t, &prime_gate, HOLD_PRIME);
+	gated_finish(p, HOLD_PRIME);
 	WRITE_ONCE(wq_create_hold_us, 100 * 1000 * 1000);
 	/* An expired hold earlier switched holds off for 10 holds (1 ms at
 	 * the default): past that now, however late this sleep returns. */
 	msleep(10);
 	unsigned int n = pool_now(cpu, WQ_POOL_HIGHPRI).nr_idle + 3;
-	struct ktest_gate_work *g = ktest_gate_works_alloc(n, &gate);
 
-	KT_ASSERT_NOT_NULL(t, g);
-	/* The first block starts the hold (a spare it needed before is made
-	 * before it starts, so it is counted in the base). */
-	queue_work_on(cpu, system_highpri_wq, &g[0].work);
-	KT_GATE_WAIT_ARRIVED(t, &gate, 1);
+	KT_EXPECT_LE(t, HOLD_PRIME, n - 3);
+	hold_rest = ktest_gate_works_alloc(n - 1, &hold_gate);
+	KT_ASSERT_NOT_NULL(t, hold_rest);
+	INIT_WORK(&first, hold_first_fn);
+	queue_work_on(cpu, system_highpri_wq, &first);
+	/* The first blocked with the second waiting (the hold starts), and an
+	 * idle worker took the second. */
+	KT_GATE_WAIT_ARRIVED(t, &hold_gate, 2);
 	struct wq_pool_stats base = pool_now(cpu, WQ_POOL_HIGHPRI);
 
-	for (unsigned int i = 1; i < n; i++)
-		queue_work_on(cpu, system_highpri_wq, &g[i].work);
+	for (unsigned int i = 1; i < n - 1; i++)
+		queue_work_on(cpu, system_highpri_wq, &hold_rest[i].work);
 	/* Some worker found no spare and waits: that is the state to check. */
 	KT_WAIT_UNTIL(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_deferred > base.nr_deferred);
 	struct wq_pool_stats held = pool_now(cpu, WQ_POOL_HIGHPRI);
 
 	KT_EXPECT_EQ(t, held.nr_created, base.nr_created);
-	KT_EXPECT_LT(t, ktest_gate_arrived(&gate), n);
-	gated_finish(g, n);
-	KT_EXPECT_EQ(t, ktest_gate_arrived(&gate), n);
+	KT_EXPECT_LT(t, ktest_gate_arrived(&hold_gate), n);
+	ktest_gate_open(&hold_gate);
+	flush_work(&first);
+	gated_finish(hold_rest, n - 1);
+	KT_EXPECT_EQ(t, ktest_gate_arrived(&hold_gate), n);
 	KT_EXPECT_EQ(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_created, base.nr_created);
 	KT_EXPECT_EQ(t, pool_now(cpu, WQ_POOL_HIGHPRI).nr_hogs, base.nr_hogs);
 	WRITE_ONCE(wq_create_hold_us, hold);
