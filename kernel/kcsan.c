@@ -14,6 +14,11 @@
  * never make a report. Interrupt handlers are checked like threads, with a
  * per-CPU context of their own; NMIs and the CPUs still starting are not.
  *
+ * A detector that stops sampling sees no race, which reads like a kernel
+ * without any: the rate it sampled at is counted (kcsan_get_stats()), and
+ * the end of a test boot and the torture fail a run that sampled under
+ * KCSAN_FLOOR_PER_MILLION (kcsan_sampled()).
+ *
  * This file is not instrumented; the atomics the compiler replaced with
  * calls are carried out here, natively.
  */
@@ -29,6 +34,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "lib/compiler.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 #include "lib/types.h"
 
@@ -67,22 +73,76 @@ static u32 rnd[NR_CPUS];	 /* per CPU, own CPU only: pseudo-random state */
 static int irq_disable[NR_CPUS]; /* per CPU, own CPU only: data_race() in an interrupt */
 static unsigned long nr_watchpoints, nr_races; /* atomic */
 
+/*
+ * How often the detector samples, for the floor under it (kcsan_sampled()):
+ * the plain accesses counted down, got from the countdown itself, so the
+ * fast path does no more than it did. sample() adds each finished count to
+ * nr_counted; a count under way is skip_from less what skip has left. Read
+ * by other CPUs as a glance: a thread and an interrupt of one CPU may lose
+ * a decrement, and a reset racing with the CPU's own sample() a count.
+ */
+static long skip_from[NR_CPUS]; /* per CPU, own CPU and kcsan_set_skip_watch() write: where
+				   skip[] started (less what a reset left counted) */
+static unsigned long nr_counted[NR_CPUS]; /* per CPU, own CPU writes: finished counts */
+
+/* A test's kcsan_set_skip_watch() changes the rate; what it samples then is
+ * left out of the figures the floor judges, which are the boot's own rate
+ * (kcsan_skip_watch=, or its default). */
+static unsigned int boot_skip_watch;	   /* set by kcsan_init() */
+static unsigned long override_watchpoints; /* override_lock: at the override's start */
+static unsigned long override_accesses;	   /* override_lock: at the override's start */
+static unsigned long excluded_watchpoints; /* override_lock: in overrides that ended */
+static unsigned long excluded_accesses;	   /* override_lock: in overrides that ended */
+static DEFINE_SPINLOCK(override_lock);
+
 void kcsan_init(void)
 {
 	for (unsigned int i = 0; i < NR_CPUS; i++)
 		rnd[i] = 2463534242u + i;
+	boot_skip_watch = skip_watch;
 	WRITE_ONCE(kcsan_enabled, true);
 	pr_info("kcsan: on: a watchpoint every ~%u accesses per CPU, %u us each\n", skip_watch,
 		delay_us);
 }
 
+/* Plain accesses counted down so far, and on how many CPUs (a glance). */
+static unsigned long counted_accesses(unsigned int *cpus)
+{
+	unsigned long sum = 0;
+
+	*cpus = 0;
+	for (unsigned int i = 0; i < NR_CPUS; i++) {
+		long under_way = READ_ONCE(skip_from[i]) - READ_ONCE(skip[i]);
+		unsigned long n = READ_ONCE(nr_counted[i]) + (unsigned long)max(under_way, 0l);
+
+		sum += n;
+		*cpus += n != 0;
+	}
+	return sum;
+}
+
 unsigned int kcsan_set_skip_watch(unsigned int n)
 {
+	unsigned long flags = spin_lock_irqsave(&override_lock);
 	unsigned int old = READ_ONCE(skip_watch);
+	unsigned long wp = __atomic_load_n(&nr_watchpoints, __ATOMIC_RELAXED);
+	unsigned int cpus;
+	unsigned long acc = counted_accesses(&cpus);
 
+	if (old != boot_skip_watch) {
+		excluded_watchpoints += wp - override_watchpoints;
+		excluded_accesses += acc - override_accesses;
+	}
+	override_watchpoints = wp;
+	override_accesses = acc;
 	WRITE_ONCE(skip_watch, n);
-	for (unsigned int i = 0; i < NR_CPUS; i++)
+	/* Restart every count (sample() draws the next at the new rate), and
+	 * keep what each had counted so far counted. */
+	for (unsigned int i = 0; i < NR_CPUS; i++) {
+		WRITE_ONCE(skip_from[i], READ_ONCE(skip_from[i]) - READ_ONCE(skip[i]));
 		WRITE_ONCE(skip[i], 0);
+	}
+	spin_unlock_irqrestore(&override_lock, flags);
 	return old;
 }
 
@@ -190,8 +250,52 @@ void kcsan_get_stats(struct kcsan_stats *st)
 	st->reported = nr_reported;
 	spin_unlock_irqrestore(&reported_lock, flags);
 	st->on = READ_ONCE(kcsan_enabled);
+	flags = spin_lock_irqsave(&override_lock);
 	st->watchpoints = __atomic_load_n(&nr_watchpoints, __ATOMIC_RELAXED);
+	st->accesses = counted_accesses(&st->cpus);
+	st->rate_watchpoints = st->watchpoints - excluded_watchpoints;
+	st->rate_accesses = st->accesses - excluded_accesses;
+	if (READ_ONCE(skip_watch) != boot_skip_watch) { /* an override under way */
+		st->rate_watchpoints -= st->watchpoints - override_watchpoints;
+		st->rate_accesses -= st->accesses - override_accesses;
+	}
+	spin_unlock_irqrestore(&override_lock, flags);
 	st->races = __atomic_load_n(&nr_races, __ATOMIC_RELAXED);
+}
+
+void kcsan_stats_since(struct kcsan_stats *during, const struct kcsan_stats *from)
+{
+	struct kcsan_stats now;
+
+	kcsan_get_stats(&now);
+	*during = (struct kcsan_stats){
+		.on = now.on,
+		.cpus = now.cpus,
+		.watchpoints = now.watchpoints - from->watchpoints,
+		.races = now.races - from->races,
+		.reported = now.reported - from->reported,
+		.accesses = now.accesses - from->accesses,
+		.rate_watchpoints = now.rate_watchpoints - from->rate_watchpoints,
+		.rate_accesses = now.rate_accesses - from->rate_accesses,
+	};
+}
+
+bool kcsan_sampled(const struct kcsan_stats *st, char *why, size_t len)
+{
+#ifdef CONFIG_KCSAN
+	unsigned long wp = st->rate_watchpoints, acc = st->rate_accesses;
+
+	if (acc < KCSAN_FLOOR_MIN_ACCESSES_PER_CPU * st->cpus ||
+	    wp * 1000000 >= acc * KCSAN_FLOOR_PER_MILLION)
+		return true;
+	snprintf(why, len,
+		 "the data-race detector was not sampling: %lu watchpoints in %lu plain accesses "
+		 "(%lu per million), under its floor of %u per million",
+		 wp, acc, kcsan_per_million(wp, acc), KCSAN_FLOOR_PER_MILLION);
+	return false;
+#else
+	return true; /* no detector in this image: nothing to judge */
+#endif
 }
 
 /* The call instruction of a return address (as the backtraces print it). */
@@ -334,14 +438,22 @@ static __noinline void consume(unsigned int slot, unsigned long wp, bool write, 
 }
 
 /* This CPU's count of accesses ran out: the next count, and a watchpoint on
- * this access if the context is checked. Out of line: once per thousands. */
+ * this access if the context is checked. A count that was restarted instead
+ * (0 at boot, and kcsan_set_skip_watch() writes 0: the next access finds it
+ * negative) only starts the next one: every watchpoint comes of a count run
+ * out at the rate asked for, never of a restart. Out of line: once per
+ * thousands. */
 static __noinline void sample(unsigned int cpu, unsigned long addr, size_t size, bool write,
 			      const void *ip)
 {
 	unsigned int every = READ_ONCE(skip_watch);
+	bool ran_out = skip[cpu] >= 0;
+	int from = (int)(every > 1 ? every / 2 + next_random(cpu) % every : 1);
 
-	skip[cpu] = (int)(every > 1 ? every / 2 + next_random(cpu) % every : every);
-	if (!unchecked())
+	WRITE_ONCE(nr_counted[cpu], nr_counted[cpu] + (unsigned long)(skip_from[cpu] - skip[cpu]));
+	skip[cpu] = from;
+	WRITE_ONCE(skip_from[cpu], from);
+	if (ran_out && !unchecked())
 		watch(addr, size, write, ip);
 }
 

@@ -539,6 +539,18 @@ HARNESS_BOOTS = [
          timeout=240, cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
          must_contain=[r"torture/onoff: injected hang\(0\) has not returned after \d+ s",
                        r"\] torture: FAIL \(\d+ violations\)"]),
+    # The data-race detector sampling 250 times too rarely (the parameter's
+    # largest value, far under KCSAN_FLOOR_PER_MILLION, kernel/kcsan.h): the
+    # torture must fail, saying so, and the end of the boot must report it.
+    Boot("harness-detects-dead-detector", "hotplug_torture", expect="fail", smp=2, mem="256M",
+         extra_cmdline="torture_cycles=30 kcsan_skip_watch=1000000",
+         cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
+         must_contain=[r"torture: violation \d+: the data-race detector was not sampling: "
+                       r"\d+ watchpoints in \d+ plain accesses",
+                       r"\] torture: FAIL \(\d+ violations\)"],
+         expect_problems=[r"the kernel reported an error: .*\[cpu\d+\] BUG: kcsan: the "
+                          r"data-race detector was not sampling: \d+ watchpoints in \d+ plain "
+                          r"accesses \(\d+ per million\), under its floor of \d+ per million$"]),
     # Lab 2: with the non-reentrancy guard off, the test must catch it.
     Boot("lab2-no-reentrancy-guard", "workqueue", expect="fail", smp=2, mem="256M",
          extra_cmdline="wq_lab_no_reentrancy_guard=1",

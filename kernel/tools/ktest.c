@@ -19,6 +19,7 @@
  * prefix, so that a KTAP parser sees them at the start of the line. */
 #include "kernel/tools/ktest.h"
 #include "drivers/qemu_exit.h"
+#include "kernel/kcsan.h"
 #include "kernel/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
@@ -145,12 +146,37 @@ static unsigned int check_names(const char *list)
 	return unknown;
 }
 
+/* A sanitized boot's data-race detector sampled at its floor or above
+ * (kernel/kcsan.h); a boot whose detector set no watchpoints passed every
+ * race check by making none. The figures go to the log; a rate under the
+ * floor is an error report, which fails the boot. */
+static bool detector_sampled(void)
+{
+#ifdef CONFIG_KCSAN
+	struct kcsan_stats st;
+	char why[192];
+
+	kcsan_get_stats(&st);
+	pr_info("kcsan: %lu watchpoints set in %lu plain accesses at the boot's rate: %lu per "
+		"million (floor %u)\n",
+		st.rate_watchpoints, st.rate_accesses,
+		kcsan_per_million(st.rate_watchpoints, st.rate_accesses), KCSAN_FLOOR_PER_MILLION);
+	if (!kcsan_sampled(&st, why, sizeof(why))) {
+		report_bug("kcsan", "%s", why);
+		return false;
+	}
+#endif
+	return true;
+}
+
 bool ktest_run_selected(void)
 {
 	if (!ktest_requested())
 		return false;
 	unsigned int failed = ktest_run(test_param);
 
+	if (!detector_sampled())
+		failed++;
 	qemu_exit(failed ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 }
 

@@ -303,6 +303,7 @@ static struct torture_run {
 	unsigned long bugs_seen;
 	unsigned long spin_stuck_at_start; /* I */
 	u64 stacks_held_at_start;	   /* I */
+	struct kcsan_stats kcsan_at_start; /* I: the data-race detector's counts */
 
 	/* The verdict */
 	atomic_long_t nr_violations;  /* A */
@@ -1701,6 +1702,19 @@ static void check_run_exercised(void)
 		violation("torture_attrs: no attribute change was made");
 }
 
+/* In a sanitized image, the data-race detector sampled the run at its
+ * floor or above (kernel/kcsan.h): with fewer watchpoints, "no race seen"
+ * means no race looked for. */
+static void check_detector_sampled(void)
+{
+	struct kcsan_stats during;
+	char why[TORTURE_REPORT_LEN];
+
+	kcsan_stats_since(&during, &run.kcsan_at_start);
+	if (!kcsan_sampled(&during, why, sizeof(why)))
+		violation("%s", why);
+}
+
 /* The end state, once the stress threads have stopped and the items are
  * drained: each check reports what it finds as violations, in this order. */
 static void final_checks(void)
@@ -1712,6 +1726,7 @@ static void final_checks(void)
 	check_stacks_released();
 	check_kernel_reports();
 	check_run_exercised();
+	check_detector_sampled();
 }
 
 static void destroy_wqs(void)
@@ -1863,6 +1878,7 @@ static void decide_verdict(bool gave_up)
 	res->spin_stuck = READ_ONCE(spin_stuck_reports) - run.spin_stuck_at_start;
 	kstack_nr_held(&res->stacks_held);
 	res->stacks_held -= run.stacks_held_at_start;
+	kcsan_stats_since(&res->detector, &run.kcsan_at_start);
 	unsigned long flags = spin_lock_irqsave(&report_lock);
 
 	res->violations = atomic_long_read(&run.nr_violations);
@@ -1870,10 +1886,12 @@ static void decide_verdict(bool gave_up)
 	spin_unlock_irqrestore(&report_lock, flags);
 }
 
-/* The validators' statistics beside the verdict: lockdep's, and the
- * data-race detector's where it is built in. */
-static void print_validators(void)
+/* The validators' statistics beside the verdict: lockdep's since boot, and
+ * the data-race detector's during the run, where it is built in. */
+static void print_validators(const struct torture_result *res)
 {
+	const struct kcsan_stats *kc = &res->detector;
+	u64 elapsed_ns = max(res->elapsed_ns, 1ull);
 	struct lockdep_stats ld;
 
 	lockdep_get_stats(&ld);
@@ -1884,13 +1902,14 @@ static void print_validators(void)
 				"off after a report",
 		  ld.reports, ld.classes, ld.max_classes, ld.deps, ld.max_deps, ld.chains,
 		  ld.max_chains, ld.max_depth, UL(ld.chain_hits), UL(ld.chain_misses));
-	struct kcsan_stats kc;
-
-	kcsan_get_stats(&kc);
-	if (kc.on)
-		pr_notice("data-race detector: %lu watchpoints set, %lu races seen, %lu pairs of "
-			  "functions reported\n",
-			  UL(kc.watchpoints), UL(kc.races), UL(kc.reported));
+	if (kc->on)
+		pr_notice(
+			"data-race detector: %lu watchpoints set (%lu per minute; %lu per million "
+			"plain accesses, floor %u), %lu races seen, %lu pairs of functions "
+			"reported\n",
+			UL(kc->watchpoints), UL(kc->watchpoints * 60 * NSEC_PER_SEC / elapsed_ns),
+			kcsan_per_million(kc->rate_watchpoints, kc->rate_accesses),
+			KCSAN_FLOOR_PER_MILLION, UL(kc->races), UL(kc->reported));
 }
 
 /* Print run.result as decide_verdict() left it: the statistics, the
@@ -1915,7 +1934,7 @@ static void print_verdict(void)
 	pr_notice("%lu kernel stack(s) freed while a CPU was starting or dying, held back until "
 		  "none was\n",
 		  UL(res->stacks_held));
-	print_validators();
+	print_validators(res);
 	if (res->spin_stuck)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
 			  "busy host can cause them)\n",
@@ -2044,6 +2063,7 @@ static void run_init(const struct torture_params *p, const struct cpumask *onlin
 	run.bugs_seen = bug_reports();
 	run.spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
 	kstack_nr_held(&run.stacks_held_at_start);
+	kcsan_get_stats(&run.kcsan_at_start);
 	items_init(run.params.seed);
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
 		struct torture_timer *tt = &run.timers[i];

@@ -80,7 +80,10 @@
  *     not violations: a busy host causes them; a deadlock hangs an
  *     operation, which the watchdog reports).
  * A run also fails if it completed no offline/online cycle or ran no
- * work, or (unless stopped by torture_stop) fewer cycles than asked.
+ * work, or (unless stopped by torture_stop) fewer cycles than asked, or,
+ * in a sanitized image, if the data-race detector set fewer watchpoints
+ * during it than its floor (KCSAN_FLOOR_PER_MILLION, kernel/kcsan.h): a
+ * detector that does not sample sees no race.
  *
  * The end of a run prints the cycles, offline and online latency (min,
  * median, max in microseconds), the work done, the violations, and
@@ -124,6 +127,7 @@
 #ifndef KERNEL_TOOLS_TORTURE_H
 #define KERNEL_TOOLS_TORTURE_H
 
+#include "kernel/kcsan.h"
 #include "lib/histogram.h"
 #include "lib/types.h"
 
@@ -185,8 +189,9 @@ struct torture_result {
 	u64 ran_elsewhere; /* items for a CPU going down that ran on another */
 	u64 flushes, cancels;
 	u64 timers_armed, timers_fired;
-	u64 spin_stuck;	 /* spinlock waits over spin_stuck_ms (not violations) */
-	u64 stacks_held; /* kernel stacks freed while a CPU was in transit */
+	u64 spin_stuck;		     /* spinlock waits over spin_stuck_ms (not violations) */
+	u64 stacks_held;	     /* kernel stacks freed while a CPU was in transit */
+	struct kcsan_stats detector; /* the data-race detector's counts during the run */
 	unsigned long violations;
 	unsigned int nr_reports; /* the first violations, described */
 	char reports[TORTURE_MAX_REPORTS][TORTURE_REPORT_LEN];
