@@ -194,10 +194,10 @@ static void dequeue_timer(struct timer_base *b, struct timer_list *t)
 }
 
 /* Take t off its queue if it is pending there; returns whether it was. b,
- * t's home base, locked. */
+ * t's home base, locked: its two callers lock it just before (no second
+ * check here, on every cancel). */
 static bool detach_locked(struct timer_base *b, struct timer_list *t)
 {
-	assert_spin_locked(&b->lock);
 	if (!t->pending)
 		return false;
 	dequeue_timer(b, t);

@@ -1547,10 +1547,12 @@ static int rescuer_thread(void *arg)
  * and an idle worker starts the next item. One hog at a time per pool: a
  * second waits until the first ends, so that a stream of CPU-bound items
  * does not make a worker each. The timer runs again while work waits
- * behind a runner, backing off to 16 thresholds while it marks nobody (a
- * batch of short items, or a hog already out), so a hog later in a batch
- * is seen too; new work queued behind a runner brings it back to one
- * threshold. Linux (6.5) does the same from its tick, on the item's CPU
+ * behind a runner, one threshold on (a hog later in a batch is seen too:
+ * a runner that started after the timer was armed gets a whole threshold
+ * from that fire), backing off to 16 while a hog is already out and
+ * another waits for it; new work queued behind a runner brings it back to
+ * one. After a mark it rests: the worker that takes the waiting work
+ * watches what it leaves behind. Linux (6.5) does the same from its tick, on the item's CPU
  * time, with a 10 ms threshold; baton's default is the same 10 ms, of
  * guest time (docs/workqueue.md, "CPU hogs": under TCG, short thresholds
  * marked ordinary items, the serial console's among them).
@@ -1583,17 +1585,21 @@ static void watch_for_hog(struct worker_pool *pool)
 /* Mark as CPU hogs the counted runners of pool that are on the CPU in an
  * item they started before the hog timer was armed (so one threshold ago
  * or more); how many were. pool->lock held. */
-static unsigned int mark_hogs(struct worker_pool *pool)
+static unsigned int mark_hogs(struct worker_pool *pool, bool *fresh)
 {
 	unsigned int marked = 0;
 	struct worker *worker;
 
 	assert_spin_locked(&pool->lock);
+	*fresh = false;
 	for (int b = 0; b < BUSY_HASH_SIZE; b++)
 		list_for_each_entry(worker, &pool->busy_hash[b], hentry) {
-			if ((worker->flags & WORKER_NOT_RUNNING) || READ_ONCE(worker->sleeping) ||
-			    worker->current_seq > pool->hog_seq)
+			if ((worker->flags & WORKER_NOT_RUNNING) || READ_ONCE(worker->sleeping))
 				continue;
+			if (worker->current_seq > pool->hog_seq) {
+				*fresh = true; /* started since the timer was armed */
+				continue;
+			}
 			/* One at a time: a second hog waits for the first to
 			 * end, so CPU-bound items never make a worker each. */
 			if (pool->nr_hogs_running)
@@ -1621,7 +1627,9 @@ static void pool_hog_timeout(struct timer_list *t)
 	spin_lock(&pool->lock);
 	if (thresh && !pool->disassociated && smp_processor_id() == pool->cpu &&
 	    !list_empty(&pool->worklist) && atomic_read(&pool->nr_running)) {
-		if (mark_hogs(pool)) {
+		bool fresh;
+
+		if (mark_hogs(pool, &fresh)) {
 			if (need_more_worker(pool))
 				wake_up_worker(pool);
 			/* The hog is what this interrupt interrupted: let the
@@ -1629,10 +1637,21 @@ static void pool_hog_timeout(struct timer_list *t)
 			 * end (without this, p99 behind a hog was a whole 1 ms
 			 * item whenever the hog's worker had run less lately). */
 			sched_resched_here();
+			/* Not armed again: the worker that takes the waiting
+			 * work watches what it leaves behind (worker_thread()),
+			 * and work queued later arms it afresh, for a whole
+			 * threshold behind whoever runs then. */
+			pool->hog_backoff = 0;
+			spin_unlock_no_resched(&pool->lock);
+			return;
+		}
+		if (fresh) {
+			/* A runner that started after the timer was armed (the
+			 * next item of a batch): one threshold from now. */
 			pool->hog_backoff = 0;
 		} else if (pool->hog_backoff < HOG_MAX_BACKOFF) {
-			/* Progress (a batch), or a hog already out and another
-			 * waiting for it to end: look less often. */
+			/* A hog already out, and another waiting for it to end:
+			 * look less often. */
 			pool->hog_backoff++;
 		}
 		pool->hog_seq = pool->nr_started;

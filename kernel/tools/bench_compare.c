@@ -78,7 +78,6 @@ struct cmp_run {
 	bool abort;		     /* MT: chain: stalled, the waiters give up */
 	unsigned int chain_reached;  /* X of each chain item in turn: deepest that ran */
 	bool spin_stop;		     /* MT: latency: the busy CPU's load stops */
-	u64 spin_item_ns;	     /* I: latency: how long each item of that load spins */
 };
 
 static u64 now(void)
@@ -733,7 +732,7 @@ static void spinner_fn(struct work_struct *w)
 	struct cmp_run *r = it->run;
 
 	atomic_inc(&it->runs);
-	spin_ns(r->spin_item_ns);
+	spin_ns(OFFLINE_ITEM_NS);
 	if (!READ_ONCE(r->spin_stop))
 		model_queue_on(r->mwq, it->cpu, w);
 }
@@ -754,13 +753,11 @@ static u64 hogs_marked(unsigned int cpu)
 }
 
 /* Queue-to-start of n items on cpu b, one at a time: b idle, or (busy)
- * beside a load of CPU-bound items of load_ns each, one after another in
- * the same workqueue. Reported as scenario (latency_idle, latency_busy or
- * what the caller names) with the items the CPU-hog rule marked meanwhile. */
-static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, u64 load_ns,
-		       const char *scenario, const char *row)
+ * beside a load of CPU-bound 1 ms items, one after another in the same
+ * workqueue. Reported with the items the CPU-hog rule marked meanwhile. */
+static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, const char *row)
 {
-	unsigned int n = c->small ? 5 : (load_ns > OFFLINE_ITEM_NS ? 20 : 200);
+	unsigned int n = c->small ? 5 : 200;
 	struct cmp_run *r = run_alloc(c, m, n, latency_fn, 0);
 	struct cmp_run *load = busy ? run_alloc(c, m, 1, spinner_fn, 0) : NULL;
 	u64 *lat = kcalloc(n, sizeof(u64));
@@ -773,7 +770,6 @@ static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, u
 	}
 	model_flush(r->mwq);
 	if (busy) {
-		load->spin_item_ns = load_ns;
 		load->items[0].cpu = c->b;
 		model_queue_on(load->mwq, c->b, &load->items[0].work);
 	}
@@ -800,7 +796,8 @@ static int latency_one(const struct cmp_ctx *c, enum bench_model m, bool busy, u
 		err = run_check(r, "latency");
 	if (!err) {
 		sort(lat, n, sizeof(u64), cmp_u64);
-		bench_cmp_line(scenario, row ? row : bench_model_names[m],
+		bench_cmp_line(busy ? "latency_busy" : "latency_idle",
+			       row ? row : bench_model_names[m],
 			       "n=%u p50_ns=%lu p99_ns=%lu max_ns=%lu hogs=%lu", n, pct(lat, n, 50),
 			       pct(lat, n, 99), lat[n - 1],
 			       m == MODEL_CMWQ ? hogs_marked(c->b) - hogs0 : 0);
@@ -820,8 +817,7 @@ static int scenario_latency(const struct cmp_ctx *c)
 		pr_notice("latency: busy CPU skipped (needs two online CPUs)\n");
 	for (int busy = 0; busy < (c->a == c->b ? 1 : 2); busy++)
 		for_each_model(m) {
-			int err = latency_one(c, m, busy, OFFLINE_ITEM_NS,
-					      busy ? "latency_busy" : "latency_idle", NULL);
+			int err = latency_one(c, m, busy, NULL);
 
 			if (err)
 				return err;
@@ -1053,13 +1049,72 @@ static int scenario_shortblock(const struct cmp_ctx *c)
 
 /* ---- 10. CPU hogs: the threshold -------------------------------------------------- */
 
-/* Queue-to-start behind CPU-bound items of 1 ms (ordinary work: no item
- * should be marked at the default) and of HOG_ITEM_NS (a hog: the items
- * behind it should start within about a threshold), and the burst's cost,
- * for several thresholds (0: no detection, the policy before); the
- * default's rows are the latency and burst scenarios' own. */
+/* Behind a hog: n times, an item that spins up to HOG_ITEM_NS starts on
+ * cpu b, and once it runs another item is queued there: queue-to-start of
+ * that one (the hog is marked after about a threshold, and stops as the
+ * item starts). Each hog is a fresh one, never marked before: a hog
+ * already marked holds nothing, and an item behind it starts at once. */
 #define HOG_ITEM_NS (100 * NSEC_PER_MSEC)
 
+static void hog_fn(struct work_struct *w)
+{
+	struct citem *it = container_of(w, struct citem, work);
+	struct cmp_run *r = it->run;
+	u64 end = now() + HOG_ITEM_NS;
+
+	item_start(it);
+	while (!READ_ONCE(r->spin_stop) && now() < end)
+		cpu_relax();
+	item_end(it);
+}
+
+static int hog_latency_one(const struct cmp_ctx *c, const char *row)
+{
+	unsigned int n = c->small ? 3 : 20;
+	struct cmp_run *r = run_alloc(c, MODEL_CMWQ, n, latency_fn, 0);
+	struct cmp_run *hogs = run_alloc(c, MODEL_CMWQ, n, hog_fn, 0);
+	u64 *lat = kcalloc(n, sizeof(u64));
+	int err = 0;
+
+	if (!r || !hogs || !lat) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (unsigned int i = 0; i < n && !err; i++) {
+		WRITE_ONCE(hogs->spin_stop, false);
+		queue_item(hogs, i, c->b);
+		if (!wait_bounded(hogs, READ_ONCE(hogs->items[i].start_ns) != 0)) {
+			err = -EIO;
+			break;
+		}
+		r->items[i].queued_ns = now();
+		queue_item(r, i, c->b);
+		if (!wait_bounded(r, READ_ONCE(r->items[i].end_ns) != 0)) {
+			pr_err("latency_hog: item %u never ran\n", i);
+			err = -EIO;
+		}
+		lat[i] = r->items[i].start_ns - r->items[i].queued_ns;
+		WRITE_ONCE(hogs->spin_stop, true);
+		model_flush(hogs->mwq);
+	}
+	model_flush(r->mwq);
+	if (!err) {
+		sort(lat, n, sizeof(u64), cmp_u64);
+		bench_cmp_line("latency_hog", row, "n=%u p50_ns=%lu p99_ns=%lu max_ns=%lu", n,
+			       pct(lat, n, 50), pct(lat, n, 99), lat[n - 1]);
+	}
+out:
+	kfree(lat);
+	run_free(hogs);
+	run_free(r);
+	return err;
+}
+
+/* Queue-to-start behind CPU-bound items of 1 ms (ordinary work: no item
+ * should be marked at the default) and behind a hog (the item should start
+ * within about a threshold), and the burst's cost, for several thresholds
+ * (0: no detection, the policy before); the default's rows are the latency
+ * and burst scenarios' own. */
 static int scenario_hog(const struct cmp_ctx *c)
 {
 	static const unsigned int thresh[] = { 0, 10000, 1000, 200, 50, 20 };
@@ -1076,9 +1131,9 @@ static int scenario_hog(const struct cmp_ctx *c)
 			continue;
 		WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh[k]);
 		snprintf(row, sizeof(row), "thresh-%uus", thresh[k]);
-		err = latency_one(c, MODEL_CMWQ, true, OFFLINE_ITEM_NS, "latency_busy", row);
+		err = latency_one(c, MODEL_CMWQ, true, row);
 		if (!err)
-			err = latency_one(c, MODEL_CMWQ, true, HOG_ITEM_NS, "latency_hog", row);
+			err = hog_latency_one(c, row);
 		if (!err)
 			err = burst_one(c, MODEL_CMWQ, row);
 	}
