@@ -1283,11 +1283,12 @@ def case_diagnostics(what, log, reports):
     return []
 
 
-def report_repeat(runs, times, load):
+def report_repeat(runs, load):
     """The table of make test-repeat: each failure seen (failure_key), in how
     many runs and which, each one's log, with what it said there (the case's
     KTAP diagnostics, the problem's own numbers); each run's totals; the
     load's verdicts; and the count of clean runs."""
+    times = len(runs)
     rows = {}
     for n, t, _ in runs:
         for what, log in t.failures:
@@ -1332,7 +1333,10 @@ def run_repeat(a, boots, det, logdir):
     with det the deterministic-mode checks) a.times times, run NN's logs
     in logdir/repeat/run-NN (the directory is emptied first), with
     a.load the torture beside them; then the table (report_repeat). Exit
-    status 1 if any run failed."""
+    status 1 if any run failed. An interrupt (Ctrl-C) ends it once the boots
+    under way have ended, with the table of the runs that finished."""
+    if a.times < 1:
+        sys.exit("repeat: --times %d: at least one run" % a.times)
     if not boots and not det:
         sys.exit("repeat: no boot of make test's list has a name containing %s" % a.only)
     top = os.path.join(logdir, "repeat")
@@ -1343,7 +1347,7 @@ def run_repeat(a, boots, det, logdir):
         " and the deterministic-mode checks" if det else "",
         ", beside the torture (logs in %s/load)" % top if a.load else "", top), flush=True)
     load = TortureLoad(a.plain_iso or a.iso, os.path.join(top, "load"), manifest) if a.load else None
-    runs = []
+    runs, interrupted = [], False
     try:
         for n in range(1, a.times + 1):
             rundir = os.path.join(top, "run-%02d" % n)
@@ -1357,12 +1361,16 @@ def run_repeat(a, boots, det, logdir):
             remove_qemu_inputs(rundir)
             print("run %d: %d passed, %d failed  (%.0f s)" % (n, t.passed, t.failed, runs[-1][2]),
                   flush=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        print("interrupted in run %d of %d: the table has the %d that finished" % (
+            len(runs) + 1, a.times, len(runs)), flush=True)
     finally:
         if load:
             load.stop()
             remove_qemu_inputs(load.logdir)
-    report_repeat(runs, a.times, load.verdicts if load else None)
-    sys.exit(1 if any(t.failed for _, t, _ in runs) else 0)
+    report_repeat(runs, load.verdicts if load else None)
+    sys.exit(130 if interrupted else 1 if any(t.failed for _, t, _ in runs) else 0)
 
 
 def main():

@@ -460,7 +460,7 @@ def test_repeat_table_counts_each_failure_in_its_runs():
             t = run_tests.Tally()
             run_tests.report_boot(t, boot, cases, problems, path, 1)
             runs.append((n, t, 10.0 * n))
-        run_tests.report_repeat(runs, 3, None)
+        run_tests.report_repeat(runs, None)
     table = out.getvalue().split("\nfailures")[1]
     lines = table.splitlines()
     row = next(i for i, x in enumerate(lines) if "unit: the kernel printed a WARNING" in x)
