@@ -5,6 +5,8 @@
 #                   FIRMWARE=bios; FIRMWARE=uefi boots through OVMF)
 #   make test       host unit tests, then kernel test boots (on the SAN=1 image); ends
 #                   "N passed, N failed"
+#   make test-repeat  make test's boots N=10 times (K=name,... only those; LOAD=1 beside a
+#                   torture; JOBS=n): which failed in which runs, each with its log
 #   SAN=1           with any target: the sanitized build, build-san/ (UBSAN and the
 #                   data-race detector; SAN=ubsan, SAN=kcsan: one of them; docs/sanitizers.md)
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0;
@@ -15,7 +17,8 @@
 #   make torture-search TORTURE_ARGS=... [SEEDS=1-100] [CYCLES=300]   seeds until one fails
 #   make torture-qmp  vCPU hot-plug from the host under the torture (DURATION=3600 s,
 #                   SMP=2, MAXCPUS=6, SEED=0, TORTURE_HOTPLUG=both)
-#   make test-boot  one boot of TESTS=suite,... (SMP, CMDLINE=, DETERMINISTIC=1 SEED=n)
+#   make test-boot  one boot of TESTS=suite,... (SMP, CMDLINE=, DETERMINISTIC=1 SEED=n;
+#                   TIMES=n: n times, as test-repeat runs its boots)
 #   make bench      benchmarks under -icount, checked against targets (SMP=4, BENCH=all)
 #   make debug      QEMU waiting for GDB, and GDB attached, stopped at kmain
 #   make format     reformat the C sources with clang-format-14 (make test checks them)
@@ -104,7 +107,7 @@ SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kern
 	drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: FORCE all iso run test test-boot test-matrix torture torture-replay torture-shrink torture-search torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
+.PHONY: FORCE all iso run test test-images test-repeat test-boot test-matrix torture torture-replay torture-shrink torture-search torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso $(BUILD)/ktest-manifest.json
 
@@ -177,31 +180,49 @@ kernel-tests: deps iso
 # runs build-ubsan, whose UBSAN checks bool loads too, and one the plain
 # build, a bound of guest time (tests/run_tests.py says which). TEST_SAN=0:
 # every boot the plain image (the sanitizers' own suites then fail).
+# test-images: the images the boots of make test and make test-repeat run;
+# TEST_RUNNER: tests/run_tests.py given them.
 ifeq ($(TEST_SAN),1)
 TEST_BUILD ?= build-san
 TEST_UBSAN_BUILD ?= build-ubsan
 # The three images are built with a job per core (BUILD_JOBS).
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-test: deps
+TEST_RUNNER = $(PYTHON) tests/run_tests.py --iso $(TEST_BUILD)/baton.iso --build $(TEST_BUILD) \
+	--ubsan-iso $(TEST_UBSAN_BUILD)/baton.iso --plain-iso $(BUILD)/baton.iso
+test-images: deps
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) iso
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=1 BUILD=$(TEST_BUILD) iso
-	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) host-tests-build
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=ubsan BUILD=$(TEST_UBSAN_BUILD) iso
-	$(Q)$(PYTHON) tests/run_tests.py --iso $(TEST_BUILD)/baton.iso --build $(TEST_BUILD) \
-		--ubsan-iso $(TEST_UBSAN_BUILD)/baton.iso --plain-iso $(BUILD)/baton.iso all
+test: test-images
+	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) host-tests-build
+	$(Q)$(TEST_RUNNER) all
 else
-test: deps iso
+TEST_RUNNER = $(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD)
+test-images: deps iso
+test: test-images
 	$(Q)$(MAKE) --no-print-directory host-tests-build
-	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) all
+	$(Q)$(TEST_RUNNER) all
 endif
+
+# Flaky tests: make test's boots (not its host checks) N times, those whose
+# name contains a word of K= only, beside a torture with LOAD=1; each run's
+# logs in TEST_BUILD/test-logs/repeat/run-NN, then a table of what failed
+# in which runs. JOBS=n boots at once (as for make test: one per core).
+N ?= 10
+LOAD ?= 0
+K ?=
+test-repeat: test-images
+	$(Q)$(TEST_RUNNER) repeat --times $(N) --load $(LOAD) -k '$(K)'
 
 # One boot of the suites in TESTS (test=), with CMDLINE as more kernel
 # parameters; DETERMINISTIC=1 SEED=n: under -icount, the same log every time.
+# TIMES=n (or LOAD=1): that boot n times, run and tabled as test-repeat's.
 TESTS ?= all
 test-boot: deps iso
 	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) boot \
 		--tests '$(TESTS)' --smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
-		--seed $(SEED) --deterministic $(DETERMINISTIC) --args '$(CMDLINE)'
+		--seed $(SEED) --deterministic $(DETERMINISTIC) --args '$(CMDLINE)' \
+		--times $(or $(TIMES),1) --load $(LOAD)
 
 # Every -smp from 1 to 64 on pc and q35, plus topologies, and every suite at -smp 16, 32
 # and 64 on both (not in `make test`; README.md says how long it takes).

@@ -26,6 +26,7 @@ failed.
 
   run_tests.py --iso build/baton.iso [all | host | kernel | harness | matrix] [-k NAME]
   run_tests.py --iso build/baton.iso torture [--duration S] [--interval MS] [--smp N] [--seed N]
+  run_tests.py --iso build/baton.iso repeat --times N [--load 1] [-k NAME] [-j N]
 
 `matrix` (make test-matrix) boots -smp 1..64 on pc and q35 and several
 topologies, and runs every suite at -smp 16, 32 and 64 on both machines;
@@ -33,6 +34,11 @@ it is not part of `make test` (it takes a while: README.md). `torture`
 (make torture) runs the CPU-hotplug torture (kernel/tools/torture.h) for
 --duration seconds, showing its progress, keeps the serial log in
 BUILD/test-logs/torture.log and fails unless its one verdict line is PASS.
+`repeat` (make test-repeat) hunts flaky tests: the boots of `make test`
+(not its host checks; -k as for the others) --times times, each run's logs
+in BUILD/test-logs/repeat/run-NN, with --load 1 beside the torture in a
+QEMU of its own; it ends with a table of what failed, in how many runs and
+which, with each one's log, and "N runs: X clean, Y with failures".
 """
 import argparse
 import concurrent.futures
@@ -795,7 +801,11 @@ def _interact(m, boot, out):
         out.append([("interaction", False, "raised %s: %s" % (type(e).__name__, e))])
 
 
-def run_boot(boot, iso, logdir, manifest=None):
+def run_boot(boot, iso, logdir, manifest=None, stop=None):
+    """Boot boot on iso, its serial log in logdir, and judge it: (cases,
+    problems, log path, seconds). stop: a threading.Event that, once set,
+    ends the boot early (QEMU is killed; its verdict is the caller's to
+    discard)."""
     kernel = os.path.join(os.path.dirname(iso), "baton.elf") if boot.qemu_kernel else None
     boot.iso = iso
     qemu_extra = []
@@ -844,6 +854,8 @@ def run_boot(boot, iso, logdir, manifest=None):
                 how = "halted"
             elif time.time() >= m.deadline:
                 how = "timeout"
+            elif stop is not None and stop.is_set():
+                how = "stopped"
             elif boot.interact and not threads[0].is_alive() and getattr(m, "shell_dead", None):
                 how = "shell died"      # stopped below, without waiting for the deadline
             else:
@@ -870,15 +882,21 @@ def run_boot(boot, iso, logdir, manifest=None):
 
 
 class Tally:
+    """The passes and failures of a run; each failure is printed as it comes
+    and kept in failures as (what, log): what failed ("boot: suite.case", or
+    the boot and its problem) and the serial log that shows it, if any."""
+
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.failures = []
 
-    def add(self, ok, line):
+    def add(self, ok, line, what=None, log=None):
         if ok:
             self.passed += 1
         else:
             self.failed += 1
+            self.failures.append((what or line, log))
             print("FAIL  " + line, flush=True)
 
 
@@ -886,11 +904,11 @@ def report_boot(t, boot, cases, problems, log, secs):
     if boot.expect == "pass":
         for name, st in cases:
             if st == "fail":
-                t.add(False, "%s: %s" % (boot.name, name))
+                t.add(False, "%s: %s" % (boot.name, name), log=log)
             elif st == "pass":
                 t.passed += 1
         for p in problems:
-            t.add(False, "%s: %s (log: %s)" % (boot.name, p, log))
+            t.add(False, "%s: %s (log: %s)" % (boot.name, p, log), "%s: %s" % (boot.name, p), log)
         n = sum(1 for _, st in cases if st == "pass")
         print("boot  %-28s %3d passed, %d skipped  (%.0f s)%s" % (
             boot.name, n, sum(1 for _, st in cases if st == "skip"), secs,
@@ -917,7 +935,8 @@ def report_boot(t, boot, cases, problems, log, secs):
     ok = ok and not missing and not unmatched
     t.add(ok, "%s: the harness did not report the expected %s%s (problems: %s; failing: %s; log: %s)"
           % (boot.name, boot.expect, " (no problem matched %s)" % ", ".join(
-              "/%s/" % rx for rx in unmatched) if unmatched else "", problems, failing, log))
+              "/%s/" % rx for rx in unmatched) if unmatched else "", problems, failing, log),
+          "%s: the harness did not report the expected %s" % (boot.name, boot.expect), log)
     print("harness %-26s %s  (%.0f s)" % (boot.name, "ok" if ok else "NOT DETECTED", secs),
           flush=True)
 
@@ -1017,7 +1036,7 @@ def run_det_checks(iso, logdir, manifest):
 
 def report_det(t, results):
     for name, ok, detail in results:
-        t.add(ok, "%s: %s" % (name, detail))
+        t.add(ok, "%s: %s" % (name, detail), name)
         print("det   %-60s %s" % (name, "ok" if ok else "FAILED"), flush=True)
         if ok:
             print("      %s" % detail, flush=True)
@@ -1127,14 +1146,20 @@ def run_torture(a, logdir):
 
 def run_one(a, logdir):
     """`make test-boot`: one boot of the suites in --tests, with --args;
-    deterministic with --deterministic 1 (the seed: --seed, or one drawn)."""
+    deterministic with --deterministic 1 (the seed: --seed, or one drawn).
+    With --times N or --load 1, that boot N times as make test-repeat runs
+    its boots (run_repeat)."""
     if a.deterministic and not a.seed:
         a.seed = int.from_bytes(os.urandom(3), "little") + 1
     boot = Boot("test-boot", a.tests, smp=a.smp, mem=a.mem, machine=a.machine,
                 extra_cmdline=a.args, deterministic=a.seed if a.deterministic else None)
+    repeat = a.times > 1 or a.load
     print("test-boot: test=%s at -smp %s%s; serial log %s" % (
         a.tests, a.smp, ", deterministic, seed %d" % a.seed if a.deterministic else "",
-        os.path.join(logdir, boot.name + ".log")), flush=True)
+        os.path.join(logdir, *(["repeat", "run-NN"] if repeat else []), boot.name + ".log")),
+        flush=True)
+    if repeat:
+        run_repeat(a, [boot], False, logdir)
     t = Tally()
     report_boot(t, boot, *run_boot(boot, a.iso, logdir, load_manifest(a.build)))
     print("%d passed, %d failed" % (t.passed, t.failed))
@@ -1148,10 +1173,226 @@ def image_of(a, boot):
     return a.iso
 
 
+def manifest_missing(t, build):
+    t.add(False, "%s/ktest-manifest.json is missing or unreadable (make builds it): the "
+                 "KTAP boots cannot be checked against the kernel's suite table" % build)
+
+
+def select_boots(what, only):
+    """(boots, det): the boots of `what` (all, kernel, harness, matrix; host:
+    none), only those whose name contains one of only's comma-separated
+    words if it is given; det: whether the deterministic-mode checks run
+    beside them (`make test` and `kernel`, or -k det)."""
+    boots = []
+    if what in ("all", "kernel"):
+        boots += KERNEL_BOOTS
+    if what in ("all", "harness"):
+        boots += HARNESS_BOOTS
+    if what == "matrix":
+        boots += matrix_boots()
+    if only:
+        boots = [b for b in boots if any(k in b.name for k in only.split(","))]
+    return boots, what in ("all", "kernel") and (not only or "det" in only.split(","))
+
+
+def run_boots(t, a, boots, det, logdir, manifest):
+    """Boot each of boots on its image, a.jobs at a time, and the `alone`
+    ones after the rest, one by one; with det, the deterministic-mode checks
+    beside them. Each is reported into t, in the list's order."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        det_checks = ex.submit(run_det_checks, a.iso, logdir, manifest) if det else None
+        futures = [(b, ex.submit(run_boot, b, image_of(a, b), logdir, manifest)) for b in boots
+                   if not b.alone]
+        for b, f in futures:
+            report_boot(t, b, *f.result())
+        if det_checks:
+            report_det(t, det_checks.result())
+    for b in boots:
+        if b.alone:
+            report_boot(t, b, *run_boot(b, image_of(a, b), logdir, manifest))
+
+
+# make test-repeat LOAD=1: make torture's boot beside the runs, this long
+# each time (a verdict every ten minutes or so; the one still running when
+# the runs end is stopped), booted again each time it ends.
+LOAD_TORTURE_DURATION = 600
+LOAD_TORTURE_SMP = "4"
+LOAD_RESTART_PAUSE = 5      # seconds: a torture that cannot boot is not retried in a spin
+TORTURE_VIOLATION = re.compile(r"\] torture: violation \d+: ", re.M)
+
+
+class TortureLoad:
+    """The CPU-hotplug torture (make torture's boot: -smp 4, the plain image,
+    a seed from the clock) in its own QEMU beside the runs, booted again
+    whenever it ends, until stop(): the tests as they fare beside other
+    work. Its logs go to logdir (torture-NN.log); its verdicts are printed
+    as they come and kept in verdicts, out of the runs' tally."""
+
+    def __init__(self, iso, logdir, manifest):
+        self.iso, self.logdir, self.manifest = iso, logdir, manifest
+        self.done = threading.Event()
+        self.verdicts = []      # [(boot name, verdict, seconds, log)]
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.done.is_set():
+            boot = torture_boot(LOAD_TORTURE_DURATION, 0, LOAD_TORTURE_SMP, 0,
+                                name="torture-%02d" % (len(self.verdicts) + 1))
+            cases, problems, log, secs = run_boot(boot, self.iso, self.logdir, self.manifest,
+                                                  stop=self.done)
+            verdict = self._verdict(cases, problems, log)
+            self.verdicts.append((boot.name, verdict, secs, log))
+            print("load  %-28s %s  (%.0f s)" % (boot.name, verdict, secs), flush=True)
+            self.done.wait(LOAD_RESTART_PAUSE)
+
+    def _verdict(self, cases, problems, log):
+        """The judge's word on a torture that ended; a stopped one has none."""
+        try:
+            with open(log, errors="replace") as f:
+                text = f.read()
+        except OSError:
+            text = ""
+        if self.done.is_set() and not re.search(TORTURE_VERDICT, text, re.M):
+            return "stopped as the runs ended (%d violations by then)" % len(
+                TORTURE_VIOLATION.findall(text))
+        failing = [name for name, st in cases if st == "fail"]
+        return "FAIL: %s" % "; ".join(failing + problems) if failing or problems else "PASS"
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+
+
+DIAGNOSTICS_SHOWN = 8   # KTAP "# ..." lines of a failing case, per run, in the table
+TABLE_WIDTH = 200       # a longer failure (a list of cases that never ran) is cut
+
+
+def failure_key(what):
+    """A failure's text less what changes from one run of it to the next
+    (times, addresses, counts, CPU numbers): two runs that fail the same way
+    give the same key (the rows of make test-repeat's table; the torture's
+    "fails the same way", tests/torture_replay.py)."""
+    what = re.sub(r"\[\s*\d+\.\d+\]", "", what)
+    what = re.sub(r"\bcpu\d+\b", "cpuN", what)
+    what = re.sub(r"\b0x[0-9a-f]+\b", "0x?", what)
+    return re.sub(r"\b\d+(?:\.\d+)?\b", "N", what)
+
+
+def cut(text, width=TABLE_WIDTH):
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def case_diagnostics(what, log, reports):
+    """The KTAP diagnostics of the case what names ("boot: suite.case"), if
+    it failed in log; reports caches the parsed logs."""
+    if log not in reports:
+        try:
+            with open(log, errors="replace") as f:
+                reports[log] = ktap.parse(f.read())
+        except OSError:
+            reports[log] = None
+    for s, c in reports[log].cases() if reports[log] else ():
+        if c.status == "fail" and what.endswith(": %s.%s" % (s.name, c.name)):
+            return c.diagnostics
+    return []
+
+
+def report_repeat(runs, load):
+    """The table of make test-repeat: each failure seen (failure_key), in how
+    many runs and which, each one's log, with what it said there (the case's
+    KTAP diagnostics, the problem's own numbers); each run's totals; the
+    load's verdicts; and the count of clean runs."""
+    times = len(runs)
+    rows = {}
+    for n, t, _ in runs:
+        for what, log in t.failures:
+            rows.setdefault(failure_key(what), []).append((n, what, log))
+    print()
+    if rows:
+        print("failures (in how many of the %d runs, which, and where):" % times)
+    reports = {}
+    for key, seen in sorted(rows.items(), key=lambda row: -len({n for n, _, _ in row[1]})):
+        failed_in = sorted({n for n, _, _ in seen})
+        print("  %d/%d  run%s %-8s %s" % (len(failed_in), times, "s" if len(failed_in) > 1 else " ",
+                                          ",".join(map(str, failed_in)), cut(key)))
+        for n, what, log in seen:
+            print("        run %d: %s" % (n, log or "(the run's directory)"))
+            said = [what] if what != key else []
+            said += ["# " + d for d in (case_diagnostics(what, log, reports) if log else [])]
+            for line in said[:DIAGNOSTICS_SHOWN]:
+                print("            %s" % cut(line))
+    print("per run:")
+    for n, t, secs in runs:
+        print("  run %-3d %4d passed, %d failed  (%.0f s)" % (n, t.passed, t.failed, secs))
+    if load is not None:
+        print("load (not counted above): make torture's boot at -smp %s, %d boot%s" % (
+            LOAD_TORTURE_SMP, len(load), "s" if len(load) != 1 else ""))
+        for name, verdict, secs, log in load:
+            print("  %-10s %s  (%.0f s, %s)" % (name, cut(verdict), secs, log))
+    dirty = sum(1 for _, t, _ in runs if t.failed)
+    print("%d run%s: %d clean, %d with failures" % (len(runs), "s" if len(runs) != 1 else "",
+                                                    len(runs) - dirty, dirty))
+
+
+def remove_qemu_inputs(logdir):
+    """QEMU's per-boot inputs (the command-line disk, UEFI's variable store):
+    1.4 MB each, of no use once the boot is judged."""
+    for name in os.listdir(logdir) if os.path.isdir(logdir) else ():
+        if name.endswith((".cmdline.img", ".OVMF_VARS.fd")):
+            os.unlink(os.path.join(logdir, name))
+
+
+def run_repeat(a, boots, det, logdir):
+    """`make test-repeat` (and `make test-boot TIMES=n`): run boots (and
+    with det the deterministic-mode checks) a.times times, run NN's logs
+    in logdir/repeat/run-NN (the directory is emptied first), with
+    a.load the torture beside them; then the table (report_repeat). Exit
+    status 1 if any run failed. An interrupt (Ctrl-C) ends it once the boots
+    under way have ended, with the table of the runs that finished."""
+    if a.times < 1:
+        sys.exit("repeat: --times %d: at least one run" % a.times)
+    if not boots and not det:
+        sys.exit("repeat: no boot of make test's list has a name containing %s" % a.only)
+    top = os.path.join(logdir, "repeat")
+    shutil.rmtree(top, ignore_errors=True)
+    manifest = load_manifest(a.build)
+    print("repeat: %d run%s of %d boot%s%s%s; logs in %s/run-NN" % (
+        a.times, "s" if a.times != 1 else "", len(boots), "s" if len(boots) != 1 else "",
+        " and the deterministic-mode checks" if det else "",
+        ", beside the torture (logs in %s/load)" % top if a.load else "", top), flush=True)
+    load = TortureLoad(a.plain_iso or a.iso, os.path.join(top, "load"), manifest) if a.load else None
+    runs, interrupted = [], False
+    try:
+        for n in range(1, a.times + 1):
+            rundir = os.path.join(top, "run-%02d" % n)
+            os.makedirs(rundir)
+            print("run %d of %d" % (n, a.times), flush=True)
+            t, t0 = Tally(), time.time()
+            if manifest is None:
+                manifest_missing(t, a.build)
+            run_boots(t, a, boots, det, rundir, manifest)
+            runs.append((n, t, time.time() - t0))
+            remove_qemu_inputs(rundir)
+            print("run %d: %d passed, %d failed  (%.0f s)" % (n, t.passed, t.failed, runs[-1][2]),
+                  flush=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        print("interrupted in run %d of %d: the table has the %d that finished" % (
+            len(runs) + 1, a.times, len(runs)), flush=True)
+    finally:
+        if load:
+            load.stop()
+            remove_qemu_inputs(load.logdir)
+    report_repeat(runs, load.verdicts if load else None)
+    sys.exit(130 if interrupted else 1 if any(t.failed for _, t, _ in runs) else 0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", nargs="?", default="all",
-                    choices=["all", "host", "kernel", "harness", "matrix", "torture", "boot"])
+                    choices=["all", "host", "kernel", "harness", "matrix", "torture", "boot",
+                             "repeat"])
     ap.add_argument("--tests", default="all", help="boot: the suites (test=)")
     ap.add_argument("--duration", type=int, default=3600, help="torture: seconds")
     ap.add_argument("--interval", type=int, default=0, help="torture: ms between hotplug operations")
@@ -1163,6 +1404,10 @@ def main():
                     help="torture: 1 for a deterministic run (QEMU -icount, all from the seed)")
     ap.add_argument("--cycles", type=int, default=0, help="torture: cycles (0: --duration)")
     ap.add_argument("--args", default="", help="torture: more kernel parameters")
+    ap.add_argument("--times", type=int, default=1,
+                    help="repeat, boot: how many runs (each one's logs in test-logs/repeat/run-NN)")
+    ap.add_argument("--load", type=int, default=0,
+                    help="repeat, boot: 1 for a torture beside the runs (make torture's boot)")
     ap.add_argument("--iso", default="build/baton.iso")
     ap.add_argument("--build", default="build")
     ap.add_argument("--ubsan-iso", default=None,
@@ -1179,35 +1424,15 @@ def main():
         run_torture(a, logdir)
     if a.what == "boot":
         run_one(a, logdir)
+    if a.what == "repeat":
+        run_repeat(a, *select_boots("all", a.only), logdir=logdir)
     t = Tally()
     manifest = load_manifest(a.build)
     if manifest is None and a.what != "host":
-        t.add(False, "%s/ktest-manifest.json is missing or unreadable (make builds it): the "
-                     "KTAP boots cannot be checked against the kernel's suite table" % a.build)
+        manifest_missing(t, a.build)
     if a.what in ("all", "host"):
         run_host(t, a.build)
-    boots = []
-    if a.what in ("all", "kernel"):
-        boots += KERNEL_BOOTS
-    if a.what in ("all", "harness"):
-        boots += HARNESS_BOOTS
-    if a.what == "matrix":
-        boots += matrix_boots()
-    if a.only:
-        boots = [b for b in boots if any(k in b.name for k in a.only.split(","))]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        det = None
-        if a.what in ("all", "kernel") and (not a.only or "det" in a.only.split(",")):
-            det = ex.submit(run_det_checks, a.iso, logdir, manifest)
-        futures = [(b, ex.submit(run_boot, b, image_of(a, b), logdir, manifest)) for b in boots
-                   if not b.alone]
-        for b, f in futures:
-            report_boot(t, b, *f.result())
-        if det:
-            report_det(t, det.result())
-    for b in boots:
-        if b.alone:
-            report_boot(t, b, *run_boot(b, image_of(a, b), logdir, manifest))
+    run_boots(t, a, *select_boots(a.what, a.only), logdir=logdir, manifest=manifest)
     print("%d passed, %d failed" % (t.passed, t.failed))
     sys.exit(1 if t.failed else 0)
 

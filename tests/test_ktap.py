@@ -433,6 +433,49 @@ def test_echo_survives_kernel_lines_in_between():
     assert not re.match(pat, "torture\r\nnot a kernel line\r\n stop")
 
 
+# --- make test-repeat's table (tests/run_tests.py) -------------------------
+
+def test_repeat_table_counts_each_failure_in_its_runs():
+    """One row per failure, counted in the runs it came in: the same WARNING
+    at another time on another CPU is one row with both runs and both logs,
+    each with its own text; a failing case shows its KTAP diagnostics; the
+    last line counts the clean runs."""
+    import contextlib
+    import io
+    import tempfile
+    warning = "[%12.6f][cpu%d] WARNING: kernel/x.c:12 at 0x%x: 3 workers, expected 2\r\n"
+    made = [(warning % (1.5, 1, 0xffff8010), "not ok"), (warning % (20.25, 3, 0xffff8044), "ok"),
+            ("", "ok")]
+    runs, out = [], io.StringIO()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(out):
+        for n, (before, a2) in enumerate(made, 1):
+            log = before + run(ALL_OK[:1] + [("beta", [("b1", "ok"), ("b2", a2)])]).replace(
+                "    not ok 2 b2", "    # FAIL x.c:7: expected 65 == 63\r\n    not ok 2 b2")
+            path = os.path.join(tmp, "run-%d.log" % n)
+            with open(path, "w") as f:
+                f.write(log)
+            boot = run_tests.Boot("unit", "alpha,beta")
+            cases, problems = run_tests.judge(log, 33 if a2 == "ok" else 35, "exit", boot,
+                                              manifest=MANIFEST)
+            t = run_tests.Tally()
+            run_tests.report_boot(t, boot, cases, problems, path, 1)
+            runs.append((n, t, 10.0 * n))
+        run_tests.report_repeat(runs, None)
+    table = out.getvalue().split("\nfailures")[1]
+    lines = table.splitlines()
+    row = next(i for i, x in enumerate(lines) if "unit: the kernel printed a WARNING" in x)
+    assert re.match(r"  2/3  runs 1,2 +unit: the kernel printed a WARNING: \[cpuN\] WARNING: "
+                    r"kernel/x\.c:N at 0x\?: N workers, expected N$", lines[row]), lines[row]
+    assert lines[row + 1].endswith("run 1: %s" % runs[0][1].failures[1][1]), lines[row + 1]
+    assert "[    1.500000][cpu1] WARNING" in lines[row + 2], lines[row + 2]
+    assert lines[row + 3].endswith("run-2.log") and "[   20.250000][cpu3]" in lines[row + 4], lines
+    row = next(i for i, x in enumerate(lines) if x.endswith("unit: beta.b2"))
+    assert lines[row].startswith("  1/3  run  1 "), lines[row]
+    assert lines[row + 2].strip() == "# FAIL x.c:7: expected 65 == 63", lines[row + 2]
+    assert "  run 2      5 passed, 1 failed  (20 s)" in lines, lines
+    assert lines[-1] == "3 runs: 1 clean, 2 with failures", lines[-1]
+
+
 # --- tests/bench.py -------------------------------------------------------
 
 def chain_log(cmwq, dedicated, tpi):

@@ -115,8 +115,7 @@ def failure_kind(log):
     if not m:
         return None
     msg = m.group(2)
-    kind = re.sub(r"\b(item|timer) \S+", r"\1 X", msg)
-    kind = re.sub(r"\d+", "N", kind)
+    kind = run_tests.failure_key(re.sub(r"\b(item|timer) \S+", r"\1 X", msg))
     return {"time": m.group(1), "message": msg, "kind": kind}
 
 
