@@ -176,6 +176,7 @@ struct worker_pool {
 	int refcnt;		       /* PM+L: pwqs using it */
 	struct list_head unbound_node; /* PM */
 	struct timer_list idle_timer;  /* queues idle_cull_work */
+	u64 idle_expires;	       /* L: when idle_timer is due, while it is pending */
 	struct work_struct idle_cull_work;
 	/* Armed while a manager is at work (the mayday invariant:
 	 * assert_mayday_armed()), and while work waits with no idle worker. */
@@ -481,6 +482,14 @@ static void worker_clr_flags(struct worker *worker, unsigned int flags)
 		atomic_inc(&worker->pool->nr_running);
 }
 
+/* (Re)arm the reaping timer for at. pool->lock held. */
+static void arm_idle_timer(struct worker_pool *pool, u64 at)
+{
+	assert_spin_locked(&pool->lock);
+	pool->idle_expires = at;
+	mod_timer(&pool->idle_timer, at);
+}
+
 static void worker_enter_idle(struct worker *worker)
 {
 	struct worker_pool *pool = worker->pool;
@@ -494,9 +503,22 @@ static void worker_enter_idle(struct worker *worker)
 	list_add(&worker->idle_entry, &pool->idle_list); /* LIFO */
 	if (pool->disassociated)
 		trustee_news(pool);
-	if (too_many_workers(pool, now) && !timer_pending(&pool->idle_timer))
-		mod_timer(&pool->idle_timer,
-			  now + idle_life_ns(pool->nr_idle - idle_needed(pool, now, NEED_NOW)));
+	if (!too_many_workers(pool, now))
+		return;
+	/* When the oldest idle worker's life ends, at the pool's excess now
+	 * (the further over the need, the sooner), or when the recent peak
+	 * that keeps them is forgotten, as idle_cull_fn() will see it: a timer
+	 * armed while the pool was only a little over its need, or with a
+	 * longer wq_idle_timeout_ms, is brought forward. */
+	struct worker *oldest = list_last_entry(&pool->idle_list, struct worker, idle_entry);
+	u64 at = oldest->last_active +
+		 idle_life_ns(pool->nr_idle - idle_needed(pool, now, NEED_NOW));
+
+	if (pool->nr_idle <= idle_needed(pool, now, NEED_WITH_PEAK))
+		at = max(at,
+			 pool->peak_at + (u64)READ_ONCE(wq_idle_timeout_ms) * NSEC_PER_MSEC + 1);
+	if (!timer_pending(&pool->idle_timer) || at < pool->idle_expires)
+		arm_idle_timer(pool, at);
 }
 
 /* The idle-list rule (top of file): the idle list of an associated
@@ -1413,9 +1435,9 @@ static void idle_cull_fn(struct work_struct *work)
 
 		if (pool->nr_idle + me <= keep) {
 			if (pool->nr_idle + me > idle_needed(pool, now, NEED_NOW))
-				mod_timer(&pool->idle_timer,
-					  pool->peak_at + (u64)wq_idle_timeout_ms * NSEC_PER_MSEC +
-						  1);
+				arm_idle_timer(pool,
+					       pool->peak_at +
+						       (u64)wq_idle_timeout_ms * NSEC_PER_MSEC + 1);
 			break;
 		}
 		if (!pool->nr_idle)
@@ -1425,7 +1447,7 @@ static void idle_cull_fn(struct work_struct *work)
 		u64 life = idle_life_ns(pool->nr_idle + me - keep);
 
 		if (now < worker->last_active + life && pool->refcnt) {
-			mod_timer(&pool->idle_timer, worker->last_active + life);
+			arm_idle_timer(pool, worker->last_active + life);
 			break;
 		}
 		if (pool->refcnt && (!pool->shortest_life_ns || life < pool->shortest_life_ns))
@@ -2679,7 +2701,7 @@ static void put_pool(struct worker_pool *pool)
 		if (!pool_is_bound(pool))
 			destroy_idle_workers(pool);
 		else if (too_many_workers(pool, now))
-			mod_timer(&pool->idle_timer, now);
+			arm_idle_timer(pool, now);
 	}
 	spin_unlock_irqrestore(&pool->lock, flags);
 }
