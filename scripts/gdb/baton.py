@@ -162,8 +162,33 @@ class Works(gdb.Command):
         gdb.write("%d pending work items\n" % total)
 
 
+class ThreadEntry(gdb.Breakpoint):
+    """A breakpoint on FUNC that stops only in thread context (no
+    x86_interrupt() on the stack), on one CPU if cpu is given, after
+    skipping skip such entries."""
+
+    def __init__(self, func, skip, cpu):
+        super().__init__(func, internal=True)
+        self.skip, self.cpu = skip, cpu
+
+    def stop(self):
+        if self.cpu is not None and gdb.selected_thread().num != self.cpu + 1:
+            return False  # QEMU: one GDB thread per CPU, numbered from 1
+        frame = gdb.newest_frame().older()
+        while frame is not None:
+            if frame.name() == "x86_interrupt":
+                return False
+            frame = frame.older()
+        if self.skip:
+            self.skip -= 1
+            return False
+        return True
+
+
 class Profile(gdb.Command):
-    """baton-profile FUNC [SKIP [CPU]]: instructions from one entry of FUNC to the next."""
+    """baton-profile FUNC [SKIP [CPU]]: instructions from one entry of FUNC to the next,
+    in thread context (an entry from an interrupt handler is passed over: a
+    loop's profile would otherwise run through whatever interrupt came)."""
 
     LIMIT = 100000  # steps: a round that never comes back ends here
 
@@ -174,10 +199,8 @@ class Profile(gdb.Command):
         argv = gdb.string_to_argv(arg)
         if not 1 <= len(argv) <= 3 or not all(a.isdigit() for a in argv[1:]):
             raise gdb.GdbError("usage: baton-profile FUNC [SKIP [CPU]]")
-        bp = gdb.Breakpoint(argv[0], internal=True)
-        bp.ignore_count = int(argv[1]) if len(argv) >= 2 else 0
-        if len(argv) == 3:
-            bp.condition = "$_thread == %d" % (int(argv[2]) + 1)  # QEMU: one thread per CPU
+        bp = ThreadEntry(argv[0], int(argv[1]) if len(argv) >= 2 else 0,
+                         int(argv[2]) if len(argv) == 3 else None)
         try:
             gdb.execute("continue", to_string=True)
         finally:
