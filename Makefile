@@ -207,7 +207,8 @@ endif
 # Flaky tests: make test's boots (not its host checks) N times, those whose
 # name contains a word of K= only, beside a torture with LOAD=1; each run's
 # logs in TEST_BUILD/test-logs/repeat/run-NN, then a table of what failed
-# in which runs. JOBS=n boots at once (as for make test: one per core).
+# in which runs. JOBS=n boots at once (as for make test: one more than the
+# host's cores).
 N ?= 10
 LOAD ?= 0
 K ?=

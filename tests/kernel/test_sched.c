@@ -394,6 +394,7 @@ static const struct sched_hook_ops counting_hooks = {
 };
 
 static struct hook_counts blocker_counts;
+static atomic_t blocker_waits; /* completion waits the blocker has begun */
 
 static int blocker(void *arg)
 {
@@ -401,9 +402,12 @@ static int blocker(void *arg)
 	u64 blocks = current->stats.nvcsw;
 
 	for (int i = 0; i < 100; i++) {
-		if (i % 2)
+		if (i % 2) {
 			msleep(1);
-		else if (!wait_for_completion_timeout(arg, KT_WAIT_LIMIT_NS))
+			continue;
+		}
+		atomic_inc(&blocker_waits);
+		if (!wait_for_completion_timeout(arg, KT_WAIT_LIMIT_NS))
 			return -1; /* a lost wake-up: the case fails */
 	}
 	blocks = current->stats.nvcsw - blocks;
@@ -411,24 +415,29 @@ static int blocker(void *arg)
 	return (int)blocks; /* what the scheduler counted as blocking */
 }
 
+/* A wait may block more than once (woken before its condition held) or not
+ * at all (already true; a 1 ms sleep whose time passed before its thread
+ * got to block, its vCPU preempted by the host: once seen, 49 blocks): the
+ * hooks must match exactly the blocks the scheduler counted. The 50
+ * completion waits block by construction (each is completed only once its
+ * thread is asleep in it), so there are at least 50. */
 static void hooks_count_every_block(struct ktest *t)
 {
 	static struct completion go;
 
 	init_completion(&go);
+	atomic_set(&blocker_waits, 0);
 	blocker_counts = (struct hook_counts){ 0 };
 	struct thread *b = kthread_run(blocker, &go, "blocker");
 
 	KT_ASSERT_NOT_NULL(t, b);
-	for (int i = 0; i < 50; i++) {
-		msleep(1);
+	for (int i = 1; i <= 50; i++) {
+		if (!KT_WAIT_UNTIL(t, atomic_read(&blocker_waits) == i && thread_asleep(b)))
+			break;
 		complete(&go);
 	}
 	int blocks = kthread_stop(b);
 
-	/* A wait may block more than once (woken before its condition held)
-	 * or not at all (already true): the hooks must match exactly the
-	 * blocks the scheduler counted, at least one per msleep. */
 	KT_EXPECT_LE(t, 50, blocks);
 	KT_EXPECT_EQ(t, blocker_counts.sleeping, blocks);
 	KT_EXPECT_EQ(t, blocker_counts.running, blocks);
