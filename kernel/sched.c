@@ -998,6 +998,24 @@ void sched_describe_thread(struct thread *t, struct thread_desc *d)
 	spin_unlock_irqrestore(&t->pi_lock, flags);
 }
 
+unsigned int sched_thread_backtrace(struct thread *t, u64 *ips, unsigned int max)
+{
+	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
+	struct rq *rq = lock_thread_rq(t);
+	unsigned int n = 0;
+
+	if (max && t != current && !READ_ONCE(t->on_cpu)) {
+		/* switch.S's frame: the saved rbp, then the return address. */
+		const u64 *frame = (const u64 *)t->ctx_rsp;
+
+		ips[n++] = frame[6];
+		n += save_backtrace(frame[5], ips + 1, max - 1);
+	}
+	spin_unlock_no_resched(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+	return n;
+}
+
 static void set_weight(struct thread *t, int nice)
 {
 	t->nice = nice;

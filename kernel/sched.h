@@ -259,6 +259,13 @@ struct thread_desc {
 };
 void sched_describe_thread(struct thread *t, struct thread_desc *d);
 
+/* Where t last switched out, as return addresses from the switch outward
+ * (the blocking call among them, for a thread that blocked), into ips;
+ * how many. 0 if t is on a CPU now (its stack is changing under us).
+ * Under t's locks: t cannot be switched in while its frames are read.
+ * For failure reports and debuggers (Linux's stack_trace_save_tsk()). */
+unsigned int sched_thread_backtrace(struct thread *t, u64 *ips, unsigned int max);
+
 /* The calling thread adds or removes one of its own hooks; 0 or -ENOSPC. */
 int sched_hook_add(const struct sched_hook_ops *ops, void *data);
 void sched_hook_remove(const struct sched_hook_ops *ops);

@@ -56,25 +56,44 @@ static int batch_first_break = -1; /* the item that broke it first */
 static char batch_first_worker[THREAD_NAME_LEN], batch_break_worker[THREAD_NAME_LEN];
 static u64 batch_break_blocks; /* how often the first worker had blocked by then */
 static atomic_t batch_seq;
+/* Where the first worker was switched out when another took the batch
+ * (its block, if it blocked), and its state then: what a break needs to
+ * be told apart (the case has failed twice in many runs at -smp 2, both
+ * times with a second worker taking the batch after item 0). */
+#define BATCH_TRACE_DEPTH 10
+static u64 batch_break_ips[BATCH_TRACE_DEPTH];
+static unsigned int batch_break_nips;
+static int batch_break_state;
 
+/* Each item looks, as it starts, at whether the batch is still unbroken:
+ * the same worker as item 0, not blocked since. Looking at the start, a
+ * worker taking over finds the first one still switched out where it
+ * blocked, and records where that was. */
 static void cpu_bound(struct work_struct *w)
 {
 	int n = atomic_inc_return(&running_now), seq = atomic_inc_return(&batch_seq) - 1;
 
 	atomic_max(&max_running, n);
-	udelay(2000);
-	atomic_dec(&running_now);
 	if (!batch_thread) {
 		batch_thread = current;
 		batch_nvcsw = current->stats.nvcsw;
 		strscpy(batch_first_worker, current->name, sizeof(batch_first_worker));
-	} else if (batch_thread != current || current->stats.nvcsw != batch_nvcsw) {
-		if (!batch_breaks++) {
-			batch_first_break = seq;
-			strscpy(batch_break_worker, current->name, sizeof(batch_break_worker));
-			batch_break_blocks = READ_ONCE(batch_thread->stats.nvcsw) - batch_nvcsw;
+	} else if ((batch_thread != current || current->stats.nvcsw != batch_nvcsw) &&
+		   !batch_breaks++) {
+		batch_first_break = seq;
+		strscpy(batch_break_worker, current->name, sizeof(batch_break_worker));
+		batch_break_blocks = READ_ONCE(batch_thread->stats.nvcsw) - batch_nvcsw;
+		if (batch_thread != current) {
+			struct thread_desc d;
+
+			sched_describe_thread(batch_thread, &d);
+			batch_break_state = d.state;
+			batch_break_nips = sched_thread_backtrace(batch_thread, batch_break_ips,
+								  BATCH_TRACE_DEPTH);
 		}
 	}
+	udelay(2000);
+	atomic_dec(&running_now);
 }
 
 /* CPU-bound items on one CPU run one at a time, batched on one worker
@@ -111,6 +130,7 @@ static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 	batch_thread = NULL;
 	batch_breaks = 0;
 	batch_first_break = -1;
+	batch_break_nips = 0;
 	workqueue_wq_pool_stats(wq, cpu, &before);
 	preempt_disable(); /* all waiting before the first one runs */
 	for (int i = 0; i < BATCH_ITEMS; i++) {
@@ -131,6 +151,12 @@ static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 			   batch_first_worker, batch_break_blocks,
 			   after.nr_executed - before.nr_executed,
 			   after.nr_created - before.nr_created);
+	if (batch_breaks && batch_break_nips) {
+		printk(KERN_RAW "    # %s was %s, switched out at:\n", batch_first_worker,
+		       thread_state_name(batch_break_state));
+		for (unsigned int i = 0; i < batch_break_nips; i++)
+			printk(KERN_RAW "    #   %pS\n", (void *)batch_break_ips[i]);
+	}
 	KT_EXPECT_EQ(t, after.nr_executed - before.nr_executed, BATCH_ITEMS); /* nothing else */
 	destroy_workqueue(wq);
 }
