@@ -2,6 +2,7 @@
  * them, then one CPU's clock events in a dump of their own; the harness
  * converts the dumps (scripts/trace2json.py) and checks the JSON.
  * Explicit: run with test=trace_scenarios. */
+#include "kernel/completion.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/preempt.h"
@@ -15,13 +16,22 @@
 #include "kernel/workqueue.h"
 #include "tests/kernel/ktest_helpers.h"
 
+/* Scenario 1's blocker waits until a spinner has started: it blocks for
+ * sure (a msleep() whose time a host's preemption let pass before the
+ * thread got to block returns without blocking, and the spinners then ran
+ * after it, not while: seen beside a torture), and stays blocked until
+ * another worker has taken the CPU. */
+static struct completion blocker_release;
+static bool spinner_started;
+
 static void blocker_fn(struct work_struct *w)
 {
-	msleep(20); /* blocks: another worker takes over the CPU */
+	wait_for_completion(&blocker_release); /* blocks: another worker takes over */
 }
 
 static void spinner_fn(struct work_struct *w)
 {
+	WRITE_ONCE(spinner_started, true);
 	mdelay(3);
 }
 
@@ -55,11 +65,15 @@ static void trace_the_classic_scenarios(struct ktest *t)
 	INIT_WORK(&a, blocker_fn);
 	INIT_WORK(&b, spinner_fn);
 	INIT_WORK(&c, spinner_fn);
+	init_completion(&blocker_release);
+	spinner_started = false;
 	preempt_disable();
 	queue_work_on(cpu, system_wq, &a);
 	queue_work_on(cpu, system_wq, &b);
 	queue_work_on(cpu, system_wq, &c);
 	preempt_enable();
+	KT_WAIT_UNTIL(t, READ_ONCE(spinner_started));
+	complete(&blocker_release); /* (on failure too: let A end) */
 	flush_work(&a);
 	flush_work(&b);
 	flush_work(&c);
