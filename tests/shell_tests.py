@@ -440,6 +440,18 @@ def check_clock_trace(trace2json, log):
         lapse = 1 if balance else 0
         irqs = [e for e in ev if e["ev"] == "clockevent" and idle_from is not None
                 and idle_from <= e["ns"] <= last[0]["ns"]]
+        # The deadline programmed before the CPU went idle (a slice end) may
+        # pass before the idle CPU reprograms its clock, if the host holds
+        # the vCPU between the two (seen beside a torture: reprogrammed
+        # 0.98 ms after the switch, 92 us after that slice end). That
+        # interrupt is already pending: it comes once, early for the
+        # deadline now programmed, and finds nothing due. It is the busy
+        # CPU's interrupt, not the idle one's: allowed once, only then.
+        before = [e for e in ev if e["ev"] == "program" and e["ns"] < start]
+        reprogram = next((e for e in ev if e["ev"] == "program" and e["ns"] >= start), None)
+        if before and reprogram and before[-1]["a"] and before[-1]["a"] <= reprogram["ns"]:
+            stale = [e for e in irqs if e["ns"] < e["a"]][:1]
+            irqs = [e for e in irqs if e not in stale]
         if idle_from is None or len(irqs) < 1:
             problems.append("cpu1 idle before its timer: %d clock-event interrupts (1 expected)"
                             % len(irqs))
