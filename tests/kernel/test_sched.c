@@ -517,13 +517,18 @@ static int helper_thread(void *arg)
 	return 0;
 }
 
-static struct completion waker_done;
+static struct completion waker_done, waker_release;
+static bool waker_waiting;
 
+/* Blocks once, by construction: the case completes waker_release only once
+ * the thread is asleep in it (a msleep() here could return without
+ * blocking, its time passed while the host held the vCPU). */
 static int waking_blocker(void *helper)
 {
 	sched_hook_add(&counting_hooks, &waker_counts);
 	waker_counts.wake_on_sleep = helper;
-	msleep(20); /* blocks: sleeping() returns the helper, which runs */
+	WRITE_ONCE(waker_waiting, true);
+	wait_for_completion(&waker_release); /* sleeping() returns the helper, which runs */
 	sched_hook_remove(&counting_hooks);
 	complete(&waker_done);
 	return 0;
@@ -544,7 +549,11 @@ static void sleeping_hook_wakes_a_local_thread(struct ktest *t)
 	KT_WAIT_UNTIL(t, thread_asleep(h));
 	helper_ran_on = 0;
 	init_completion(&waker_done);
+	init_completion(&waker_release);
+	waker_waiting = false;
 	wake_up_thread(w);
+	KT_WAIT_UNTIL(t, READ_ONCE(waker_waiting) && thread_asleep(w));
+	complete(&waker_release); /* (on failure too: let it end) */
 	/* No early wake-up by kthread_stop. */
 	KT_EXPECT_NE(t, wait_for_completion_timeout(&waker_done, KT_WAIT_LIMIT_NS), 0);
 	kthread_stop(w);
