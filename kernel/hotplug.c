@@ -129,7 +129,7 @@ void cpuhp_remove_step(struct cpuhp_step *step)
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
-/* Run the up callbacks of phase, from step from (NULL: the first) to the
+/* Run the startup callbacks of phase, from step from (NULL: the first) to the
  * last. On failure, undo the ones this call ran, in reverse, and return
  * the error. */
 static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step *from)
@@ -138,34 +138,34 @@ static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step 
 
 	first = from ? from : list_first_entry(&phases[phase], struct cpuhp_step, node);
 	for (st = first; &st->node != &phases[phase]; st = list_next_entry(st, node)) {
-		int err = st->up ? st->up(cpu) : 0;
+		int err = st->startup ? st->startup(cpu) : 0;
 
 		if (!err)
 			continue;
-		pr_warn("cpu%u: %s up failed (%d): rolling back\n", cpu, st->name, err);
+		pr_warn("cpu%u: %s startup failed (%d): rolling back\n", cpu, st->name, err);
 		for (undo = st; undo != first;) {
 			undo = list_prev_entry(undo, node);
-			if (undo->down && undo->down(cpu))
-				report_bug("cpuhp", "cpu%u: %s down failed while rolling back", cpu,
-					   undo->name);
+			if (undo->teardown && undo->teardown(cpu))
+				report_bug("cpuhp", "cpu%u: %s teardown failed while rolling back",
+					   cpu, undo->name);
 		}
 		return err;
 	}
 	return 0;
 }
 
-/* The down callbacks of phase in reverse order; on failure, redo the ones
+/* The teardown callbacks of phase in reverse order; on failure, redo the ones
  * that ran (a cancelled offline) and return the error. */
 static int phase_down(enum cpuhp_phase phase, unsigned int cpu)
 {
 	struct cpuhp_step *st;
 
 	list_for_each_entry_reverse(st, &phases[phase], node) {
-		int err = st->down ? st->down(cpu) : 0;
+		int err = st->teardown ? st->teardown(cpu) : 0;
 
 		if (!err)
 			continue;
-		pr_warn("cpu%u: %s down failed (%d): offline cancelled\n", cpu, st->name, err);
+		pr_warn("cpu%u: %s teardown failed (%d): offline cancelled\n", cpu, st->name, err);
 		st = list_next_entry(st, node);
 		if (&st->node != &phases[phase])
 			phase_up(phase, cpu, st);
@@ -182,7 +182,7 @@ static void run_starting_steps(unsigned int cpu)
 	struct cpuhp_step *st;
 
 	list_for_each_entry(st, &phases[CPUHP_STARTING], node)
-		if (st->up && st->up(cpu))
+		if (st->startup && st->startup(cpu))
 			report_bug("cpuhp", "cpu%u: starting step %s failed; ignored", cpu,
 				   st->name);
 }
@@ -193,7 +193,7 @@ static void run_dying_steps(unsigned int cpu)
 	struct cpuhp_step *st;
 
 	list_for_each_entry_reverse(st, &phases[CPUHP_STARTING], node)
-		if (st->down && st->down(cpu))
+		if (st->teardown && st->teardown(cpu))
 			report_bug("cpuhp", "cpu%u: dying step %s failed; ignored", cpu, st->name);
 }
 
@@ -594,15 +594,15 @@ static int irqs_dying(unsigned int cpu)
  * them, not for the trustee's hand-over; a timer armed for the CPU by a
  * later step goes to an online CPU at once (arm_timer()). */
 static struct cpuhp_step builtin_steps[] = {
-	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .down = sched_dead },
-	{ .name = "sched:dying", .phase = CPUHP_STARTING, .down = sched_dying },
-	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .down = irqs_dying },
-	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .down = workqueue_cpu_dying },
-	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
+	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .teardown = sched_dead },
+	{ .name = "sched:dying", .phase = CPUHP_STARTING, .teardown = sched_dying },
+	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .teardown = irqs_dying },
+	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .teardown = workqueue_cpu_dying },
+	{ .name = "timers:dying", .phase = CPUHP_STARTING, .teardown = timers_dying },
 	{ .name = "workqueue:online",
 	  .phase = CPUHP_ONLINE,
-	  .up = workqueue_cpu_online,
-	  .down = workqueue_cpu_offline },
+	  .startup = workqueue_cpu_online,
+	  .teardown = workqueue_cpu_offline },
 };
 
 void cpuhp_init(void)

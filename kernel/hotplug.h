@@ -57,7 +57,7 @@
  * down (the online callbacks before it undone, a failing one leaves
  * nothing behind; its stopper thread is retried every 10 ms while it
  * cannot be made: the way back is only down). A failing "starting",
- * "dying" or "dead" callback, or a down callback failing while a failed up
+ * "dying" or "dead" callback, or a teardown failing while a failed up
  * is rolled back, is only reported ("BUG: cpuhp: ...", report_bug()):
  * there is no way back by then.
  *
@@ -99,14 +99,17 @@
 
 enum cpuhp_phase { CPUHP_PREPARE, CPUHP_STARTING, CPUHP_ONLINE, CPUHP_NR_PHASES };
 
-/* One registered step. up/down may be NULL. starting-phase callbacks run
- * with interrupts off and must not fail (a failure is reported with
- * report_bug() and otherwise ignored). */
+/* One registered step: startup runs on the way up (prepare, starting,
+ * online), teardown on the way down (dead, dying, offline); either may be
+ * NULL. Named as Linux's cpuhp names them, apart from the semaphore's
+ * up()/down(). starting-phase callbacks run with interrupts off and must
+ * not fail (a failure is reported with report_bug() and otherwise
+ * ignored). */
 struct cpuhp_step {
 	const char *name;
 	enum cpuhp_phase phase;
-	int (*up)(unsigned int cpu);
-	int (*down)(unsigned int cpu);
+	int (*startup)(unsigned int cpu);
+	int (*teardown)(unsigned int cpu);
 	struct list_head node; /* the hotplug lock */
 };
 
@@ -139,8 +142,8 @@ int cpu_hot_remove(unsigned int cpu);
 /* Register a step (kept in the caller's memory) after those of its phase;
  * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
  * registered here do not run for CPUs already online. cpuhp_add_step_first()
- * registers it before them instead: its up callback runs first and its
- * down callback last (a dying step then runs after every built-in one, the
+ * registers it before them instead: its startup runs first and its
+ * teardown last (a dying step then runs after every built-in one, the
  * timers' move included: what a CPU does last before it dies). */
 void cpuhp_add_step(struct cpuhp_step *step);
 void cpuhp_add_step_first(struct cpuhp_step *step);

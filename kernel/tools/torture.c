@@ -776,8 +776,8 @@ static int step_fail_fn(unsigned int cpu)
 static struct cpuhp_step fail_step = {
 	.name = "torture:fail",
 	.phase = CPUHP_ONLINE,
-	.up = step_fail_fn,
-	.down = step_fail_fn,
+	.startup = step_fail_fn,
+	.teardown = step_fail_fn,
 };
 
 /* A hotplug call of the onoff thread, with a fault injected now and then

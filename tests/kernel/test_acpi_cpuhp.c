@@ -28,7 +28,7 @@ static int refuse_offline(unsigned int cpu)
 static struct cpuhp_step refuse_step = {
 	.name = "test:refuse-offline",
 	.phase = CPUHP_ONLINE,
-	.down = refuse_offline,
+	.teardown = refuse_offline,
 };
 
 static u64 refusals(void)

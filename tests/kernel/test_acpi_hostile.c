@@ -413,7 +413,7 @@ static int gate_offline(unsigned int cpu)
 static struct cpuhp_step gate_step = {
 	.name = "test:hostile-gate",
 	.phase = CPUHP_ONLINE,
-	.down = gate_offline,
+	.teardown = gate_offline,
 };
 
 static int down_fn(void *arg)

@@ -52,8 +52,8 @@ static int lab_down(unsigned int cpu)
 static struct cpuhp_step lab_step = {
 	.name = "lab:counter",
 	.phase = CPUHP_ONLINE,
-	.up = lab_up,
-	.down = lab_down,
+	.startup = lab_up,
+	.teardown = lab_down,
 };
 
 static void a_hotplug_step_sees_the_right_state(struct ktest *t)

@@ -726,7 +726,7 @@ static int arm_late(unsigned int cpu)
 
 static struct cpuhp_step arm_late_step = { .name = "test:arm-timers-dying",
 					   .phase = CPUHP_STARTING,
-					   .down = arm_late };
+					   .teardown = arm_late };
 
 static bool all_moved(void)
 {
