@@ -53,21 +53,7 @@ enum halfway {
 };
 static enum halfway halfway[NR_CPUS]; /* H to change; read freely (quick refusals) */
 
-/* Fault injection: CPU starts to fail on purpose (cpuhp_fail_bringup_next). */
-static unsigned int fail_bringup; /* atomic */
-
-void cpuhp_fail_bringup_next(unsigned int n)
-{
-	WRITE_ONCE(fail_bringup, n);
-}
-
-/* Test hook: while set, a dying CPU waits before it signals its death. */
-static volatile bool hold_death;
-
-void cpuhp_hold_death(bool hold)
-{
-	WRITE_ONCE(hold_death, hold);
-}
+const struct cpuhp_fault_hooks *cpuhp_fault_hooks; /* written once by fault injection */
 
 /* hotplug.h, "Bounds": why 20 s. */
 unsigned int cpuhp_timeout_ms = 20000;
@@ -78,17 +64,6 @@ PARAM_UINT(cpuhp_timeout_ms, cpuhp_timeout_ms, 10, 3600000,
 static u64 timeout_ns(void)
 {
 	return (u64)READ_ONCE(cpuhp_timeout_ms) * NSEC_PER_MSEC;
-}
-
-/* Take one injected failure from *counter, if any is left. */
-static bool take_injected(unsigned int *counter)
-{
-	unsigned int n = READ_ONCE(*counter);
-
-	while (n && !__atomic_compare_exchange_n(counter, &n, n - 1, false, __ATOMIC_SEQ_CST,
-						 __ATOMIC_SEQ_CST))
-		;
-	return n != 0;
 }
 
 /* ---- steps -------------------------------------------------------------- */
@@ -231,10 +206,12 @@ __noreturn void cpu_play_dead(void)
 {
 	unsigned int cpu = smp_processor_id();
 
+	const struct cpuhp_fault_hooks *faults = READ_ONCE(cpuhp_fault_hooks);
+
 	local_irq_disable();
 	clockevent_stop_cpu();
-	while (READ_ONCE(hold_death)) /* a test's (cpuhp_hold_death) */
-		cpu_relax();
+	if (faults && faults->before_death)
+		faults->before_death(cpu); /* a test may hold it here */
 	should_die[cpu] = false;
 	died_at_ns[cpu] = ktime_get_ns();
 	complete(&cpu_died[cpu]);
@@ -424,8 +401,11 @@ static int cpu_up_phases(unsigned int cpu)
 
 	if (err)
 		return err;
-	/* ap_start runs the starting steps */
-	err = take_injected(&fail_bringup) ? -EIO : smp_bringup_cpu(cpu);
+	const struct cpuhp_fault_hooks *faults = READ_ONCE(cpuhp_fault_hooks);
+
+	err = faults && faults->fail_bringup ? faults->fail_bringup(cpu) : 0;
+	if (!err)
+		err = smp_bringup_cpu(cpu); /* ap_start runs the starting steps */
 	kstack_reclaim(); /* online and flushed, or not started: none held for it */
 	if (err) {
 		pr_warn("cpu%u: did not start (%d)\n", cpu, err);

@@ -170,13 +170,18 @@ struct cpuhp_stats {
 };
 void cpuhp_get_stats(struct cpuhp_stats *st);
 
-/* Fault injection for tests: the next n cpu_up() calls that get as far as
- * starting their CPU fail there with -EIO, as if it had not answered its
- * INIT-SIPI-SIPI (the "prepare" steps are then undone). */
-void cpuhp_fail_bringup_next(unsigned int n);
-/* A test hook: while held, a dying CPU stops before it signals its death
- * (in cpu_play_dead(), interrupts off), so cpu_down() reaches its bound. */
-void cpuhp_hold_death(bool hold);
+/* Where CPU hotplug may be failed on purpose (kernel/tools/fault_inject.c
+ * fills it when a test asks; NULL: never; either callback may be NULL):
+ *   fail_bringup(cpu)  asked just before cpu is started (control CPU,
+ *                      hotplug lock held): an error fails the start with it,
+ *                      as if the CPU had not answered its INIT-SIPI-SIPI
+ *   before_death(cpu)  on the dying CPU, interrupts off, just before it
+ *                      signals its death: it may hold the CPU there */
+struct cpuhp_fault_hooks {
+	int (*fail_bringup)(unsigned int cpu);
+	void (*before_death)(unsigned int cpu);
+};
+extern const struct cpuhp_fault_hooks *cpuhp_fault_hooks;
 /* The bound of the waits above ("Bounds"); tests lower it for a case. */
 extern unsigned int cpuhp_timeout_ms;
 

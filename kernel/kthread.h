@@ -25,17 +25,6 @@
  * by the next kthread_create() or kthread_stop(), or by kthread_reap()
  * (may sleep) for a caller that must not leave that work to whoever
  * creates a thread next (a benchmark between its runs).
- *
- * Fault injection: kthread_fail_next(n) makes the next n creations fail
- * with NULL, whoever makes them, so callers' recovery paths (the
- * workqueue's rescuers) can be tested for real; kthread_fail_own(n) only
- * the next n that the calling thread itself makes (a test that needs one
- * given creation to fail: others' creations, a pool's manager making a
- * worker meanwhile, would take a shared count); kthread_set_fail_hook(fail,
- * arg): every creation asks fail(arg) first, in the creating thread (it may
- * sleep: no locks are held), and fails if it says so (a test that must
- * fail one given thread's creations, and hold it there while it sets up a
- * moment; NULL removes it; one hook at a time).
  */
 #ifndef KERNEL_KTHREAD_H
 #define KERNEL_KTHREAD_H
@@ -58,9 +47,11 @@ bool kthread_should_stop(void);
 void *kthread_data(struct thread *t);
 __noreturn void thread_exit(int code);
 void put_thread(struct thread *t);
-void kthread_fail_next(unsigned int n);
-void kthread_fail_own(unsigned int n);
-void kthread_set_fail_hook(bool (*fail)(void *arg), void *arg);
+/* Where a creation may be failed on purpose (kernel/tools/fault_inject.c
+ * fills it when a test asks; NULL: never): asked at the start of every
+ * creation, in the creating thread with no lock held (it may sleep); true
+ * makes the creation return NULL, as if memory had run out. */
+extern bool (*kthread_should_fail)(void);
 
 /* Every thread, for ps-style listings: call fn on each under threads_lock
  * (fn must not sleep). */

@@ -156,7 +156,6 @@ struct thread {
 				     * the thread itself: kthread_data() */
 	u8 *stack;		    /* I: base of the kernel stack */
 	unsigned long kflags;	    /* K: KTHREAD_* bits, atomic ops */
-	unsigned int fail_own;	    /* S: creations of its own to fail (kthread_fail_own) */
 	int exit_code;		    /* K */
 	struct completion exited;   /* K */
 	int refcount;		    /* atomic: creator's ref + the thread's own */

@@ -15,6 +15,7 @@
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/fault_inject.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
