@@ -115,31 +115,6 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 	return t;
 }
 
-struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	struct thread *t = create(fn, arg, fmt, ap);
-
-	va_end(ap);
-	return t;
-}
-
-struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
-				     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	struct thread *t = create(fn, arg, fmt, ap);
-
-	va_end(ap);
-	if (t)
-		kthread_bind(t, cpu);
-	return t;
-}
-
 struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct cpumask *mask,
 				      const char *fmt, ...)
 {
@@ -149,21 +124,8 @@ struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct
 	struct thread *t = create(fn, arg, fmt, ap);
 
 	va_end(ap);
-	if (t)
+	if (t && mask)
 		sched_thread_place(t, mask);
-	return t;
-}
-
-struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	struct thread *t = create(fn, arg, fmt, ap);
-
-	va_end(ap);
-	if (t)
-		wake_up_thread(t);
 	return t;
 }
 

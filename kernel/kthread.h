@@ -33,12 +33,21 @@
 
 #define KTHREAD_SHOULD_STOP 0 /* bit in t->kflags */
 
-struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
-struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
-				     const char *fmt, ...) __printf(4, 5);
+/* The one creation; mask NULL leaves the thread where sched_thread_init()
+ * places a new one. The others are this with a mask, or then started (as
+ * Linux's kthread_create() and kthread_run() are macros). */
 struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct cpumask *mask,
 				      const char *fmt, ...) __printf(4, 5);
-struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
+#define kthread_create(fn, arg, fmt, ...) kthread_create_on_mask(fn, arg, NULL, fmt, ##__VA_ARGS__)
+#define kthread_create_on_cpu(fn, arg, cpu, fmt, ...)                                              \
+	kthread_create_on_mask(fn, arg, cpumask_of(cpu), fmt, ##__VA_ARGS__)
+#define kthread_run(fn, arg, fmt, ...)                                                             \
+	({                                                                                         \
+		struct thread *__kthread_run_t = kthread_create(fn, arg, fmt, ##__VA_ARGS__);      \
+		if (__kthread_run_t)                                                               \
+			wake_up_thread(__kthread_run_t);                                           \
+		__kthread_run_t;                                                                   \
+	})
 void kthread_bind(struct thread *t, unsigned int cpu);
 void kthread_reap(void);
 void kthread_set_data(struct thread *t, void *data);
