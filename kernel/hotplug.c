@@ -345,9 +345,12 @@ cancel:
 /* cpu_down() with the hotplug lock held: the checks, the work, the counts. */
 static int cpu_down_locked(unsigned int cpu, u64 t0)
 {
-	int err;
-
 	assert(mutex_owned(&cpu_hotplug_lock));
+	/* Checked again: the host may have taken it away meanwhile. */
+	int err = check_cpu_number(cpu);
+
+	if (err)
+		return err;
 	if (halfway[cpu] == NOT_DEAD)
 		err = finish_down(cpu, true);
 	else if (halfway[cpu] == NO_STOPPER)
@@ -370,25 +373,6 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 		 * the other figure. */
 		stats.last_down_dead_ns = died_at_ns[cpu] > t0 ? died_at_ns[cpu] - t0 : 0;
 	}
-	return err;
-}
-
-int cpu_down(unsigned int cpu)
-{
-	u64 t0 = ktime_get_ns();
-	int err = check_cpu_number(cpu);
-
-	might_sleep();
-	if (!err && !cpu_online(cpu) && READ_ONCE(halfway[cpu]) == WHOLE)
-		err = -EALREADY; /* a quick refusal, not counted; checked again below */
-	if (err)
-		return err;
-	mutex_lock(&cpu_hotplug_lock);
-	/* Checked again: the host may have taken it away meanwhile. */
-	err = check_cpu_number(cpu);
-	if (!err)
-		err = cpu_down_locked(cpu, t0);
-	mutex_unlock(&cpu_hotplug_lock);
 	return err;
 }
 
@@ -428,7 +412,12 @@ static int cpu_up_phases(unsigned int cpu)
 static int cpu_up_locked(unsigned int cpu, u64 t0)
 {
 	assert(mutex_owned(&cpu_hotplug_lock));
-	int err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
+	/* Checked again: the host may have taken it away meanwhile. */
+	int err = check_cpu_number(cpu);
+
+	if (err)
+		return err;
+	err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
 
 	if (err) {
 		stats.nr_up_failed++;
@@ -439,52 +428,23 @@ static int cpu_up_locked(unsigned int cpu, u64 t0)
 	return err;
 }
 
-int cpu_up(unsigned int cpu)
-{
-	u64 t0 = ktime_get_ns();
-	int err = check_cpu_number(cpu);
-
-	might_sleep();
-	if (!err && cpu_online(cpu) && READ_ONCE(halfway[cpu]) == WHOLE)
-		err = -EALREADY; /* a quick refusal, not counted; checked again below */
-	if (err)
-		return err;
-	mutex_lock(&cpu_hotplug_lock);
-	/* Checked again: the host may have taken it away meanwhile. */
-	err = check_cpu_number(cpu);
-	if (!err)
-		err = cpu_up_locked(cpu, t0);
-	mutex_unlock(&cpu_hotplug_lock);
-	return err;
-}
-
 /* ---- the host's CPUs: physical hot-add and hot-remove ------------------- */
 
-int cpu_hot_add(unsigned int cpu)
+/* cpu_hot_add() with the hotplug lock held. */
+static int cpu_hot_add_locked(unsigned int cpu, u64 t0)
 {
-	u64 t0 = ktime_get_ns();
-	int err;
-
-	might_sleep();
-	if (!cpu_possible(cpu))
-		return -EINVAL;
-	mutex_lock(&cpu_hotplug_lock);
+	assert(mutex_owned(&cpu_hotplug_lock));
 	set_bit(cpu, cpumask_bits(&cpu_present_mask)); /* read freely: atomically */
 	/* Online already (the host told us twice): nothing to do, no count. */
-	err = cpu_online(cpu) && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
-	mutex_unlock(&cpu_hotplug_lock);
-	return err;
+	return cpu_online(cpu) && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
 }
 
-int cpu_hot_remove(unsigned int cpu)
+/* cpu_hot_remove() with the hotplug lock held. */
+static int cpu_hot_remove_locked(unsigned int cpu, u64 t0)
 {
-	u64 t0 = ktime_get_ns();
 	int err;
 
-	might_sleep();
-	if (!cpu_possible(cpu))
-		return -EINVAL;
-	mutex_lock(&cpu_hotplug_lock);
+	assert(mutex_owned(&cpu_hotplug_lock));
 	if (cpu == 0)
 		err = -EPERM; /* asked before anything else: it never goes */
 	else if (!cpumask_test_cpu(cpu, &cpu_present_mask))
@@ -497,8 +457,63 @@ int cpu_hot_remove(unsigned int cpu)
 	 * start it again between its offline and the host's eject. */
 	if (!err)
 		clear_bit(cpu, cpumask_bits(&cpu_present_mask));
+	return err;
+}
+
+/* ---- the four ways in --------------------------------------------------- */
+
+/* What cpu_down(), cpu_up(), cpu_hot_add() and cpu_hot_remove() open with:
+ * each may sleep, refuses at once what err (its checks without the lock,
+ * not counted) says, and otherwise runs op under the hotplug lock, timed
+ * from t0. */
+static int hotplug_op(unsigned int cpu, u64 t0, int err, int (*op)(unsigned int cpu, u64 t0))
+{
+	might_sleep();
+	if (err)
+		return err;
+	mutex_lock(&cpu_hotplug_lock);
+	err = op(cpu, t0);
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
+}
+
+/* The refusals of cpu_down() (want_online false) and cpu_up() without the
+ * lock: not a CPU to act on, or already in the state asked for. */
+static int quick_refusal(unsigned int cpu, bool want_online)
+{
+	int err = check_cpu_number(cpu);
+
+	if (!err && cpu_online(cpu) == want_online && READ_ONCE(halfway[cpu]) == WHOLE)
+		err = -EALREADY;
+	return err;
+}
+
+int cpu_down(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, quick_refusal(cpu, false), cpu_down_locked);
+}
+
+int cpu_up(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, quick_refusal(cpu, true), cpu_up_locked);
+}
+
+int cpu_hot_add(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, cpu_possible(cpu) ? 0 : -EINVAL, cpu_hot_add_locked);
+}
+
+int cpu_hot_remove(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, cpu_possible(cpu) ? 0 : -EINVAL, cpu_hot_remove_locked);
 }
 
 const char *cpuhp_error_words(int err, bool up)
