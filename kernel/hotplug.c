@@ -5,10 +5,8 @@
  */
 #define pr_fmt(fmt) "cpu: " fmt
 #include "kernel/hotplug.h"
-#include "arch/x86_64/apic.h"
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/ioapic.h"
 #include "kernel/completion.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kstack.h"
@@ -283,9 +281,7 @@ static int finish_down(unsigned int cpu, bool again)
 		cpu_relax();
 	}
 	halfway[cpu] = WHOLE;
-	/* Halted with interrupts off; INIT puts it in wait-for-SIPI, as at
-	 * power-on, so cpu_up() starts it exactly like the boot did. */
-	lapic_send_init(cpu_apic_ids[cpu]);
+	arch_cpu_dead(cpu); /* halted: ready to be started as at power-on */
 	/* Stacks freed while it was dying were held back (kernel/mm/kstack.c):
 	 * it has halted, and INIT flushes it before it runs again. */
 	kstack_reclaim();
@@ -574,16 +570,6 @@ static int timers_dying(unsigned int cpu)
 	return 0;
 }
 
-static int irqs_dying(unsigned int cpu)
-{
-	unsigned int to = cpumask_first(&cpu_online_mask);
-	unsigned int n = ioapic_retarget(cpu_apic_ids[cpu], cpu_apic_ids[to]);
-
-	if (n)
-		pr_info("cpu%u: %u interrupt(s) re-routed to cpu%u\n", cpu, n, to);
-	return 0;
-}
-
 /* Dying steps run in reverse: the timers go first, so that one due while
  * the CPU dies (interrupts off from its first dying step) waits only for
  * them, not for the trustee's hand-over; a timer armed for the CPU by a
@@ -591,7 +577,7 @@ static int irqs_dying(unsigned int cpu)
 static struct cpuhp_step builtin_steps[] = {
 	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .teardown = sched_dead },
 	{ .name = "sched:dying", .phase = CPUHP_STARTING, .teardown = sched_dying },
-	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .teardown = irqs_dying },
+	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .teardown = arch_cpu_irqs_dying },
 	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .teardown = workqueue_cpu_dying },
 	{ .name = "timers:dying", .phase = CPUHP_STARTING, .teardown = timers_dying },
 	{ .name = "workqueue:online",

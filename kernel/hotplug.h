@@ -185,6 +185,21 @@ extern const struct cpuhp_fault_hooks *cpuhp_fault_hooks;
 /* The bound of the waits above ("Bounds"); tests lower it for a case. */
 extern unsigned int cpuhp_timeout_ms;
 
+/*
+ * The machine's part (arch/x86_64/hotplug.c): the state machine reaches the
+ * interrupt controllers only through these.
+ *   arch_cpu_irqs_dying(cpu)  the dying step "irqs:dying" (on cpu,
+ *                             interrupts off, out of the online mask):
+ *                             route the device interrupts aimed at cpu to
+ *                             an online CPU; 0
+ *   arch_cpu_dead(cpu)        on the control CPU, once cpu has halted for
+ *                             good and holds no lock, before the dead
+ *                             steps: leave it where cpu_up() can start it
+ *                             again as at power-on (x86: INIT)
+ */
+int arch_cpu_irqs_dying(unsigned int cpu);
+void arch_cpu_dead(unsigned int cpu);
+
 /* From ap_start(), interrupts off: run the starting steps, go online. */
 void cpuhp_ap_starting(void);
 /* Called by the idle loop when its CPU is to die (interrupts off). */
