@@ -8,6 +8,7 @@
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
@@ -17,6 +18,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "kernel/smpboot.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
@@ -175,7 +177,7 @@ void cpuhp_ap_starting(void)
 {
 	trace_event(TR_CPU, NULL, smp_processor_id(), TRC_STARTING);
 	run_starting_steps(smp_processor_id());
-	smp_cpu_starting();
+	cpu_mark_online();
 }
 
 /* ---- going down --------------------------------------------------------- */

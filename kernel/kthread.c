@@ -10,7 +10,6 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched_internal.h"
-#include "kernel/smp.h"
 #include "lib/printf.h"
 
 static DEFINE_SPINLOCK(threads_lock);

@@ -6,8 +6,8 @@
 #include "kernel/hotplug.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/ioapic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 
 /* The dying step "irqs:dying": on cpu, interrupts off. The I/O APIC inputs
  * aimed at it go to the first online CPU (cpu is out of the online mask

@@ -18,6 +18,7 @@
 #include "kernel/tools/torture.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kcsan.h"

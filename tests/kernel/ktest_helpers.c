@@ -1,9 +1,9 @@
 /* tests/kernel/ktest_helpers.c - CPUs, skips, gates and fixtures for the
  * kernel test suites; see ktest_helpers.h. */
 #include "tests/kernel/ktest_helpers.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"

@@ -11,9 +11,9 @@
  *   this time the CPU goes. */
 #include "arch/x86_64/cpu.h"
 #include "drivers/acpi_cpuhp.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "lib/errno.h"
 #include "tests/kernel/ktest_helpers.h"

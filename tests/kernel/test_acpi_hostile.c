@@ -13,9 +13,9 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "drivers/acpi_cpuhp.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -3,8 +3,8 @@
  * CPUs it has seen come and go, and checks what a step of its phase may
  * rely on. Explicit: test=lab_hotplug_callback. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"

@@ -8,12 +8,12 @@
  * runner fails the case if it caused more or fewer, or others (a report of
  * another subsystem during a case: selftest_bug_kind, in test_selftest.c). */
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/tools/fault_inject.h"
 #include "kernel/tools/ktest.h"

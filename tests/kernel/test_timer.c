@@ -9,6 +9,7 @@
  * under QEMU's -icount: ktest_timer_slack_us); elsewhere the host may
  * stall a virtual CPU for as long as it likes. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/params.h"

@@ -2,11 +2,11 @@
  * them, then one CPU's clock events in a dump of their own; the harness
  * converts the dumps (scripts/trace2json.py) and checks the JSON.
  * Explicit: run with test=trace_scenarios. */
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"

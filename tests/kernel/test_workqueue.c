@@ -1,12 +1,12 @@
 /* tests/kernel/test_workqueue.c - concurrency management, non-reentrancy,
  * flushing, cancelling and delayed work. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"

@@ -3,11 +3,11 @@
  * drain, mod/flush/cancel of delayed work, rescuers, freezing, highpri and
  * CPU-intensive items, idle reaping, references, misuse and the dump. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
