@@ -18,6 +18,8 @@
  *   acpi_parse_madt(t, info)   CPUs, I/O APICs, ISA overrides, LAPIC NMIs
  *   acpi_parse_hpet(t, &phys)  where the HPET registers are
  *   acpi_parse_fadt(t, info)   SCI, PM timer port, legacy-device flags
+ *   acpi_number_cpus(info, boot_apic)  number the CPUs a parsed MADT lists
+ *                              into the CPU masks (drivers/acpi_cpus.c)
  * The three parsers take a table from acpi_get_table() (NULL is allowed and
  * gives -ENOENT, so a missing table needs no separate check), trust nothing
  * in it beyond its checked length, allocate nothing and only read it; they
@@ -132,6 +134,15 @@ struct acpi_madt_info {
  * if the table is not a MADT or too short for its header.
  */
 int acpi_parse_madt(const struct acpi_sdt_header *madt, struct acpi_madt_info *info);
+
+/*
+ * The boot's CPU numbering, from the parsed MADT: CPU 0 is the boot CPU
+ * (local APIC id boot_apic), the others follow in table order; each is
+ * possible, present if enabled, and its APIC id is kept in cpu_apic_ids
+ * (kernel/cpu_masks.h). CPUs past NR_CPUS are reported and ignored. Once,
+ * on the boot CPU, before any other runs.
+ */
+void acpi_number_cpus(const struct acpi_madt_info *madt, u32 boot_apic);
 
 /*
  * HPET description table (IA-PC HPET specification 1.0a, 3.2.4): the

@@ -13,6 +13,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
 #include "drivers/acpi.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mutex.h"
@@ -20,7 +21,6 @@
 #include "kernel/params.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/workqueue.h"
@@ -253,7 +253,7 @@ static bool next_event(struct acpi_cpuhp_block *b, unsigned int *slot, u64 *arch
 }
 
 /* The kernel's number for the CPU with this APIC id: from the MADT's slots
- * (smp.c numbers every possible CPU at boot). -1 if none. */
+ * (drivers/acpi_cpus.c numbers every possible CPU at boot). -1 if none. */
 static int cpu_of_apic(u64 arch_id)
 {
 	unsigned int cpu;

@@ -1,7 +1,9 @@
 /* kernel/completion.c - "this has happened" for one or many waiters; see
  * completion.h. A completion is a count and a wait queue: complete() adds
- * one and wakes one exclusive waiter, a waiter takes one under the queue's
- * lock, and complete_all() makes the count infinite. */
+ * one and wakes every waiter, each of which tries to take one under the
+ * queue's lock (one gets it, the others find none and sleep again: wait
+ * queues have no exclusive waiters, kernel/wait.h), and complete_all()
+ * makes the count infinite. */
 #include "kernel/completion.h"
 #include "kernel/sched.h"
 

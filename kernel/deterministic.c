@@ -12,7 +12,6 @@
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/printf.h"
 #include "lib/random.h"

@@ -1,15 +1,16 @@
 /* kernel/hotplug.c - CPU offline and online at run time; the phases and the
- * rules are in hotplug.h, the workqueue's part (the trustee) in workqueue.c.
+ * rules are in hotplug.h, the workqueue's part (the trustee) in workqueue.c,
+ * the machine's (the APIC and I/O APIC) in arch/x86_64/hotplug.c, starting
+ * a CPU in kernel/smpboot.c.
  *
  * Field legend: H = cpu_hotplug_lock.
  */
 #define pr_fmt(fmt) "cpu: " fmt
 #include "kernel/hotplug.h"
-#include "arch/x86_64/apic.h"
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/ioapic.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
@@ -19,6 +20,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "kernel/smpboot.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
@@ -53,21 +55,7 @@ enum halfway {
 };
 static enum halfway halfway[NR_CPUS]; /* H to change; read freely (quick refusals) */
 
-/* Fault injection: CPU starts to fail on purpose (cpuhp_fail_bringup_next). */
-static unsigned int fail_bringup; /* atomic */
-
-void cpuhp_fail_bringup_next(unsigned int n)
-{
-	WRITE_ONCE(fail_bringup, n);
-}
-
-/* Test hook: while set, a dying CPU waits before it signals its death. */
-static volatile bool hold_death;
-
-void cpuhp_hold_death(bool hold)
-{
-	WRITE_ONCE(hold_death, hold);
-}
+const struct cpuhp_fault_hooks *cpuhp_fault_hooks; /* written once by fault injection */
 
 /* hotplug.h, "Bounds": why 20 s. */
 unsigned int cpuhp_timeout_ms = 20000;
@@ -78,17 +66,6 @@ PARAM_UINT(cpuhp_timeout_ms, cpuhp_timeout_ms, 10, 3600000,
 static u64 timeout_ns(void)
 {
 	return (u64)READ_ONCE(cpuhp_timeout_ms) * NSEC_PER_MSEC;
-}
-
-/* Take one injected failure from *counter, if any is left. */
-static bool take_injected(unsigned int *counter)
-{
-	unsigned int n = READ_ONCE(*counter);
-
-	while (n && !__atomic_compare_exchange_n(counter, &n, n - 1, false, __ATOMIC_SEQ_CST,
-						 __ATOMIC_SEQ_CST))
-		;
-	return n != 0;
 }
 
 /* ---- steps -------------------------------------------------------------- */
@@ -129,7 +106,7 @@ void cpuhp_remove_step(struct cpuhp_step *step)
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
-/* Run the up callbacks of phase, from step from (NULL: the first) to the
+/* Run the startup callbacks of phase, from step from (NULL: the first) to the
  * last. On failure, undo the ones this call ran, in reverse, and return
  * the error. */
 static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step *from)
@@ -138,34 +115,34 @@ static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step 
 
 	first = from ? from : list_first_entry(&phases[phase], struct cpuhp_step, node);
 	for (st = first; &st->node != &phases[phase]; st = list_next_entry(st, node)) {
-		int err = st->up ? st->up(cpu) : 0;
+		int err = st->startup ? st->startup(cpu) : 0;
 
 		if (!err)
 			continue;
-		pr_warn("cpu%u: %s up failed (%d): rolling back\n", cpu, st->name, err);
+		pr_warn("cpu%u: %s startup failed (%d): rolling back\n", cpu, st->name, err);
 		for (undo = st; undo != first;) {
 			undo = list_prev_entry(undo, node);
-			if (undo->down && undo->down(cpu))
-				report_bug("cpuhp", "cpu%u: %s down failed while rolling back", cpu,
-					   undo->name);
+			if (undo->teardown && undo->teardown(cpu))
+				report_bug("cpuhp", "cpu%u: %s teardown failed while rolling back",
+					   cpu, undo->name);
 		}
 		return err;
 	}
 	return 0;
 }
 
-/* The down callbacks of phase in reverse order; on failure, redo the ones
+/* The teardown callbacks of phase in reverse order; on failure, redo the ones
  * that ran (a cancelled offline) and return the error. */
 static int phase_down(enum cpuhp_phase phase, unsigned int cpu)
 {
 	struct cpuhp_step *st;
 
 	list_for_each_entry_reverse(st, &phases[phase], node) {
-		int err = st->down ? st->down(cpu) : 0;
+		int err = st->teardown ? st->teardown(cpu) : 0;
 
 		if (!err)
 			continue;
-		pr_warn("cpu%u: %s down failed (%d): offline cancelled\n", cpu, st->name, err);
+		pr_warn("cpu%u: %s teardown failed (%d): offline cancelled\n", cpu, st->name, err);
 		st = list_next_entry(st, node);
 		if (&st->node != &phases[phase])
 			phase_up(phase, cpu, st);
@@ -182,7 +159,7 @@ static void run_starting_steps(unsigned int cpu)
 	struct cpuhp_step *st;
 
 	list_for_each_entry(st, &phases[CPUHP_STARTING], node)
-		if (st->up && st->up(cpu))
+		if (st->startup && st->startup(cpu))
 			report_bug("cpuhp", "cpu%u: starting step %s failed; ignored", cpu,
 				   st->name);
 }
@@ -193,7 +170,7 @@ static void run_dying_steps(unsigned int cpu)
 	struct cpuhp_step *st;
 
 	list_for_each_entry_reverse(st, &phases[CPUHP_STARTING], node)
-		if (st->down && st->down(cpu))
+		if (st->teardown && st->teardown(cpu))
 			report_bug("cpuhp", "cpu%u: dying step %s failed; ignored", cpu, st->name);
 }
 
@@ -202,7 +179,7 @@ void cpuhp_ap_starting(void)
 {
 	trace_event(TR_CPU, NULL, smp_processor_id(), TRC_STARTING);
 	run_starting_steps(smp_processor_id());
-	smp_cpu_starting();
+	cpu_mark_online();
 }
 
 /* ---- going down --------------------------------------------------------- */
@@ -231,10 +208,12 @@ __noreturn void cpu_play_dead(void)
 {
 	unsigned int cpu = smp_processor_id();
 
+	const struct cpuhp_fault_hooks *faults = READ_ONCE(cpuhp_fault_hooks);
+
 	local_irq_disable();
 	clockevent_stop_cpu();
-	while (READ_ONCE(hold_death)) /* a test's (cpuhp_hold_death) */
-		cpu_relax();
+	if (faults && faults->before_death)
+		faults->before_death(cpu); /* a test may hold it here */
 	should_die[cpu] = false;
 	died_at_ns[cpu] = ktime_get_ns();
 	complete(&cpu_died[cpu]);
@@ -306,9 +285,7 @@ static int finish_down(unsigned int cpu, bool again)
 		cpu_relax();
 	}
 	halfway[cpu] = WHOLE;
-	/* Halted with interrupts off; INIT puts it in wait-for-SIPI, as at
-	 * power-on, so cpu_up() starts it exactly like the boot did. */
-	lapic_send_init(cpu_apic_ids[cpu]);
+	arch_cpu_dead(cpu); /* halted: ready to be started as at power-on */
 	/* Stacks freed while it was dying were held back (kernel/mm/kstack.c):
 	 * it has halted, and INIT flushes it before it runs again. */
 	kstack_reclaim();
@@ -368,9 +345,12 @@ cancel:
 /* cpu_down() with the hotplug lock held: the checks, the work, the counts. */
 static int cpu_down_locked(unsigned int cpu, u64 t0)
 {
-	int err;
-
 	assert(mutex_owned(&cpu_hotplug_lock));
+	/* Checked again: the host may have taken it away meanwhile. */
+	int err = check_cpu_number(cpu);
+
+	if (err)
+		return err;
 	if (halfway[cpu] == NOT_DEAD)
 		err = finish_down(cpu, true);
 	else if (halfway[cpu] == NO_STOPPER)
@@ -396,25 +376,6 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 	return err;
 }
 
-int cpu_down(unsigned int cpu)
-{
-	u64 t0 = ktime_get_ns();
-	int err = check_cpu_number(cpu);
-
-	might_sleep();
-	if (!err && !cpu_online(cpu) && READ_ONCE(halfway[cpu]) == WHOLE)
-		err = -EALREADY; /* a quick refusal, not counted; checked again below */
-	if (err)
-		return err;
-	mutex_lock(&cpu_hotplug_lock);
-	/* Checked again: the host may have taken it away meanwhile. */
-	err = check_cpu_number(cpu);
-	if (!err)
-		err = cpu_down_locked(cpu, t0);
-	mutex_unlock(&cpu_hotplug_lock);
-	return err;
-}
-
 /* ---- coming up ---------------------------------------------------------- */
 
 static int cpu_up_phases(unsigned int cpu)
@@ -424,8 +385,11 @@ static int cpu_up_phases(unsigned int cpu)
 
 	if (err)
 		return err;
-	/* ap_start runs the starting steps */
-	err = take_injected(&fail_bringup) ? -EIO : smp_bringup_cpu(cpu);
+	const struct cpuhp_fault_hooks *faults = READ_ONCE(cpuhp_fault_hooks);
+
+	err = faults && faults->fail_bringup ? faults->fail_bringup(cpu) : 0;
+	if (!err)
+		err = smp_bringup_cpu(cpu); /* ap_start runs the starting steps */
 	kstack_reclaim(); /* online and flushed, or not started: none held for it */
 	if (err) {
 		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
@@ -448,7 +412,12 @@ static int cpu_up_phases(unsigned int cpu)
 static int cpu_up_locked(unsigned int cpu, u64 t0)
 {
 	assert(mutex_owned(&cpu_hotplug_lock));
-	int err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
+	/* Checked again: the host may have taken it away meanwhile. */
+	int err = check_cpu_number(cpu);
+
+	if (err)
+		return err;
+	err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
 
 	if (err) {
 		stats.nr_up_failed++;
@@ -459,52 +428,23 @@ static int cpu_up_locked(unsigned int cpu, u64 t0)
 	return err;
 }
 
-int cpu_up(unsigned int cpu)
-{
-	u64 t0 = ktime_get_ns();
-	int err = check_cpu_number(cpu);
-
-	might_sleep();
-	if (!err && cpu_online(cpu) && READ_ONCE(halfway[cpu]) == WHOLE)
-		err = -EALREADY; /* a quick refusal, not counted; checked again below */
-	if (err)
-		return err;
-	mutex_lock(&cpu_hotplug_lock);
-	/* Checked again: the host may have taken it away meanwhile. */
-	err = check_cpu_number(cpu);
-	if (!err)
-		err = cpu_up_locked(cpu, t0);
-	mutex_unlock(&cpu_hotplug_lock);
-	return err;
-}
-
 /* ---- the host's CPUs: physical hot-add and hot-remove ------------------- */
 
-int cpu_hot_add(unsigned int cpu)
+/* cpu_hot_add() with the hotplug lock held. */
+static int cpu_hot_add_locked(unsigned int cpu, u64 t0)
 {
-	u64 t0 = ktime_get_ns();
-	int err;
-
-	might_sleep();
-	if (!cpu_possible(cpu))
-		return -EINVAL;
-	mutex_lock(&cpu_hotplug_lock);
+	assert(mutex_owned(&cpu_hotplug_lock));
 	set_bit(cpu, cpumask_bits(&cpu_present_mask)); /* read freely: atomically */
 	/* Online already (the host told us twice): nothing to do, no count. */
-	err = cpu_online(cpu) && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
-	mutex_unlock(&cpu_hotplug_lock);
-	return err;
+	return cpu_online(cpu) && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
 }
 
-int cpu_hot_remove(unsigned int cpu)
+/* cpu_hot_remove() with the hotplug lock held. */
+static int cpu_hot_remove_locked(unsigned int cpu, u64 t0)
 {
-	u64 t0 = ktime_get_ns();
 	int err;
 
-	might_sleep();
-	if (!cpu_possible(cpu))
-		return -EINVAL;
-	mutex_lock(&cpu_hotplug_lock);
+	assert(mutex_owned(&cpu_hotplug_lock));
 	if (cpu == 0)
 		err = -EPERM; /* asked before anything else: it never goes */
 	else if (!cpumask_test_cpu(cpu, &cpu_present_mask))
@@ -517,8 +457,63 @@ int cpu_hot_remove(unsigned int cpu)
 	 * start it again between its offline and the host's eject. */
 	if (!err)
 		clear_bit(cpu, cpumask_bits(&cpu_present_mask));
+	return err;
+}
+
+/* ---- the four ways in --------------------------------------------------- */
+
+/* What cpu_down(), cpu_up(), cpu_hot_add() and cpu_hot_remove() open with:
+ * each may sleep, refuses at once what err (its checks without the lock,
+ * not counted) says, and otherwise runs op under the hotplug lock, timed
+ * from t0. */
+static int hotplug_op(unsigned int cpu, u64 t0, int err, int (*op)(unsigned int cpu, u64 t0))
+{
+	might_sleep();
+	if (err)
+		return err;
+	mutex_lock(&cpu_hotplug_lock);
+	err = op(cpu, t0);
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
+}
+
+/* The refusals of cpu_down() (want_online false) and cpu_up() without the
+ * lock: not a CPU to act on, or already in the state asked for. */
+static int quick_refusal(unsigned int cpu, bool want_online)
+{
+	int err = check_cpu_number(cpu);
+
+	if (!err && cpu_online(cpu) == want_online && READ_ONCE(halfway[cpu]) == WHOLE)
+		err = -EALREADY;
+	return err;
+}
+
+int cpu_down(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, quick_refusal(cpu, false), cpu_down_locked);
+}
+
+int cpu_up(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, quick_refusal(cpu, true), cpu_up_locked);
+}
+
+int cpu_hot_add(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, cpu_possible(cpu) ? 0 : -EINVAL, cpu_hot_add_locked);
+}
+
+int cpu_hot_remove(unsigned int cpu)
+{
+	u64 t0 = ktime_get_ns();
+
+	return hotplug_op(cpu, t0, cpu_possible(cpu) ? 0 : -EINVAL, cpu_hot_remove_locked);
 }
 
 const char *cpuhp_error_words(int err, bool up)
@@ -579,30 +574,20 @@ static int timers_dying(unsigned int cpu)
 	return 0;
 }
 
-static int irqs_dying(unsigned int cpu)
-{
-	unsigned int to = cpumask_first(&cpu_online_mask);
-	unsigned int n = ioapic_retarget(cpu_apic_ids[cpu], cpu_apic_ids[to]);
-
-	if (n)
-		pr_info("cpu%u: %u interrupt(s) re-routed to cpu%u\n", cpu, n, to);
-	return 0;
-}
-
 /* Dying steps run in reverse: the timers go first, so that one due while
  * the CPU dies (interrupts off from its first dying step) waits only for
  * them, not for the trustee's hand-over; a timer armed for the CPU by a
  * later step goes to an online CPU at once (arm_timer()). */
 static struct cpuhp_step builtin_steps[] = {
-	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .down = sched_dead },
-	{ .name = "sched:dying", .phase = CPUHP_STARTING, .down = sched_dying },
-	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .down = irqs_dying },
-	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .down = workqueue_cpu_dying },
-	{ .name = "timers:dying", .phase = CPUHP_STARTING, .down = timers_dying },
+	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .teardown = sched_dead },
+	{ .name = "sched:dying", .phase = CPUHP_STARTING, .teardown = sched_dying },
+	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .teardown = arch_cpu_irqs_dying },
+	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .teardown = workqueue_cpu_dying },
+	{ .name = "timers:dying", .phase = CPUHP_STARTING, .teardown = timers_dying },
 	{ .name = "workqueue:online",
 	  .phase = CPUHP_ONLINE,
-	  .up = workqueue_cpu_online,
-	  .down = workqueue_cpu_offline },
+	  .startup = workqueue_cpu_online,
+	  .teardown = workqueue_cpu_offline },
 };
 
 void cpuhp_init(void)

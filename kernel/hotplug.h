@@ -57,7 +57,7 @@
  * down (the online callbacks before it undone, a failing one leaves
  * nothing behind; its stopper thread is retried every 10 ms while it
  * cannot be made: the way back is only down). A failing "starting",
- * "dying" or "dead" callback, or a down callback failing while a failed up
+ * "dying" or "dead" callback, or a teardown failing while a failed up
  * is rolled back, is only reported ("BUG: cpuhp: ...", report_bug()):
  * there is no way back by then.
  *
@@ -99,14 +99,17 @@
 
 enum cpuhp_phase { CPUHP_PREPARE, CPUHP_STARTING, CPUHP_ONLINE, CPUHP_NR_PHASES };
 
-/* One registered step. up/down may be NULL. starting-phase callbacks run
- * with interrupts off and must not fail (a failure is reported with
- * report_bug() and otherwise ignored). */
+/* One registered step: startup runs on the way up (prepare, starting,
+ * online), teardown on the way down (dead, dying, offline); either may be
+ * NULL. Named as Linux's cpuhp names them, apart from the semaphore's
+ * up()/down(). starting-phase callbacks run with interrupts off and must
+ * not fail (a failure is reported with report_bug() and otherwise
+ * ignored). */
 struct cpuhp_step {
 	const char *name;
 	enum cpuhp_phase phase;
-	int (*up)(unsigned int cpu);
-	int (*down)(unsigned int cpu);
+	int (*startup)(unsigned int cpu);
+	int (*teardown)(unsigned int cpu);
 	struct list_head node; /* the hotplug lock */
 };
 
@@ -139,8 +142,8 @@ int cpu_hot_remove(unsigned int cpu);
 /* Register a step (kept in the caller's memory) after those of its phase;
  * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
  * registered here do not run for CPUs already online. cpuhp_add_step_first()
- * registers it before them instead: its up callback runs first and its
- * down callback last (a dying step then runs after every built-in one, the
+ * registers it before them instead: its startup runs first and its
+ * teardown last (a dying step then runs after every built-in one, the
  * timers' move included: what a CPU does last before it dies). */
 void cpuhp_add_step(struct cpuhp_step *step);
 void cpuhp_add_step_first(struct cpuhp_step *step);
@@ -167,15 +170,35 @@ struct cpuhp_stats {
 };
 void cpuhp_get_stats(struct cpuhp_stats *st);
 
-/* Fault injection for tests: the next n cpu_up() calls that get as far as
- * starting their CPU fail there with -EIO, as if it had not answered its
- * INIT-SIPI-SIPI (the "prepare" steps are then undone). */
-void cpuhp_fail_bringup_next(unsigned int n);
-/* A test hook: while held, a dying CPU stops before it signals its death
- * (in cpu_play_dead(), interrupts off), so cpu_down() reaches its bound. */
-void cpuhp_hold_death(bool hold);
+/* Where CPU hotplug may be failed on purpose (kernel/tools/fault_inject.c
+ * fills it when a test asks; NULL: never; either callback may be NULL):
+ *   fail_bringup(cpu)  asked just before cpu is started (control CPU,
+ *                      hotplug lock held): an error fails the start with it,
+ *                      as if the CPU had not answered its INIT-SIPI-SIPI
+ *   before_death(cpu)  on the dying CPU, interrupts off, just before it
+ *                      signals its death: it may hold the CPU there */
+struct cpuhp_fault_hooks {
+	int (*fail_bringup)(unsigned int cpu);
+	void (*before_death)(unsigned int cpu);
+};
+extern const struct cpuhp_fault_hooks *cpuhp_fault_hooks;
 /* The bound of the waits above ("Bounds"); tests lower it for a case. */
 extern unsigned int cpuhp_timeout_ms;
+
+/*
+ * The machine's part (arch/x86_64/hotplug.c): the state machine reaches the
+ * interrupt controllers only through these.
+ *   arch_cpu_irqs_dying(cpu)  the dying step "irqs:dying" (on cpu,
+ *                             interrupts off, out of the online mask):
+ *                             route the device interrupts aimed at cpu to
+ *                             an online CPU; 0
+ *   arch_cpu_dead(cpu)        on the control CPU, once cpu has halted for
+ *                             good and holds no lock, before the dead
+ *                             steps: leave it where cpu_up() can start it
+ *                             again as at power-on (x86: INIT)
+ */
+int arch_cpu_irqs_dying(unsigned int cpu);
+void arch_cpu_dead(unsigned int cpu);
 
 /* From ap_start(), interrupts off: run the starting steps, go online. */
 void cpuhp_ap_starting(void);

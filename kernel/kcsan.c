@@ -30,7 +30,6 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "lib/compiler.h"

@@ -10,38 +10,14 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched_internal.h"
-#include "kernel/smp.h"
 #include "lib/printf.h"
 
 static DEFINE_SPINLOCK(threads_lock);
 static LIST_HEAD(all_threads);	  /* threads_lock */
 static unsigned int thread_count; /* threads_lock */
 static LIST_HEAD(zombies);	  /* threads_lock: dead, unreferenced, to free */
-static unsigned int fail_next;	  /* atomic: creations to fail on purpose */
-/* A test's say over each creation (kthread_set_fail_hook()): set with its
- * argument first, cleared first. */
-static bool (*fail_hook)(void *arg);
-static void *fail_hook_arg;
 
-void kthread_fail_next(unsigned int n)
-{
-	WRITE_ONCE(fail_next, n);
-}
-
-void kthread_fail_own(unsigned int n)
-{
-	current->fail_own = n;
-}
-
-void kthread_set_fail_hook(bool (*fail)(void *arg), void *arg)
-{
-	if (fail) {
-		WRITE_ONCE(fail_hook_arg, arg);
-		WRITE_ONCE(fail_hook, fail);
-	} else {
-		WRITE_ONCE(fail_hook, NULL);
-	}
-}
+bool (*kthread_should_fail)(void); /* written once by fault injection */
 
 static void free_thread(struct thread *t)
 {
@@ -106,22 +82,11 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 {
 	struct thread *t;
 	char name[THREAD_NAME_LEN];
-	unsigned int f = READ_ONCE(fail_next);
+	bool (*should_fail)(void) = READ_ONCE(kthread_should_fail);
 
 	might_sleep();
 	kthread_reap();
-	struct thread *self = current;
-
-	if (self && self->fail_own) {
-		self->fail_own--;
-		return NULL;
-	}
-	if (f && __atomic_compare_exchange_n(&fail_next, &f, f - 1, false, __ATOMIC_SEQ_CST,
-					     __ATOMIC_SEQ_CST))
-		return NULL;
-	bool (*hook)(void *arg) = READ_ONCE(fail_hook);
-
-	if (hook && hook(READ_ONCE(fail_hook_arg)))
+	if (should_fail && should_fail())
 		return NULL;
 	vscnprintf(name, sizeof(name), fmt, ap);
 	size_t held = lockdep_thread_ctx_size(); /* the validator's, right after it */
@@ -149,31 +114,6 @@ static struct thread *create(int (*fn)(void *), void *arg, const char *fmt, va_l
 	return t;
 }
 
-struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	struct thread *t = create(fn, arg, fmt, ap);
-
-	va_end(ap);
-	return t;
-}
-
-struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
-				     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	struct thread *t = create(fn, arg, fmt, ap);
-
-	va_end(ap);
-	if (t)
-		kthread_bind(t, cpu);
-	return t;
-}
-
 struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct cpumask *mask,
 				      const char *fmt, ...)
 {
@@ -183,21 +123,8 @@ struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct
 	struct thread *t = create(fn, arg, fmt, ap);
 
 	va_end(ap);
-	if (t)
+	if (t && mask)
 		sched_thread_place(t, mask);
-	return t;
-}
-
-struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	struct thread *t = create(fn, arg, fmt, ap);
-
-	va_end(ap);
-	if (t)
-		wake_up_thread(t);
 	return t;
 }
 

@@ -25,17 +25,6 @@
  * by the next kthread_create() or kthread_stop(), or by kthread_reap()
  * (may sleep) for a caller that must not leave that work to whoever
  * creates a thread next (a benchmark between its runs).
- *
- * Fault injection: kthread_fail_next(n) makes the next n creations fail
- * with NULL, whoever makes them, so callers' recovery paths (the
- * workqueue's rescuers) can be tested for real; kthread_fail_own(n) only
- * the next n that the calling thread itself makes (a test that needs one
- * given creation to fail: others' creations, a pool's manager making a
- * worker meanwhile, would take a shared count); kthread_set_fail_hook(fail,
- * arg): every creation asks fail(arg) first, in the creating thread (it may
- * sleep: no locks are held), and fails if it says so (a test that must
- * fail one given thread's creations, and hold it there while it sets up a
- * moment; NULL removes it; one hook at a time).
  */
 #ifndef KERNEL_KTHREAD_H
 #define KERNEL_KTHREAD_H
@@ -44,12 +33,21 @@
 
 #define KTHREAD_SHOULD_STOP 0 /* bit in t->kflags */
 
-struct thread *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
-struct thread *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
-				     const char *fmt, ...) __printf(4, 5);
+/* The one creation; mask NULL leaves the thread where sched_thread_init()
+ * places a new one. The others are this with a mask, or then started (as
+ * Linux's kthread_create() and kthread_run() are macros). */
 struct thread *kthread_create_on_mask(int (*fn)(void *), void *arg, const struct cpumask *mask,
 				      const char *fmt, ...) __printf(4, 5);
-struct thread *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
+#define kthread_create(fn, arg, fmt, ...) kthread_create_on_mask(fn, arg, NULL, fmt, ##__VA_ARGS__)
+#define kthread_create_on_cpu(fn, arg, cpu, fmt, ...)                                              \
+	kthread_create_on_mask(fn, arg, cpumask_of(cpu), fmt, ##__VA_ARGS__)
+#define kthread_run(fn, arg, fmt, ...)                                                             \
+	({                                                                                         \
+		struct thread *__kthread_run_t = kthread_create(fn, arg, fmt, ##__VA_ARGS__);      \
+		if (__kthread_run_t)                                                               \
+			wake_up_thread(__kthread_run_t);                                           \
+		__kthread_run_t;                                                                   \
+	})
 void kthread_bind(struct thread *t, unsigned int cpu);
 void kthread_reap(void);
 void kthread_set_data(struct thread *t, void *data);
@@ -58,9 +56,11 @@ bool kthread_should_stop(void);
 void *kthread_data(struct thread *t);
 __noreturn void thread_exit(int code);
 void put_thread(struct thread *t);
-void kthread_fail_next(unsigned int n);
-void kthread_fail_own(unsigned int n);
-void kthread_set_fail_hook(bool (*fail)(void *arg), void *arg);
+/* Where a creation may be failed on purpose (kernel/tools/fault_inject.c
+ * fills it when a test asks; NULL: never): asked at the start of every
+ * creation, in the creating thread with no lock held (it may sleep); true
+ * makes the creation return NULL, as if memory had run out. */
+extern bool (*kthread_should_fail)(void);
 
 /* Every thread, for ps-style listings: call fn on each under threads_lock
  * (fn must not sleep). */

@@ -21,7 +21,7 @@
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
+#include "kernel/smpboot.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/tools/bench.h"

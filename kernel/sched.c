@@ -20,6 +20,7 @@
 #include "kernel/sched.h"
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"

@@ -31,9 +31,13 @@
  * ---------------------------------------------------------------------
  * A thread may carry up to SCHED_MAX_HOOKS hook objects (Linus Torvalds'
  * review of the cmwq patchset: the callbacks belong to the thread, not to
- * a scheduler class). Only the thread itself adds or removes its hooks;
- * sched_hook_data(t, ops) finds a hook's data by its ops (the workqueue
- * tells its workers this way), so no one else reads the hook slots.
+ * a scheduler class). Only the thread itself writes its hook slots (it
+ * adds or removes its hooks, interrupts off, since schedule() reads them
+ * on its CPU), and only it acts on what they hold: sched_hook_data(current,
+ * ops) finds a hook's data by its ops (the workqueue tells its workers
+ * this way). Others may read another thread's slots only to describe it
+ * (sched_hook_data(t, ops) from a for_each_thread() callback, the NMI
+ * dump's count): a glance, each slot read once, which may be stale at once.
  *
  *   sleeping(t, data)  t is about to block: it called schedule() in a state
  *       other than THREAD_RUNNING and no wake-up came first. Called on t's
@@ -131,6 +135,7 @@ struct thread {
 	struct cpumask cpus_allowed; /* P+R */
 	struct spinlock pi_lock;
 
+	/* S to write; others glance (the hooks' contract above) */
 	const struct sched_hook_ops *hook_ops[SCHED_MAX_HOOKS]; /* S */
 	void *hook_data[SCHED_MAX_HOOKS];			/* S */
 	unsigned int nr_hooks;					/* S */
@@ -151,7 +156,6 @@ struct thread {
 				     * the thread itself: kthread_data() */
 	u8 *stack;		    /* I: base of the kernel stack */
 	unsigned long kflags;	    /* K: KTHREAD_* bits, atomic ops */
-	unsigned int fail_own;	    /* S: creations of its own to fail (kthread_fail_own) */
 	int exit_code;		    /* K */
 	struct completion exited;   /* K */
 	int refcount;		    /* atomic: creator's ref + the thread's own */
@@ -271,7 +275,8 @@ int sched_hook_add(const struct sched_hook_ops *ops, void *data);
 void sched_hook_remove(const struct sched_hook_ops *ops);
 /* The data of t's hook with these ops, or NULL if t has none (a few
  * compares: the workqueue asks on every queueing). Exact for t == current;
- * for another thread a glance, which may be stale at once (display only). */
+ * for another thread the glance of the hooks' contract above (display
+ * only). */
 void *sched_hook_data(const struct thread *t, const struct sched_hook_ops *ops);
 
 /* t's CPU time in ns, its stint under way included (stats.sum_exec_ns

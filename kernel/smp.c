@@ -1,32 +1,16 @@
-/* kernel/smp.c - CPU masks, CPU discovery and cross-CPU calls; see smp.h. */
-#define pr_fmt(fmt) "smp: " fmt
+/* kernel/smp.c - cross-CPU calls: running a function on other CPUs, by IPI;
+ * see smp.h. The CPU masks are kernel/cpu_masks.c's, bringing CPUs up
+ * kernel/smpboot.c's. */
 #include "kernel/smp.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/ioapic.h"
-#include "arch/x86_64/smpboot.h"
 #include "arch/x86_64/traps.h"
-#include "drivers/acpi.h"
-#include "kernel/deterministic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
-#include "kernel/printk.h"
-#include "kernel/time.h"
 #include "lib/errno.h"
-
-#define DEFAULT_LAPIC_PHYS 0xFEE00000ULL
-
-struct cpumask cpu_possible_mask;
-struct cpumask cpu_present_mask;
-struct cpumask cpu_online_mask;
-struct cpumask cpu_active_mask;
-struct cpumask cpu_live_mask;
-u32 cpu_apic_ids[NR_CPUS];
-unsigned int nr_cpu_ids = 1;
-bool smp_booted; /* smp_init() is done */
 
 void smp_cpu_init(struct smp_cpu *s)
 {
@@ -82,25 +66,10 @@ static void reschedule_interrupt(struct pt_regs *regs)
 	this_cpu_ptr()->smp.ipis_resched++;
 }
 
-static void timer_interrupt(struct pt_regs *regs)
+void smp_calls_init(void)
 {
-	clockevent_interrupt();
-}
-
-static void clock_kick_interrupt(struct pt_regs *regs)
-{
-	clockevent_kick_interrupt();
-}
-
-static void spurious_interrupt(struct pt_regs *regs)
-{
-	/* Nothing to do, and no EOI (SDM 11.9). */
-}
-
-static void apic_error_interrupt(struct pt_regs *regs)
-{
-	/* The kernel programs every interrupt and IPI the APIC sees. */
-	report_bug("smp", "local APIC error on cpu%u", smp_processor_id());
+	irq_register_vector(CALL_FUNCTION_VECTOR, call_function_interrupt);
+	irq_register_vector(RESCHEDULE_VECTOR, reschedule_interrupt);
 }
 
 /* Queue fn on cpu and send the IPI. r is the waiter's request, or NULL to
@@ -262,22 +231,6 @@ void smp_send_stop(void)
 		lapic_send_nmi_allbutself();
 }
 
-void smp_cpu_starting(void)
-{
-	unsigned int cpu = smp_processor_id();
-
-	set_bit(cpu, cpumask_bits(&cpu_live_mask)); /* (the boot CPU's first) */
-	set_bit(cpu, cpumask_bits(&cpu_online_mask));
-	/* Online, it takes TLB shootdowns from now on; one sent before went
-	 * past it. Forget whatever it cached while starting, before touching
-	 * anything else. */
-	local_flush_tlb_all();
-	/* At boot a CPU is active at once; later, CPU hotplug activates it
-	 * after its online callbacks. */
-	if (!smp_booted)
-		set_bit(cpu, cpumask_bits(&cpu_active_mask));
-}
-
 void smp_cpu_dying(void)
 {
 	unsigned int cpu = smp_processor_id();
@@ -288,98 +241,4 @@ void smp_cpu_dying(void)
 	spin_unlock_no_resched(&pc->smp.call_lock);
 	/* Requests queued before the bit went: run them, no waiter hangs. */
 	call_queue_run();
-}
-
-int smp_bringup_cpu(unsigned int cpu)
-{
-	if (cpu >= nr_cpu_ids || !cpumask_test_cpu(cpu, &cpu_present_mask))
-		return -ENODEV;
-	if (cpu_online(cpu))
-		return -EALREADY;
-	struct percpu *pc = percpu_setup(cpu, cpu_apic_ids[cpu]);
-
-	if (!pc)
-		return -ENOMEM;
-	/* Live from before it runs its first instruction: stacks freed from
-	 * now until it is online wait (kernel/mm/kstack.c). */
-	set_bit(cpu, cpumask_bits(&cpu_live_mask));
-	int err = arch_cpu_boot(pc);
-
-	if (err)
-		clear_bit(cpu, cpumask_bits(&cpu_live_mask)); /* never started, or parked by INIT */
-	return err;
-}
-
-static struct acpi_madt_info madt; /* I: filled once on the boot CPU */
-
-/* Number the CPUs: the boot CPU is 0, the rest follow in MADT order. */
-static void discover_cpus(u32 boot_apic)
-{
-	cpu_apic_ids[0] = boot_apic;
-	cpumask_set_cpu(0, &cpu_possible_mask);
-	cpumask_set_cpu(0, &cpu_present_mask);
-	for (unsigned int i = 0; i < madt.nr_cpus; i++) {
-		const struct acpi_madt_cpu *c = &madt.cpus[i];
-
-		if (c->apic_id == boot_apic)
-			continue;
-		if (nr_cpu_ids == NR_CPUS) {
-			pr_warn("more than %d CPUs; ignoring APIC id %u and beyond\n", NR_CPUS,
-				c->apic_id);
-			break;
-		}
-		cpu_apic_ids[nr_cpu_ids] = c->apic_id;
-		cpumask_set_cpu(nr_cpu_ids, &cpu_possible_mask);
-		if (c->enabled)
-			cpumask_set_cpu(nr_cpu_ids, &cpu_present_mask);
-		nr_cpu_ids++;
-	}
-}
-
-void smp_init(void)
-{
-	const struct acpi_sdt_header *t = acpi_get_table("APIC", 0);
-	u64 lapic_phys = DEFAULT_LAPIC_PHYS;
-
-	if (t && acpi_parse_madt(t, &madt) == 0)
-		lapic_phys = madt.lapic_phys;
-	else
-		pr_err("no usable MADT: running on the boot CPU only\n");
-	lapic_init_boot(lapic_phys);
-	boot_percpu.apic_id = lapic_id();
-	discover_cpus(boot_percpu.apic_id);
-
-	irq_register_vector(LOCAL_TIMER_VECTOR, timer_interrupt);
-	irq_register_vector(CALL_FUNCTION_VECTOR, call_function_interrupt);
-	irq_register_vector(RESCHEDULE_VECTOR, reschedule_interrupt);
-	irq_register_vector(CLOCK_KICK_VECTOR, clock_kick_interrupt);
-	irq_register_vector(SPURIOUS_APIC_VECTOR, spurious_interrupt);
-	irq_register_vector(ERROR_APIC_VECTOR, apic_error_interrupt);
-	for (unsigned int v = PIC_SPURIOUS_BASE; v < PIC_SPURIOUS_BASE + 16; v++)
-		irq_register_vector(v, spurious_interrupt);
-	pic_disable();
-	ioapic_init(&madt);
-
-	lapic_timer_calibrate();
-	smp_cpu_starting();
-	clockevent_start_cpu();
-
-	det_boot_quiesce(); /* deterministic mode: QEMU's round-robin from guest time */
-
-	unsigned int cpu;
-
-	for_each_present_cpu(cpu) {
-		if (cpu == 0)
-			continue;
-		int err = smp_bringup_cpu(cpu);
-
-		if (err)
-			pr_err("cpu%u (APIC id %u) did not come up (error %d); continuing without "
-			       "it\n",
-			       cpu, cpu_apic_ids[cpu], err);
-	}
-	kstack_reclaim(); /* stacks freed while a CPU was starting */
-	pr_info("%u CPUs possible, %u present, %u online\n", cpumask_weight(&cpu_possible_mask),
-		cpumask_weight(&cpu_present_mask), num_online_cpus());
-	smp_booted = true;
 }

@@ -91,7 +91,7 @@ void clockevent_halt_for(u64 us);
 void clockevent_kick(unsigned int cpu);
 void clockevent_get_stats(unsigned int cpu, struct clockevent_stats *st);
 bool clockevent_periodic(void);
-/* The vector handlers (kernel/smp.c registers them): the local APIC timer's
+/* The vector handlers (kernel/smpboot.c registers them): the local APIC timer's
  * interrupt, and the kick IPI. */
 void clockevent_interrupt(void);
 void clockevent_kick_interrupt(void);

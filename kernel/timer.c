@@ -14,11 +14,11 @@
  */
 #include "kernel/timer.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/trace.h"

@@ -5,6 +5,7 @@
  */
 #include "kernel/trace.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mutex.h"
 #include "kernel/printk.h"

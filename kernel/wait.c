@@ -14,32 +14,17 @@ void __init_waitqueue_head(struct wait_queue_head *wq, const char *name,
 	INIT_LIST_HEAD(&wq->head);
 }
 
-/* Non-exclusive waiters go first and exclusive ones last, so that
- * wake_up() can stop at the first exclusive one. */
-static void link_waiter(struct wait_queue_head *wq, struct wait_queue_entry *e, bool exclusive)
+/* Linked at the head: the last to wait is woken first. */
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
 	if (list_empty(&e->link)) {
 		e->thread = current;
-		e->exclusive = exclusive;
-		if (exclusive)
-			list_add_tail(&e->link, &wq->head);
-		else
-			list_add(&e->link, &wq->head);
+		list_add(&e->link, &wq->head);
 	}
 	set_current_state(THREAD_BLOCKED);
 	spin_unlock_irqrestore(&wq->lock, flags);
-}
-
-void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
-{
-	link_waiter(wq, e, false);
-}
-
-void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *e)
-{
-	link_waiter(wq, e, true);
 }
 
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
@@ -52,22 +37,17 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-static void __wake_up(struct wait_queue_head *wq, bool all)
+void wake_up(struct wait_queue_head *wq)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
-	__wake_up_locked(wq, all);
+	wake_up_locked(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
-}
-
-void wake_up(struct wait_queue_head *wq)
-{
-	__wake_up(wq, false);
 }
 
 void wake_up_all(struct wait_queue_head *wq)
 {
-	__wake_up(wq, true);
+	wake_up(wq);
 }
 
 bool waitqueue_active(struct wait_queue_head *wq)

@@ -6,9 +6,15 @@
  *                                          left (at least 1) if cond came
  *                                          true, 0 on timeout
  * Wakers make cond true first, then:
- *   wake_up(wq)       wake every non-exclusive waiter and one exclusive one
- *   wake_up_all(wq)   wake them all
+ *   wake_up(wq)       wake every waiter (each checks cond again: one that
+ *                     finds it false, another having taken what it waits
+ *                     for, sleeps again)
+ *   wake_up_all(wq)   the same; the name says the state stays true for all
+ *                     (complete_all(), a flush's end)
  *   wake_up_locked(wq), wake_up_all_locked(wq)  the same, wq->lock held
+ * There are no exclusive waiters (Linux's prepare_to_wait_exclusive(),
+ * woken one at a time): no waiter here needed one, and a mode with no
+ * caller would be a path nothing runs.
  * Wakers may be in any context (interrupt handlers and timer callbacks
  * too); waiters must be threads that may sleep (might_sleep()).
  * A wait queue's lock comes before any thread's pi_lock and any run-queue
@@ -33,13 +39,10 @@ struct wait_queue_head {
 
 struct wait_queue_entry {
 	struct thread *thread;
-	bool exclusive;
 	struct list_head link; /* the queue's lock */
 };
 
-/* A waiter's entry, on its stack; prepare_to_wait() links it once. An
- * exclusive waiter (prepare_to_wait_exclusive()) is woken alone by
- * wake_up(), after every non-exclusive one. */
+/* A waiter's entry, on its stack; prepare_to_wait() links it once. */
 #define DEFINE_WAIT(name)                                                                          \
 	struct wait_queue_entry name = { .thread = NULL, .link = LIST_HEAD_INIT(name.link) }
 
@@ -58,37 +61,26 @@ void __init_waitqueue_head(struct wait_queue_head *wq, const char *name,
 		__init_waitqueue_head((wq), #wq, &__key);                                          \
 	} while (0)
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
-void prepare_to_wait_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 void wake_up(struct wait_queue_head *wq);
 void wake_up_all(struct wait_queue_head *wq);
 
 bool wake_up_thread(struct thread *t); /* kernel/sched.h */
 
-/* Wake every non-exclusive waiter and the first exclusive one, or (all)
- * every waiter. wq->lock held (asserted). Inline: every complete() wakes
- * through it. */
-static inline void __wake_up_locked(struct wait_queue_head *wq, bool all)
+/* wake_up() and wake_up_all() with wq->lock held (asserted), for a
+ * structure that keeps its state under the queue's lock
+ * (kernel/completion.c). Inline: every complete() wakes through it. */
+static inline void wake_up_locked(struct wait_queue_head *wq)
 {
 	struct wait_queue_entry *e;
 
 	assert_spin_locked(&wq->lock);
-	list_for_each_entry(e, &wq->head, link) {
+	list_for_each_entry(e, &wq->head, link)
 		wake_up_thread(e->thread);
-		if (e->exclusive && !all)
-			break;
-	}
-}
-
-/* wake_up() and wake_up_all() with wq->lock held, for a structure that
- * keeps its state under the queue's lock (kernel/completion.c). */
-static inline void wake_up_locked(struct wait_queue_head *wq)
-{
-	__wake_up_locked(wq, false);
 }
 static inline void wake_up_all_locked(struct wait_queue_head *wq)
 {
-	__wake_up_locked(wq, true);
+	wake_up_locked(wq);
 }
 bool waitqueue_active(struct wait_queue_head *wq);
 /* Sleep until woken or ns pass (UINT64_MAX: forever); returns ns left, 0

@@ -20,7 +20,7 @@
  * Every word read from a source bitmap is read once and whole (a relaxed
  * atomic load, a marked access like READ_ONCE):
  * the run-time CPU masks are read without a lock while atomic bit
- * operations change them (kernel/smp.h), a marked access for the data-race
+ * operations change them (kernel/cpu_masks.h), a marked access for the data-race
  * detector (docs/sanitizers.md). The words written are plain.
  * Text: bitmap_parselist("0-3,5\n" -> bits; -EINVAL syntax, -ERANGE bit out
  *   of range; dst untouched on error) and bitmap_print_list (the same

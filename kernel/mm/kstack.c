@@ -4,6 +4,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/percpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
@@ -26,7 +27,7 @@ static const char *kstack_owner_names[KSTACK_MAX_SLOTS]; /* kstack_lock to chang
 							    read them without it */
 
 /*
- * Stacks freed while a CPU was in transit (kernel/smp.h: starting, or
+ * Stacks freed while a CPU was in transit (kernel/cpu_masks.h: starting, or
  * dying) are held back: that CPU missed the shootdown and may still
  * translate the slot to the old frames, and a dying CPU does reach into
  * threads' stacks (moving timers, some of them sleepers' on-stack ones).
@@ -154,7 +155,7 @@ void kstack_reclaim(void)
 
 		/* With no CPU in transit, every one that was when these were
 		 * held has halted (INIT will flush it) or come online (and
-		 * flushed everything, smp_cpu_starting()). */
+		 * flushed everything, cpu_mark_online()). */
 		if (!held_first || cpus_in_transit()) {
 			spin_unlock_irqrestore(&kstack_lock, flags);
 			return;

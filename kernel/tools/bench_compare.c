@@ -8,6 +8,7 @@
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/boot_defs.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
@@ -16,7 +17,6 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/tools/bench_models.h"
 #include "kernel/wait.h"
@@ -628,7 +628,7 @@ static void cpu_bound_fn(struct work_struct *w)
 	item_end(it);
 }
 
-/* Drain-first: a step in the hotplug "online" phase whose down callback,
+/* Drain-first: a step in the hotplug "online" phase whose teardown,
  * run while the CPU still runs but takes no new work, waits until the
  * benchmark's items are done (2.6.35's flush of the dying CPU's queue). */
 static struct cmp_run *drain_run;
@@ -643,7 +643,7 @@ static int drain_down(unsigned int cpu)
 static struct cpuhp_step drain_step = {
 	.name = "bench:drain-first",
 	.phase = CPUHP_ONLINE,
-	.down = drain_down,
+	.teardown = drain_down,
 };
 
 static int scenario_offline(const struct cmp_ctx *c)

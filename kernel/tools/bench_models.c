@@ -12,12 +12,12 @@
 #define pr_fmt(fmt) "bench_models: " fmt
 #include "kernel/tools/bench_models.h"
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/wait.h"

@@ -15,7 +15,6 @@
 #include "kernel/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/params.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/workqueue.h"
 #include "lib/compiler.h"

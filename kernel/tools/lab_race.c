@@ -8,11 +8,11 @@
  */
 #include "kernel/tools/lab_race.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
-#include "kernel/smp.h"
 #include "kernel/workqueue.h"
 #include "lib/compiler.h"
 

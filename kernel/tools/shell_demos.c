@@ -4,11 +4,11 @@
  */
 #include "kernel/tools/shell_demos.h"
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/tools/lab_lockdep.h"
 #include "kernel/tools/lab_race.h"

@@ -18,6 +18,7 @@
 #include "kernel/tools/torture.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kcsan.h"
@@ -33,6 +34,7 @@
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/tools/fault_inject.h"
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
@@ -776,8 +778,8 @@ static int step_fail_fn(unsigned int cpu)
 static struct cpuhp_step fail_step = {
 	.name = "torture:fail",
 	.phase = CPUHP_ONLINE,
-	.up = step_fail_fn,
-	.down = step_fail_fn,
+	.startup = step_fail_fn,
+	.teardown = step_fail_fn,
 };
 
 /* A hotplug call of the onoff thread, with a fault injected now and then

@@ -1,9 +1,10 @@
-/* tests/kernel/ktest_helpers.c - CPUs, skips and gates for the kernel test
- * suites; see ktest_helpers.h. */
+/* tests/kernel/ktest_helpers.c - CPUs, skips, gates and fixtures for the
+ * kernel test suites; see ktest_helpers.h. */
 #include "tests/kernel/ktest_helpers.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
-#include "kernel/smp.h"
+#include "kernel/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -95,6 +96,33 @@ void ktest_gate_works_release(struct ktest_gate_work *w, unsigned int n)
 	ktest_gate_open(w[0].gate);
 	for (unsigned int i = 0; i < n; i++)
 		flush_work(&w[i].work);
+}
+
+void ktest_gate_hold(struct workqueue_struct *wq, struct ktest_gate_work *w, struct ktest_gate *g)
+{
+	ktest_gate_init(g);
+	ktest_gate_work_init(w, g);
+	queue_work(wq, &w->work);
+}
+
+static void timed_dwork_fn(struct work_struct *w)
+{
+	struct ktest_timed_dwork *d = container_of(w, struct ktest_timed_dwork, dwork.work);
+
+	d->ran_at = ktime_get_ns();
+	atomic_inc(&d->runs);
+}
+
+void ktest_timed_dwork_init(struct ktest_timed_dwork *d)
+{
+	INIT_DELAYED_WORK(&d->dwork, timed_dwork_fn);
+	ktest_timed_dwork_reset(d);
+}
+
+void ktest_timed_dwork_reset(struct ktest_timed_dwork *d)
+{
+	d->ran_at = 0;
+	atomic_set(&d->runs, 0);
 }
 
 static void where_fn(struct work_struct *w)

@@ -35,6 +35,19 @@
  *   ktest_gate_work_init(w, g)  one of them, at gate g
  *   ktest_gate_works_alloc(n, g)  n of them (kcalloc: kfree them), or NULL
  *   ktest_gate_works_release(w, n)  open their gate and flush all n
+ *   ktest_gate_hold(wq, w, g)   shut g and queue w, a gate item at g, to wq:
+ *                               an ordered workqueue runs nothing queued
+ *                               after it until the case opens g, however
+ *                               long the host stalls the case
+ *
+ * A delayed item that says when it ran and how often (the delayed-work
+ * cases' fixture): a case checks "not before its delay" from ran_at and
+ * "exactly once" from runs.
+ *
+ *   struct ktest_timed_dwork    its delayed_work, ran_at (ktime_get_ns() at
+ *                               its last run, 0 until then) and runs
+ *   ktest_timed_dwork_init(d)   set up, never run
+ *   ktest_timed_dwork_reset(d)  ran_at and runs back to 0
  *
  * Where a work item ran: its CPU, its worker's nice and name.
  *
@@ -99,6 +112,16 @@ struct ktest_gate_work *ktest_gate_works_alloc(unsigned int n, struct ktest_gate
 /* Opens the gate of w[0] (all n share it) and waits for every item: may
  * sleep. */
 void ktest_gate_works_release(struct ktest_gate_work *w, unsigned int n);
+void ktest_gate_hold(struct workqueue_struct *wq, struct ktest_gate_work *w, struct ktest_gate *g);
+
+struct ktest_timed_dwork {
+	struct delayed_work dwork;
+	volatile u64 ran_at;
+	atomic_t runs;
+};
+
+void ktest_timed_dwork_init(struct ktest_timed_dwork *d);
+void ktest_timed_dwork_reset(struct ktest_timed_dwork *d);
 
 struct ktest_where {
 	struct work_struct work;

@@ -11,9 +11,9 @@
  *   this time the CPU goes. */
 #include "arch/x86_64/cpu.h"
 #include "drivers/acpi_cpuhp.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "lib/errno.h"
 #include "tests/kernel/ktest_helpers.h"
@@ -28,7 +28,7 @@ static int refuse_offline(unsigned int cpu)
 static struct cpuhp_step refuse_step = {
 	.name = "test:refuse-offline",
 	.phase = CPUHP_ONLINE,
-	.down = refuse_offline,
+	.teardown = refuse_offline,
 };
 
 static u64 refusals(void)

@@ -13,9 +13,9 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "drivers/acpi_cpuhp.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -413,7 +413,7 @@ static int gate_offline(unsigned int cpu)
 static struct cpuhp_step gate_step = {
 	.name = "test:hostile-gate",
 	.phase = CPUHP_ONLINE,
-	.down = gate_offline,
+	.teardown = gate_offline,
 };
 
 static int down_fn(void *arg)

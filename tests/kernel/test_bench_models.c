@@ -5,9 +5,9 @@
  * belongs to `make bench`.
  */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/tools/bench_compare.h"
 #include "kernel/tools/bench_models.h"
 #include "kernel/tools/ktest.h"

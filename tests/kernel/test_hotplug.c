@@ -6,6 +6,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "drivers/uart16550.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
@@ -15,9 +16,9 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/tools/fault_inject.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
@@ -426,7 +427,7 @@ static int refuse_down(unsigned int cpu)
 static struct cpuhp_step refusing_step = {
 	.name = "test:refuse",
 	.phase = CPUHP_ONLINE,
-	.down = refuse_down,
+	.teardown = refuse_down,
 };
 
 /* A failing callback cancels the offline; so does a stopper that cannot
@@ -620,7 +621,7 @@ static int tlb_dying_fn(unsigned int cpu)
 static struct cpuhp_step tlb_step = {
 	.name = "test:tlb",
 	.phase = CPUHP_STARTING,
-	.down = tlb_dying_fn,
+	.teardown = tlb_dying_fn,
 };
 
 /* Another CPU: free the stack the dying CPU knows, hold on to the frames
@@ -822,11 +823,17 @@ static int online_fail_up(unsigned int cpu)
 }
 
 static struct cpuhp_step up_steps[] = {
-	{ .name = "test:prep", .phase = CPUHP_PREPARE, .up = prep_up, .down = prep_down },
-	{ .name = "test:prep-fail", .phase = CPUHP_PREPARE, .up = prep_fail_up },
-	{ .name = "test:start", .phase = CPUHP_STARTING, .up = start_up, .down = dying_down },
-	{ .name = "test:online", .phase = CPUHP_ONLINE, .up = online_up, .down = offline_down },
-	{ .name = "test:online-fail", .phase = CPUHP_ONLINE, .up = online_fail_up },
+	{ .name = "test:prep", .phase = CPUHP_PREPARE, .startup = prep_up, .teardown = prep_down },
+	{ .name = "test:prep-fail", .phase = CPUHP_PREPARE, .startup = prep_fail_up },
+	{ .name = "test:start",
+	  .phase = CPUHP_STARTING,
+	  .startup = start_up,
+	  .teardown = dying_down },
+	{ .name = "test:online",
+	  .phase = CPUHP_ONLINE,
+	  .startup = online_up,
+	  .teardown = offline_down },
+	{ .name = "test:online-fail", .phase = CPUHP_ONLINE, .startup = online_fail_up },
 };
 
 static void counts_are(struct ktest *t, const char *what, int pu, int pd, int su, int dd, int ou,
@@ -932,10 +939,10 @@ static int hold_step(unsigned int cpu)
 
 static struct cpuhp_step hold_offline = { .name = "test:hold-offline",
 					  .phase = CPUHP_ONLINE,
-					  .down = hold_step };
+					  .teardown = hold_step };
 static struct cpuhp_step hold_prepare = { .name = "test:hold-prepare",
 					  .phase = CPUHP_PREPARE,
-					  .up = hold_step };
+					  .startup = hold_step };
 
 struct hp_call {
 	int (*fn)(unsigned int cpu);

@@ -12,7 +12,6 @@
 #include "kernel/kcsan.h"
 #include "kernel/kthread.h"
 #include "kernel/panic.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "lib/compiler.h"
 #include "tests/kernel/ktest_helpers.h"

@@ -3,8 +3,8 @@
  * CPUs it has seen come and go, and checks what a step of its phase may
  * rely on. Explicit: test=lab_hotplug_callback. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
@@ -52,8 +52,8 @@ static int lab_down(unsigned int cpu)
 static struct cpuhp_step lab_step = {
 	.name = "lab:counter",
 	.phase = CPUHP_ONLINE,
-	.up = lab_up,
-	.down = lab_down,
+	.startup = lab_up,
+	.teardown = lab_down,
 };
 
 static void a_hotplug_step_sees_the_right_state(struct ktest *t)

@@ -3,7 +3,6 @@
  * reported. Booted with kcsan_lab_racy=1 the count is a plain increment:
  * the detector's report fails the case (the lab8-race-broken boot), and so
  * may a short total. Explicit: test=lab_race. */
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/lab_race.h"
 #include "tests/kernel/ktest_helpers.h"

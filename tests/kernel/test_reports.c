@@ -8,13 +8,14 @@
  * runner fails the case if it caused more or fewer, or others (a report of
  * another subsystem during a case: selftest_bug_kind, in test_selftest.c). */
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
+#include "kernel/tools/fault_inject.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
@@ -85,8 +86,8 @@ static int fail_step(unsigned int cpu)
 static struct cpuhp_step failing_starting_step = {
 	.name = "test:failing-starting",
 	.phase = CPUHP_STARTING,
-	.up = fail_step,
-	.down = fail_step,
+	.startup = fail_step,
+	.teardown = fail_step,
 };
 
 /* A starting or dying callback cannot fail: the CPU goes up or down all
@@ -116,12 +117,12 @@ static void failed_starting_and_dying_steps_are_reported(struct ktest *t)
 static struct cpuhp_step unundoable_step = {
 	.name = "test:cannot-undo",
 	.phase = CPUHP_PREPARE,
-	.down = fail_step,
+	.teardown = fail_step,
 };
 static struct cpuhp_step refusing_prepare_step = {
 	.name = "test:refuse-prepare",
 	.phase = CPUHP_PREPARE,
-	.up = fail_step,
+	.startup = fail_step,
 };
 
 /* A failed online is rolled back; a rollback step that fails is reported.
@@ -142,7 +143,8 @@ static void failed_rollback_is_reported(struct ktest *t)
 	cpuhp_remove_step(&unundoable_step);
 	KT_EXPECT_FALSE(t, cpu_online(cpu));
 	KT_EXPECT_EQ(t, bug_reports() - before, 1);
-	KT_EXPECT_TRUE(t, cpuhp_reported(cpu, "test:cannot-undo down failed while rolling back"));
+	KT_EXPECT_TRUE(t,
+		       cpuhp_reported(cpu, "test:cannot-undo teardown failed while rolling back"));
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 }
 
@@ -237,7 +239,7 @@ static int fail_and_starve(unsigned int cpu)
 static struct cpuhp_step starving_online_step = {
 	.name = "test:fail-and-starve",
 	.phase = CPUHP_ONLINE,
-	.up = fail_and_starve,
+	.startup = fail_and_starve,
 };
 
 /* The rollback of a failed online gives up on its stopper at the bound,

@@ -4,12 +4,13 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/tools/fault_inject.h"
 #include "kernel/tools/ktest.h"
 #include "lib/random.h"
 #include "lib/string.h"
@@ -652,7 +653,10 @@ static void threads_are_reaped(struct ktest *t)
 	KT_EXPECT_EQ(t, ours_listed(), before);
 	kthread_fail_own(1); /* not kthread_fail_next(): a pool's manager may create meanwhile */
 	KT_EXPECT_TRUE(t, kthread_create(returns_arg, NULL, "fails") == NULL);
-	KT_EXPECT_EQ(t, current->fail_own, 0);
+	struct thread *next = kthread_run(returns_arg, NULL, "succeeds"); /* only one failed */
+
+	KT_ASSERT_NOT_NULL(t, next);
+	kthread_stop(next);
 }
 
 /* One timer armed and disarmed from every CPU at once while its callback

@@ -7,12 +7,12 @@
  * SKIP or error report are each caught and reported. */
 #include "arch/x86_64/cpu.h"
 #include "drivers/qemu_exit.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"

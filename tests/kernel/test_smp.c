@@ -5,6 +5,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/traps.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"

@@ -7,7 +7,6 @@
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/tools/ktest.h"
 #include "lib/errno.h"

@@ -9,6 +9,7 @@
  * under QEMU's -icount: ktest_timer_slack_us); elsewhere the host may
  * stall a virtual CPU for as long as it likes. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/params.h"
@@ -726,7 +727,7 @@ static int arm_late(unsigned int cpu)
 
 static struct cpuhp_step arm_late_step = { .name = "test:arm-timers-dying",
 					   .phase = CPUHP_STARTING,
-					   .down = arm_late };
+					   .teardown = arm_late };
 
 static bool all_moved(void)
 {

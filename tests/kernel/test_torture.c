@@ -2,7 +2,6 @@
  * as an explicit suite: test=hotplug_torture, with the torture_* command
  * line parameters (default: 500 cycles, no pause between operations).
  * `make test` boots it at -smp 4; `make torture` runs it for hours. */
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/torture.h"
 #include "lib/errno.h"

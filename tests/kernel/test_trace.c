@@ -3,11 +3,11 @@
  * converts the dumps (scripts/trace2json.py) and checks the JSON.
  * Explicit: run with test=trace_scenarios. */
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"

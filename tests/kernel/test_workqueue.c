@@ -1,12 +1,12 @@
 /* tests/kernel/test_workqueue.c - concurrency management, non-reentrancy,
  * flushing, cancelling and delayed work. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
@@ -267,16 +267,7 @@ static void non_reentrant_under_contention(struct ktest *t)
 	flush_work(&shared_work);
 }
 
-static struct delayed_work delayed;
-static volatile u64 delayed_ran_at;
-static atomic_t delayed_runs;
-
-static void delayed_fn(struct work_struct *w)
-{
-	delayed_ran_at = ktime_get_ns();
-	atomic_inc(&delayed_runs);
-}
-
+static struct ktest_timed_dwork timed;
 static struct ktest_gate delayed_gate;
 static struct ktest_gate_work delayed_gate_item;
 
@@ -289,34 +280,30 @@ static void delayed_work_is_not_early(struct ktest *t)
 	struct workqueue_struct *wq = alloc_ordered_workqueue("test_delayed", 0);
 
 	KT_ASSERT_NOT_NULL(t, wq);
-	INIT_DELAYED_WORK(&delayed, delayed_fn);
-	delayed_ran_at = 0;
-	atomic_set(&delayed_runs, 0);
+	ktest_timed_dwork_init(&timed);
 	u64 t0 = ktime_get_ns();
 
-	KT_EXPECT_TRUE(t, queue_delayed_work(system_wq, &delayed, 50 * NSEC_PER_MSEC));
-	KT_EXPECT_FALSE(t, queue_delayed_work(system_wq, &delayed, 50 * NSEC_PER_MSEC));
-	KT_WAIT_UNTIL(t, delayed_ran_at != 0);
-	KT_EXPECT_TRUE(t, delayed_ran_at - t0 >= 50 * NSEC_PER_MSEC);
-	flush_delayed_work(&delayed);
+	KT_EXPECT_TRUE(t, queue_delayed_work(system_wq, &timed.dwork, 50 * NSEC_PER_MSEC));
+	KT_EXPECT_FALSE(t, queue_delayed_work(system_wq, &timed.dwork, 50 * NSEC_PER_MSEC));
+	KT_WAIT_UNTIL(t, timed.ran_at != 0);
+	KT_EXPECT_TRUE(t, timed.ran_at - t0 >= 50 * NSEC_PER_MSEC);
+	flush_delayed_work(&timed.dwork);
 
-	ktest_gate_init(&delayed_gate);
-	ktest_gate_work_init(&delayed_gate_item, &delayed_gate);
-	queue_work(wq, &delayed_gate_item.work);
+	ktest_gate_hold(wq, &delayed_gate_item, &delayed_gate);
 	/* Cancelled while its timer is armed. */
-	atomic_set(&delayed_runs, 0);
-	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &delayed, 30 * NSEC_PER_MSEC));
-	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&delayed));
-	KT_EXPECT_FALSE(t, timer_pending(&delayed.timer));
+	atomic_set(&timed.runs, 0);
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &timed.dwork, 30 * NSEC_PER_MSEC));
+	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&timed.dwork));
+	KT_EXPECT_FALSE(t, timer_pending(&timed.dwork.timer));
 	/* Cancelled after its timer fired, queued behind the gate. */
-	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &delayed, 1 * NSEC_PER_MSEC));
-	KT_WAIT_UNTIL(t, !timer_pending(&delayed.timer));
-	KT_EXPECT_TRUE(t, work_pending(&delayed.work));
-	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&delayed));
-	KT_EXPECT_FALSE(t, delayed_work_pending(&delayed));
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &timed.dwork, 1 * NSEC_PER_MSEC));
+	KT_WAIT_UNTIL(t, !timer_pending(&timed.dwork.timer));
+	KT_EXPECT_TRUE(t, work_pending(&timed.dwork.work));
+	KT_EXPECT_TRUE(t, cancel_delayed_work_sync(&timed.dwork));
+	KT_EXPECT_FALSE(t, delayed_work_pending(&timed.dwork));
 	ktest_gate_open(&delayed_gate);
 	flush_workqueue(wq);
-	KT_EXPECT_EQ(t, atomic_read(&delayed_runs), 0);
+	KT_EXPECT_EQ(t, atomic_read(&timed.runs), 0);
 	destroy_workqueue(wq);
 }
 

@@ -3,14 +3,15 @@
  * drain, mod/flush/cancel of delayed work, rescuers, freezing, highpri and
  * CPU-intensive items, idle reaping, references, misuse and the dump. */
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/tools/fault_inject.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
@@ -224,16 +225,7 @@ static void unbound_attrs_place_and_prioritise_workers(struct ktest *t)
 
 /* ---- delayed work ------------------------------------------------------- */
 
-static struct delayed_work dwork;
-static volatile u64 dwork_ran_at;
-static atomic_t dwork_runs;
-
-static void dwork_fn(struct work_struct *w)
-{
-	dwork_ran_at = ktime_get_ns();
-	atomic_inc(&dwork_runs);
-}
-
+static struct ktest_timed_dwork timed;
 static struct ktest_gate dgate;
 static struct ktest_gate_work dgate_item;
 
@@ -247,56 +239,53 @@ static void mod_delayed_work_moves_the_deadline(struct ktest *t)
 	struct workqueue_struct *wq = alloc_ordered_workqueue("test_moddelay", 0);
 
 	KT_ASSERT_NOT_NULL(t, wq);
-	INIT_DELAYED_WORK(&dwork, dwork_fn);
-	dwork_ran_at = 0;
-	atomic_set(&dwork_runs, 0);
+	ktest_timed_dwork_init(&timed);
 	/* Earlier: from 10 s to 20 ms. */
 	u64 t0 = ktime_get_ns();
 
-	KT_EXPECT_FALSE(t, mod_delayed_work(system_wq, &dwork, 10 * NSEC_PER_SEC)); /* was idle */
-	KT_EXPECT_TRUE(t, mod_delayed_work(system_wq, &dwork, 20 * NSEC_PER_MSEC)); /* pending */
-	u64 t1 = ktime_get_ns(), expires = READ_ONCE(dwork.timer.expires);
+	KT_EXPECT_FALSE(t, mod_delayed_work(system_wq, &timed.dwork, 10 * NSEC_PER_SEC)); /* was
+											     idle */
+	KT_EXPECT_TRUE(t, mod_delayed_work(system_wq, &timed.dwork, 20 * NSEC_PER_MSEC)); /* pending
+											   */
+	u64 t1 = ktime_get_ns(), expires = READ_ONCE(timed.dwork.timer.expires);
 
 	KT_EXPECT_LE(t, t0 + 20 * NSEC_PER_MSEC, expires);
 	KT_EXPECT_LE(t, expires, t1 + 20 * NSEC_PER_MSEC); /* not the 10 s one */
-	KT_WAIT_UNTIL(t, dwork_ran_at != 0);
-	KT_EXPECT_LE(t, t0 + 20 * NSEC_PER_MSEC, dwork_ran_at);
-	flush_delayed_work(&dwork);
-	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 1);
+	KT_WAIT_UNTIL(t, timed.ran_at != 0);
+	KT_EXPECT_LE(t, t0 + 20 * NSEC_PER_MSEC, timed.ran_at);
+	flush_delayed_work(&timed.dwork);
+	KT_EXPECT_EQ(t, atomic_read(&timed.runs), 1);
 	/* Later: from 10 ms to 200 ms; not run before. */
-	ktest_gate_init(&dgate);
-	ktest_gate_work_init(&dgate_item, &dgate);
-	queue_work(wq, &dgate_item.work);
-	dwork_ran_at = 0;
-	atomic_set(&dwork_runs, 0);
-	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &dwork, 10 * NSEC_PER_MSEC));
+	ktest_gate_hold(wq, &dgate_item, &dgate);
+	ktest_timed_dwork_reset(&timed);
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &timed.dwork, 10 * NSEC_PER_MSEC));
 	t0 = ktime_get_ns();
 	/* Pending: still on its timer, or queued behind the gate. */
-	KT_EXPECT_TRUE(t, mod_delayed_work(wq, &dwork, 200 * NSEC_PER_MSEC));
+	KT_EXPECT_TRUE(t, mod_delayed_work(wq, &timed.dwork, 200 * NSEC_PER_MSEC));
 	ktest_gate_open(&dgate);
-	KT_WAIT_UNTIL(t, dwork_ran_at != 0);
-	KT_EXPECT_LE(t, t0 + 200 * NSEC_PER_MSEC, dwork_ran_at);
+	KT_WAIT_UNTIL(t, timed.ran_at != 0);
+	KT_EXPECT_LE(t, t0 + 200 * NSEC_PER_MSEC, timed.ran_at);
 	flush_workqueue(wq);
-	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 1);
+	KT_EXPECT_EQ(t, atomic_read(&timed.runs), 1);
 	/* flush_delayed_work runs a 200 ms item now, not when it is due: it
 	 * has run when the flush returns (the flush's return value is not
 	 * checked: queued at once, it may already have run on another CPU
 	 * by the time the flush looks). */
-	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &dwork, 200 * NSEC_PER_MSEC));
-	flush_delayed_work(&dwork);
-	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 2);
-	KT_EXPECT_FALSE(t, timer_pending(&dwork.timer));
+	KT_EXPECT_TRUE(t, queue_delayed_work(wq, &timed.dwork, 200 * NSEC_PER_MSEC));
+	flush_delayed_work(&timed.dwork);
+	KT_EXPECT_EQ(t, atomic_read(&timed.runs), 2);
+	KT_EXPECT_FALSE(t, timer_pending(&timed.dwork.timer));
 	destroy_workqueue(wq);
 	/* flush_delayed_work runs a far-off item at once. */
-	atomic_set(&dwork_runs, 0);
-	queue_delayed_work(system_wq, &dwork, 100 * NSEC_PER_SEC);
-	flush_delayed_work(&dwork); /* (its return value: see above) */
-	KT_EXPECT_EQ(t, atomic_read(&dwork_runs), 1);
+	atomic_set(&timed.runs, 0);
+	queue_delayed_work(system_wq, &timed.dwork, 100 * NSEC_PER_SEC);
+	flush_delayed_work(&timed.dwork); /* (its return value: see above) */
+	KT_EXPECT_EQ(t, atomic_read(&timed.runs), 1);
 	/* cancel_delayed_work (non-sync) of an armed item. */
-	queue_delayed_work(system_wq, &dwork, 100 * NSEC_PER_SEC);
-	KT_EXPECT_TRUE(t, cancel_delayed_work(&dwork));
-	KT_EXPECT_FALSE(t, cancel_delayed_work(&dwork));
-	KT_EXPECT_FALSE(t, delayed_work_pending(&dwork));
+	queue_delayed_work(system_wq, &timed.dwork, 100 * NSEC_PER_SEC);
+	KT_EXPECT_TRUE(t, cancel_delayed_work(&timed.dwork));
+	KT_EXPECT_FALSE(t, cancel_delayed_work(&timed.dwork));
+	KT_EXPECT_FALSE(t, delayed_work_pending(&timed.dwork));
 }
 
 static struct delayed_work self_dwork;

@@ -11,7 +11,6 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"

@@ -9,10 +9,10 @@
  */
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
