@@ -1,6 +1,6 @@
 /* kernel/tools/ktest.c - the KTAP test runner; see ktest.h.
  *
- * Output (KTAP version 1, as the harness in tests/qemu.py parses it):
+ * Output (KTAP version 1, as the harness's tests/harness/ktap.py parses it):
  *
  *   KTAP version 1
  *   1..2                       one line per selected suite

@@ -10,7 +10,7 @@
  *   ktest_need_cpus(t, n)       true if at least n CPUs are online; if not,
  *                               skips the case with "needs at least n CPUs",
  *                               the one wording of this skip, which the
- *                               harness (SKIP_NEEDS, tests/run_tests.py)
+ *                               harness (SKIP_NEEDS, tests/harness/run_tests.py)
  *                               lets pass only when the boot has fewer than
  *                               n CPUs
  *
