@@ -1,6 +1,6 @@
-/* tests/kernel/test_wq_adapt.c - concurrency management that adapts
- * (docs/workqueue.md): the creation hold, the pace, reaping in proportion,
- * CPU-hog detection, the bound on workers.
+/* tests/kernel/test_workqueue_adapt.c - suite wq_adapt: concurrency
+ * management that adapts (docs/workqueue.md): the creation hold, the pace,
+ * reaping in proportion, CPU-hog detection, the bound on workers.
  *
  * Each case reaches its state by construction (items blocked on a gate
  * the case opens, a spinner it stops) and sets the policy it exercises to
