@@ -1,5 +1,5 @@
 /* tests/kernel/ktest_helpers.h - what the kernel test suites share besides
- * the checks of tests/ktest_assert.h: one way each to pick a CPU, to skip a
+ * the checks of kernel/tools/ktest.h: one way each to pick a CPU, to skip a
  * case the machine is too small for, and to hold work at a gate.
  *
  * Interface:

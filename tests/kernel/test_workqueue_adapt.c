@@ -17,7 +17,6 @@
 #include "kernel/workqueue.h"
 #include "lib/string.h"
 #include "tests/kernel/ktest_helpers.h"
-#include "tests/ktest_assert.h"
 
 #define SPIN_LIMIT_NS (60 * NSEC_PER_SEC) /* a spinner gives up after this, test or not */
 

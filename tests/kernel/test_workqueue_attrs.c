@@ -19,7 +19,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "tests/kernel/ktest_helpers.h"
-#include "tests/ktest_assert.h"
 
 #define NR_ITEMS 8
 
