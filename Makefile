@@ -77,7 +77,8 @@ KCSAN_CFLAGS := -fsanitize=thread --param tsan-distinguish-volatile=1 \
 KCSAN_EXCLUDE := kernel/kcsan.c kernel/ubsan.c arch/x86_64/traps.c arch/x86_64/idt.c \
 	arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c kernel/spinlock.c \
 	arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c kernel/panic.c \
-	kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c lib/printf.c
+	kernel/tools/ktest_expect.c kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c \
+	lib/printf.c
 UBSAN_EXCLUDE := kernel/ubsan.c kernel/kcsan.c
 # The flags of one file: CFLAGS less the instrumentation it is excluded from.
 file_cflags = $(filter-out $(if $(filter $1,$(UBSAN_EXCLUDE)),$(UBSAN_CFLAGS)) \
