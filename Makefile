@@ -77,7 +77,8 @@ KCSAN_CFLAGS := -fsanitize=thread --param tsan-distinguish-volatile=1 \
 KCSAN_EXCLUDE := kernel/kcsan.c kernel/ubsan.c arch/x86_64/traps.c arch/x86_64/idt.c \
 	arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c kernel/spinlock.c \
 	arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c kernel/panic.c \
-	kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c lib/printf.c
+	kernel/tools/ktest_expect.c kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c \
+	lib/printf.c
 UBSAN_EXCLUDE := kernel/ubsan.c kernel/kcsan.c
 # The flags of one file: CFLAGS less the instrumentation it is excluded from.
 file_cflags = $(filter-out $(if $(filter $1,$(UBSAN_EXCLUDE)),$(UBSAN_CFLAGS)) \
@@ -163,32 +164,32 @@ deps:
 	$(Q)sh scripts/deps.sh
 
 run: deps iso
-	$(Q)$(PYTHON) tests/qemu.py run --iso $(BUILD)/baton.iso --smp '$(SMP)' --mem $(MEM) \
+	$(Q)$(PYTHON) tests/harness/qemu.py run --iso $(BUILD)/baton.iso --smp '$(SMP)' --mem $(MEM) \
 		--machine $(MACHINE) --accel $(ACCEL) --cmdline '$(CMDLINE)' --firmware '$(FIRMWARE)'
 
 debug: deps iso
-	$(Q)$(PYTHON) tests/qemu.py debug --iso $(BUILD)/baton.iso --elf $(BUILD)/baton.elf \
+	$(Q)$(PYTHON) tests/harness/qemu.py debug --iso $(BUILD)/baton.iso --elf $(BUILD)/baton.elf \
 		--smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) --cmdline '$(CMDLINE)' \
 		--firmware '$(FIRMWARE)'
 
 include tests/host/Makefile.mk
 
 kernel-tests: deps iso
-	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) kernel
+	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) kernel
 
 # The kernel boots run the sanitized image (TEST_SAN=1: build-san). One boot
 # runs build-ubsan, whose UBSAN checks bool loads too, and one the plain
-# build, a bound of guest time (tests/run_tests.py says which). TEST_SAN=0:
+# build, a bound of guest time (tests/harness/run_tests.py says which). TEST_SAN=0:
 # every boot the plain image (the sanitizers' own suites then fail).
 # test-images: the images the boots of make test and make test-repeat run;
-# TEST_RUNNER: tests/run_tests.py given them.
+# TEST_RUNNER: tests/harness/run_tests.py given them.
 ifeq ($(TEST_SAN),1)
 TEST_BUILD ?= build-san
 TEST_UBSAN_BUILD ?= build-ubsan
 # The three images are built with a job per core (BUILD_JOBS).
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-TEST_RUNNER = $(PYTHON) tests/run_tests.py --iso $(TEST_BUILD)/baton.iso --build $(TEST_BUILD) \
-	--ubsan-iso $(TEST_UBSAN_BUILD)/baton.iso --plain-iso $(BUILD)/baton.iso
+TEST_RUNNER = $(PYTHON) tests/harness/run_tests.py --iso $(TEST_BUILD)/baton.iso \
+	--build $(TEST_BUILD) --ubsan-iso $(TEST_UBSAN_BUILD)/baton.iso --plain-iso $(BUILD)/baton.iso
 test-images: deps
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) iso
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=1 BUILD=$(TEST_BUILD) iso
@@ -197,7 +198,7 @@ test: test-images
 	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) host-tests-build
 	$(Q)$(TEST_RUNNER) all
 else
-TEST_RUNNER = $(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD)
+TEST_RUNNER = $(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD)
 test-images: deps iso
 test: test-images
 	$(Q)$(MAKE) --no-print-directory host-tests-build
@@ -220,7 +221,7 @@ test-repeat: test-images
 # TIMES=n (or LOAD=1): that boot n times, run and tabled as test-repeat's.
 TESTS ?= all
 test-boot: deps iso
-	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) boot \
+	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) boot \
 		--tests '$(TESTS)' --smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
 		--seed $(SEED) --deterministic $(DETERMINISTIC) --args '$(CMDLINE)' \
 		--times $(or $(TIMES),1) --load $(LOAD)
@@ -228,7 +229,7 @@ test-boot: deps iso
 # Every -smp from 1 to 64 on pc and q35, plus topologies, and every suite at -smp 16, 32
 # and 64 on both (not in `make test`; README.md says how long it takes).
 test-matrix: deps iso
-	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) matrix
+	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) matrix
 
 # The CPU-hotplug torture for DURATION seconds (kernel/tools/torture.h): fails
 # unless its one verdict line (build/test-logs/torture.log) is "torture: PASS".
@@ -239,7 +240,7 @@ CYCLES ?= 0
 DETERMINISTIC ?= 0
 TORTURE_ARGS ?=
 torture: deps iso
-	$(Q)$(PYTHON) tests/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) torture \
+	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) torture \
 		--duration $(DURATION) --interval $(INTERVAL) --seed $(SEED) --smp '$(SMP)' \
 		--mem $(MEM) --machine $(MACHINE) --cycles $(CYCLES) \
 		--deterministic $(DETERMINISTIC) --args '$(TORTURE_ARGS)'
@@ -248,46 +249,47 @@ torture: deps iso
 # shrink it, or search seeds for a failure.
 torture-replay: deps iso
 	$(Q)test -n '$(LOG)' || { echo "make torture-replay LOG=path-of-a-deterministic-run" >&2; exit 2; }
-	$(Q)$(PYTHON) tests/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) \
 		replay '$(LOG)' --times $(or $(TIMES),1)
 
 torture-shrink: deps iso
 	$(Q)test -n '$(LOG)' || { echo "make torture-shrink LOG=path-of-a-failing-deterministic-run" >&2; exit 2; }
-	$(Q)$(PYTHON) tests/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) shrink '$(LOG)'
+	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+		shrink '$(LOG)'
 
 SEEDS ?= 1-100
 torture-search: deps iso
-	$(Q)$(PYTHON) tests/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) search \
+	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) search \
 		--first $(firstword $(subst -, ,$(SEEDS))) --last $(lastword $(subst -, ,$(SEEDS))) \
 		--smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
 		--cycles $(if $(filter-out 0,$(CYCLES)),$(CYCLES),300) --interval $(INTERVAL) \
 		--args '$(TORTURE_ARGS)'
 
-# vCPU hot-plug from the host (tests/torture_qmp.py): QMP device_add/device_del
+# vCPU hot-plug from the host (tests/vm/torture_qmp.py): QMP device_add/device_del
 # at random for DURATION seconds while the torture's load and checks run
 # (TORTURE_HOTPLUG=both: its own hotplug loop too; host: not); SEED 0 = random,
 # printed. SMP defaults to 2 here unless given (it is 4 for run and torture).
 MAXCPUS ?= 6
 TORTURE_HOTPLUG ?= both
 torture-qmp: deps iso
-	$(Q)$(PYTHON) tests/torture_qmp.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+	$(Q)$(PYTHON) tests/vm/torture_qmp.py --iso $(BUILD)/baton.iso --build $(BUILD) \
 		--duration $(DURATION) --smp $(if $(filter file,$(origin SMP)),2,$(SMP)) \
 		--maxcpus $(MAXCPUS) --seed $(SEED) --mode $(TORTURE_HOTPLUG) --mem $(MEM) \
 		--machine $(MACHINE)
 
 # Hot-path figures and the comparisons with the models cmwq replaced, under
-# QEMU's -icount (tests/bench.py): fails if a target or a claim is missed;
+# QEMU's -icount (tests/harness/bench.py): fails if a target or a claim is missed;
 # the figures go to build/bench.json and, for BENCH=all, the plots to docs/.
 BENCH ?= all
 bench: deps iso
 	$(Q)sh scripts/deps.sh bench
-	$(Q)status=0; $(PYTHON) tests/bench.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+	$(Q)status=0; $(PYTHON) tests/harness/bench.py --iso $(BUILD)/baton.iso --build $(BUILD) \
 		--smp '$(SMP)' --only '$(BENCH)' || status=$$?; \
 	if [ '$(BENCH)' = all ] && [ -s $(BUILD)/bench.json ]; then \
 		$(PLOT_PYTHON) scripts/bench_plots.py --json $(BUILD)/bench.json --out docs || status=1; \
 	fi; exit $$status
 
-# The house style (.clang-format), as tests/check_format.py checks it.
+# The house style (.clang-format), as tests/checks/check_format.py checks it.
 format: deps
 	$(Q)find arch kernel lib drivers tests -name '*.[ch]' | xargs clang-format-14 -i
 

@@ -4,7 +4,7 @@
  * ends the emulator when a value is written to its port; QEMU's exit status
  * is then (value << 1) | 1. Without the device the write does nothing and
  * qemu_exit() falls back to an ACPI power-off. The harness (tests/) knows
- * these values: keep them in step with tests/qemu.py. */
+ * these values: keep them in step with tests/harness/qemu.py. */
 #ifndef DRIVERS_QEMU_EXIT_H
 #define DRIVERS_QEMU_EXIT_H
 

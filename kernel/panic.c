@@ -11,7 +11,6 @@
 #include "kernel/smp.h"
 #include "lib/list.h"
 #include "lib/printf.h"
-#include "lib/string.h"
 
 #define BACKTRACE_MAX_FRAMES 32
 
@@ -19,108 +18,28 @@ volatile int panic_cpu = -1;
 unsigned long warn_count;
 static unsigned long bug_count; /* atomic */
 
-/*
- * Declared reports and WARNs (bug_expect(), warn_expect()): one set each,
- * keyed by the report's subsystem or the WARN's source file. Slots are
- * filled by one thread at a time (the running test case's) and emptied by
- * *_expect_end(), which first closes the set (open) and then waits until no
- * reporter is between its increment of in_flight and its decrement: a
- * reporter increments it before it reads open (both sequentially
- * consistent), so either the reporter sees the set closed or the ending
- * thread sees it in flight and waits for its line.
- */
-struct expect_set {
-	struct bug_expectation slot[BUG_EXPECT_KINDS];
-	bool open;		/* atomic */
-	unsigned int in_flight; /* atomic */
-};
-static struct expect_set bug_set, warn_set;
+/* Who is told of each report (set_report_notifier()); NULL: no one. */
+static const struct report_notifier *report_notifier; /* atomic */
 
-static bool expect_add(struct expect_set *set, const char *key, unsigned long n)
+void set_report_notifier(const struct report_notifier *n)
 {
-	struct bug_expectation *free = NULL;
-
-	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
-		struct bug_expectation *e = &set->slot[i];
-		const char *k = __atomic_load_n(&e->subsys, __ATOMIC_ACQUIRE);
-
-		if (k && strcmp(k, key) == 0) {
-			__atomic_add_fetch(&e->declared, n, __ATOMIC_SEQ_CST);
-			return true;
-		}
-		if (!k && !free)
-			free = e;
-	}
-	if (!free)
-		return false;
-	__atomic_store_n(&free->came, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&free->declared, n, __ATOMIC_RELAXED);
-	__atomic_store_n(&free->subsys, key, __ATOMIC_RELEASE); /* published whole */
-	__atomic_store_n(&set->open, true, __ATOMIC_SEQ_CST);
-	return true;
+	__atomic_store_n(&report_notifier, n, __ATOMIC_SEQ_CST);
 }
 
-/* Is a report of this key one a test declared and not yet seen? Takes it.
- * The caller has counted itself in set->in_flight. */
-static bool expect_take(struct expect_set *set, const char *key)
+/* A report begins: does its line read "(expected by a test)"? *rn is the
+ * notifier it began with, which notify_report_end() tells once the line is
+ * printed and counted, whatever is set meanwhile. */
+static bool notify_report_begin(const struct report_notifier **rn, enum report_type type,
+				const char *key)
 {
-	if (!__atomic_load_n(&set->open, __ATOMIC_SEQ_CST))
-		return false;
-	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
-		struct bug_expectation *e = &set->slot[i];
-		const char *k = __atomic_load_n(&e->subsys, __ATOMIC_ACQUIRE);
-
-		if (!k || strcmp(k, key) != 0)
-			continue;
-		unsigned long came = __atomic_load_n(&e->came, __ATOMIC_RELAXED);
-
-		while (came < __atomic_load_n(&e->declared, __ATOMIC_SEQ_CST))
-			if (__atomic_compare_exchange_n(&e->came, &came, came + 1, false,
-							__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-				return true;
-		return false; /* all of that kind came already: this one is extra */
-	}
-	return false;
+	*rn = __atomic_load_n(&report_notifier, __ATOMIC_ACQUIRE);
+	return *rn && (*rn)->begin(type, key);
 }
 
-static unsigned int expect_end(struct expect_set *set, struct bug_expectation *out,
-			       unsigned int max)
+static void notify_report_end(const struct report_notifier *rn, enum report_type type)
 {
-	unsigned int n = 0;
-
-	__atomic_store_n(&set->open, false, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&set->in_flight, __ATOMIC_SEQ_CST))
-		cpu_relax(); /* one marked expected is still printing */
-	for (unsigned int i = 0; i < BUG_EXPECT_KINDS; i++) {
-		struct bug_expectation *e = &set->slot[i];
-
-		if (!e->subsys)
-			continue;
-		if (n < max)
-			out[n++] = *e;
-		__atomic_store_n(&e->subsys, NULL, __ATOMIC_RELEASE);
-	}
-	return n;
-}
-
-bool bug_expect(const char *subsys, unsigned long n)
-{
-	return expect_add(&bug_set, subsys, n);
-}
-
-unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max)
-{
-	return expect_end(&bug_set, out, max);
-}
-
-bool warn_expect(const char *file, unsigned long n)
-{
-	return expect_add(&warn_set, file, n);
-}
-
-unsigned int warn_expect_end(struct bug_expectation *out, unsigned int max)
-{
-	return expect_end(&warn_set, out, max);
+	if (rn)
+		rn->end(type);
 }
 
 enum panic_action { PANIC_HALT, PANIC_EXIT, PANIC_REBOOT };
@@ -262,6 +181,7 @@ __noinline void dump_stack(void)
 
 void warn_report(const char *file, int line, const void *ip, const char *fmt, ...)
 {
+	const struct report_notifier *rn;
 	char msg[256];
 	char sym[128];
 	va_list ap;
@@ -270,11 +190,10 @@ void warn_report(const char *file, int line, const void *ip, const char *fmt, ..
 	vscnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	sprint_symbol(sym, sizeof(sym), (u64)ip);
-	__atomic_add_fetch(&warn_set.in_flight, 1, __ATOMIC_SEQ_CST);
 	/* A test that provokes a WARN on purpose declares it, by its source
 	 * file; the harness, which fails any boot that prints "WARNING:",
 	 * lets a declared one pass. */
-	bool expected = expect_take(&warn_set, file);
+	bool expected = notify_report_begin(&rn, REPORT_WARN, file);
 
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
 	printk(KERN_WARNING "WARNING%s: %s:%d (called from %s) on cpu%u: %s\n",
@@ -282,11 +201,12 @@ void warn_report(const char *file, int line, const void *ip, const char *fmt, ..
 	dump_stack();
 	printk(KERN_WARNING "---[ end trace ]---\n");
 	__atomic_add_fetch(&warn_count, 1, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&warn_set.in_flight, 1, __ATOMIC_SEQ_CST);
+	notify_report_end(rn, REPORT_WARN);
 }
 
 void report_bug(const char *subsys, const char *fmt, ...)
 {
+	const struct report_notifier *rn;
 	char msg[256];
 	va_list ap;
 	int len;
@@ -301,14 +221,13 @@ void report_bug(const char *subsys, const char *fmt, ...)
 	 * declared subsystem, and no more than declared. Counted once
 	 * printed: whoever sees the count grow finds the line in the log
 	 * (test_reports.c's stalled pool waits for the count, then reads the
-	 * log; the other order failed it once). In flight meanwhile, so that
-	 * the end of a test case waits for the line it may have declared. */
-	__atomic_add_fetch(&bug_set.in_flight, 1, __ATOMIC_SEQ_CST);
-	bool expected = expect_take(&bug_set, subsys);
+	 * log; the other order failed it once). Ended only then, so that the
+	 * end of a test case waits for the line it may have declared. */
+	bool expected = notify_report_begin(&rn, REPORT_BUG, subsys);
 
 	printk(KERN_ERR "BUG%s: %s: %s\n", expected ? " (expected by a test)" : "", subsys, msg);
 	__atomic_add_fetch(&bug_count, 1, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&bug_set.in_flight, 1, __ATOMIC_SEQ_CST);
+	notify_report_end(rn, REPORT_BUG);
 }
 
 unsigned long bug_reports(void)

@@ -26,24 +26,19 @@
  *                     a report says so with ktest_expect_bugs(t, subsys, n),
  *                     and the line reads "BUG (expected by a test): ...".
  *
- * Expected reports (the test runner's side of ktest_expect_bugs()):
- * bug_expect(subsys, n) n more reports of subsystem subsys are expected:
- *                     from here on report_bug() marks reports of that
- *                     subsystem "(expected by a test)", from any thread or
- *                     CPU (a work item the case queued, a dying CPU), but
- *                     no more of them than were declared; a report of
- *                     another subsystem, or one past the count, reads as a
- *                     plain "BUG:" (and fails a test boot). False if
- *                     BUG_EXPECT_KINDS subsystems are declared already.
- * warn_expect(file, n), warn_expect_end(out, max)  the same for WARNs,
- *                     keyed by the source file of the WARN (ktest's
- *                     ktest_expect_warnings(t, file, n)).
- * bug_expect_end(out, max)  end every declaration: no report is marked
- *                     expected after it, and it returns once every
- *                     report_bug() that may have been marked has printed
- *                     its line and been counted. Fills out[] with each
- *                     subsystem declared, its count and how many came;
- *                     returns how many it filled.
+ * set_report_notifier(n)  the one hook through which anything outside the
+ *                     core sees the reports (the test runner's declared
+ *                     reports, kernel/tools/ktest_expect.c; NULL: none).
+ *                     Each WARN and report_bug() calls n->begin(type, key)
+ *                     before its line is printed (key: the WARN's source
+ *                     file, as its line prints it, or the report's
+ *                     subsystem), which says whether the line reads
+ *                     "(expected by a test)", and n->end(type) once the
+ *                     line is printed and counted (warn_count,
+ *                     bug_reports()); a report ends with the notifier it
+ *                     began with. Both run in the reporter's context (any:
+ *                     an interrupt, a CPU going down) and must neither
+ *                     sleep nor report.
  */
 #ifndef KERNEL_PANIC_H
 #define KERNEL_PANIC_H
@@ -69,18 +64,12 @@ void clear_warn_once(void);
 void report_bug(const char *subsys, const char *fmt, ...) __printf(2, 3);
 unsigned long bug_reports(void);
 
-#define BUG_EXPECT_KINDS 4
-struct bug_expectation {
-	const char *subsys;	/* the declaring thread writes it; NULL: a free slot */
-	unsigned long declared; /* atomic: how many reports of it are expected */
-	unsigned long came;	/* atomic: how many report_bug() marked expected */
+enum report_type { REPORT_WARN, REPORT_BUG };
+struct report_notifier {
+	bool (*begin)(enum report_type type, const char *key);
+	void (*end)(enum report_type type);
 };
-bool bug_expect(const char *subsys, unsigned long n);
-unsigned int bug_expect_end(struct bug_expectation *out, unsigned int max);
-/* The same for WARNs, keyed by the WARN's source file (its __FILE__, as
- * the WARNING line prints it): "subsys" holds the file. */
-bool warn_expect(const char *file, unsigned long n);
-unsigned int warn_expect_end(struct bug_expectation *out, unsigned int max);
+void set_report_notifier(const struct report_notifier *n);
 
 void dump_stack(void);
 void show_backtrace(u64 rbp, const char *indent);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """scripts/bench_plots.py - draw the comparison figures of `make bench`.
 
-Reads BUILD/bench.json (written by tests/bench.py) and writes three SVG
+Reads BUILD/bench.json (written by tests/harness/bench.py) and writes three SVG
 plots into docs/ (the same figures give the same bytes):
 
   bench-offline.svg   cpu_down time and time until the last item is done,

@@ -31,7 +31,7 @@ need gcc gcc
 need ld binutils
 need make make
 need python3 python3
-need clang-format-14 clang-format-14	# tests/check_format.py
+need clang-format-14 clang-format-14	# tests/checks/check_format.py
 if [ "${1:-}" = bench ]; then
 	PACKAGES="$PACKAGES python3-matplotlib"
 	# Debian's python3 (/usr/bin), the one its python3-matplotlib serves

@@ -808,7 +808,7 @@ bool bench_requested(void)
 }
 
 /* The validator's tables after the run: what they hold against their
- * sizes (tests/bench.py records them). */
+ * sizes (tests/harness/bench.py records them). */
 static void bench_lockdep_line(void)
 {
 	struct lockdep_stats st;

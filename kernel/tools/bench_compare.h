@@ -38,7 +38,7 @@
  *     bench: cmp SCENARIO ROW key=value key=value ...
  *
  * times in guest nanoseconds (`_ns`), sizes in KiB (`_kib`), counts bare.
- * tests/bench.py reads these lines into tables, build/bench.json and the
+ * tests/harness/bench.py reads these lines into tables, build/bench.json and the
  * plots in docs/. The scenarios sleep; call them from a thread pinned to
  * cmp_ctx.a, with no hotplug torture running (bench.c checks both).
  */

@@ -18,7 +18,7 @@
  * scheduler, allocator and primitives as cmwq (kthreads, spinlocks, wait
  * queues), so that a difference measured is the design's. They are not a
  * deferred-work mechanism of the kernel: this header is included only by
- * kernel/tools/ and tests/ (tests/check_deferred.py checks it), so no
+ * kernel/tools/ and tests/ (tests/checks/check_deferred.py checks it), so no
  * kernel code can queue to them by accident.
  *
  * The items are ordinary struct work_struct, set up with INIT_WORK().

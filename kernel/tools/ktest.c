@@ -1,6 +1,6 @@
 /* kernel/tools/ktest.c - the KTAP test runner; see ktest.h.
  *
- * Output (KTAP version 1, as the harness in tests/qemu.py parses it):
+ * Output (KTAP version 1, as the harness's tests/harness/ktap.py parses it):
  *
  *   KTAP version 1
  *   1..2                       one line per selected suite
@@ -25,6 +25,7 @@
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/tools/ktest_expect.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -185,6 +186,9 @@ unsigned int ktest_run(const char *list)
 	unsigned int nr_suites = 0, suite_no = 0;
 	unsigned int passed = 0, failed = 0, skipped = 0;
 
+	/* The reports a case declares are marked through the core's report
+	 * notifier: from here on it is the runner's. */
+	set_report_notifier(&ktest_expect_notifier);
 	failed += check_names(list);
 	for (const struct ktest_suite *s = __ktest_start; s < __ktest_end; s++)
 		nr_suites += selected(s, list);

@@ -12,7 +12,7 @@
  * kernel command line is: whitespace separates, double quotes group.
  *
  * Commands are a table (name, usage, help, function) in shell.c, the one
- * list of them: `help` prints it, and tests/check_shell_commands.py (run
+ * list of them: `help` prints it, and tests/checks/check_shell_commands.py (run
  * by make test) fails if README.md's shell table or docs/guide.md section
  * 6 lists a command the table lacks or lacks one it has. Every command
  * checks its arguments and answers a bad one with a message naming it;

@@ -95,7 +95,7 @@
  *         cpu_down/cpu_up meanwhile (everything above, exactly).
  *   both  the torture's onoff loop, and another caller meanwhile: the host,
  *         whose QMP device_add/device_del make the ACPI CPU-hotplug driver
- *         call cpu_up/cpu_down and eject CPUs (tests/torture_qmp.py,
+ *         call cpu_up/cpu_down and eject CPUs (tests/vm/torture_qmp.py,
  *         `make torture-qmp`). The default there: the two race.
  *   host  another caller alone; the onoff thread makes no cpu_down/cpu_up
  *         but its probes, and the run is time-bound or stopped (cycles
@@ -121,7 +121,7 @@
  *     hotplug calls by anyone;
  *   - at the end it brings back the CPUs it took down that are still
  *     present; the end checks expect the other caller to have stopped by
- *     then (tests/torture_qmp.py waits for its operations, then sends
+ *     then (tests/vm/torture_qmp.py waits for its operations, then sends
  *     `torture stop`).
  */
 #ifndef KERNEL_TOOLS_TORTURE_H

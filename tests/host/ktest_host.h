@@ -1,11 +1,13 @@
 /* tests/host/ktest_host.h - a tiny KTAP-emitting unit test framework.
  *
  * A test case is "void fn(struct ktest *t)"; its checks are the ones the
- * kernel's tests use (tests/ktest_assert.h: KT_EXPECT_* record a failure and
- * go on, KT_ASSERT_* also return from the case). A suite is a named array of cases defined with
- * KTEST_SUITE(name, cases) and listed in KTEST_ALL_SUITES below. The runner
- * (ktest_host.c) prints KTAP version 1 with one nested subtest per suite and
- * exits 0 iff every case passed. "lib_tests NAME..." runs only those suites.
+ * kernel's tests use (kernel/tools/ktest_assert.h, whose vocabulary the
+ * kernel's test runner owns: KT_EXPECT_* record a failure and go on,
+ * KT_ASSERT_* also return from the case); this runner defines what that
+ * file asks of it (ktest_fail(), ktest_str_equal(), ktest_mem_equal()). A
+ * suite is a named array of cases defined with KTEST_SUITE(name, cases) and listed in
+ * KTEST_ALL_SUITES below. The runner (ktest_host.c) prints KTAP version 1 with one nested subtest
+ * per suite and exits 0 iff every case passed. "lib_tests NAME..." runs only those suites.
  *
  * Test files are compiled with lib_prefix.h force-included, so they must not
  * include libc headers; the libc services they need (reference snprintf and
@@ -16,9 +18,9 @@
 
 #include <stdarg.h>
 
+#include "kernel/tools/ktest_assert.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
-#include "tests/ktest_assert.h"
 
 struct ktest {
 	const char *name;

@@ -23,7 +23,7 @@ bool ktest_need_cpus(struct ktest *t, unsigned int n)
 
 	if (num_online_cpus() >= n)
 		return true;
-	/* The harness matches this wording (tests/run_tests.py, SKIP_NEEDS). */
+	/* The harness matches this wording (tests/harness/run_tests.py, SKIP_NEEDS). */
 	snprintf(reason, sizeof(reason), "needs at least %u CPUs", n);
 	ktest_skip(t, reason);
 	return false;

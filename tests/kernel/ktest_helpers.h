@@ -1,5 +1,5 @@
 /* tests/kernel/ktest_helpers.h - what the kernel test suites share besides
- * the checks of tests/ktest_assert.h: one way each to pick a CPU, to skip a
+ * the checks of kernel/tools/ktest.h: one way each to pick a CPU, to skip a
  * case the machine is too small for, and to hold work at a gate.
  *
  * Interface:
@@ -10,7 +10,7 @@
  *   ktest_need_cpus(t, n)       true if at least n CPUs are online; if not,
  *                               skips the case with "needs at least n CPUs",
  *                               the one wording of this skip, which the
- *                               harness (SKIP_NEEDS, tests/run_tests.py)
+ *                               harness (SKIP_NEEDS, tests/harness/run_tests.py)
  *                               lets pass only when the boot has fewer than
  *                               n CPUs
  *

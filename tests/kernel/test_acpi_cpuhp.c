@@ -1,6 +1,6 @@
 /* tests/kernel/test_acpi_cpuhp.c - the host's CPU hot-unplug refused
  * (drivers/acpi_cpuhp.c). Explicit: it needs a host that answers, run from
- * the shell by the vcpu-hotplug harness boots (tests/vcpu_hotplug_tests.py):
+ * the shell by the vcpu-hotplug harness boots (tests/vm/vcpu_hotplug_tests.py):
  *
  *   the case makes cpu_down() of one CPU fail (an online-phase step whose
  *   "offline" callback refuses, as a driver that cannot let its CPU go

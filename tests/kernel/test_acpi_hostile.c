@@ -20,7 +20,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "tests/kernel/ktest_helpers.h"
-#include "tests/ktest_assert.h"
 
 /* The register layout (QEMU docs/specs/acpi_cpu_hotplug.rst). */
 #define FAKE_BASE      0x100

@@ -282,7 +282,7 @@ static void cm_fn(struct work_struct *w)
 
 /* 16 CPU-bound items queued together to cpu through wq: the most that ran
  * at once (concurrency management: 1). CPU-hog detection is off meanwhile:
- * it would let a second start beside a hog (tests/kernel/test_wq_adapt.c). */
+ * it would let a second start beside a hog (tests/kernel/test_workqueue_adapt.c). */
 static struct work_struct cm[16];
 
 static int cpu_bound_batch_max(unsigned int cpu, struct workqueue_struct *wq)

@@ -15,7 +15,6 @@
 #include "kernel/tools/ktest.h"
 #include "lib/compiler.h"
 #include "tests/kernel/ktest_helpers.h"
-#include "tests/ktest_assert.h"
 
 static unsigned long plain_counter;
 static unsigned long marked_counter;

@@ -6,7 +6,6 @@
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/lab_race.h"
 #include "tests/kernel/ktest_helpers.h"
-#include "tests/ktest_assert.h"
 
 static void lab8_every_event_counted_no_race(struct ktest *t)
 {

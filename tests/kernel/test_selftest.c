@@ -1,7 +1,7 @@
 /* tests/kernel/test_selftest.c - kernels that fail on purpose.
  *
  * These suites run only when named (KTEST_SUITE_EXPLICIT): the harness's
- * own tests (tests/run_tests.py, HARNESS_BOOTS and the report-* boots)
+ * own tests (tests/harness/run_tests.py, HARNESS_BOOTS and the report-* boots)
  * boot them to prove that a failing case, a panic, a hang, a page fault,
  * a stack overflow, a kernel that exits mid-run, an unexpected WARNING,
  * SKIP or error report are each caught and reported. */

@@ -6,11 +6,11 @@
  *
  * serial_rx (explicit): the real path, from the host. The case sets a
  * consumer, prints "# serial_rx: ready for N bytes" and waits (at most
- * ktest_serial_rx_wait_s, 60 s) for the harness (tests/run_tests.py, Boot send_on=)
+ * ktest_serial_rx_wait_s, 60 s) for the harness (tests/harness/run_tests.py, Boot send_on=)
  * to type N bytes of rx_test_byte() on the serial port. QEMU's stdio
  * chardev passes every byte value unchanged when its stdin is a pipe, so
  * the pattern covers all 256 of them. Keep rx_test_byte() in step with
- * serial_rx_pattern() in tests/run_tests.py.
+ * serial_rx_pattern() in tests/harness/run_tests.py.
  */
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"

@@ -105,7 +105,7 @@ static void trace_the_classic_scenarios(struct ktest *t)
  * CPU at once; then the CPU is idle with one timer armed, which wakes it
  * once, and nothing else does (but the load balancer's timer, armed while
  * the CPU was busy, which lapses once if a slow host stretched the run
- * past its 100 ms: tests/shell_tests.py allows that one). */
+ * past its 100 ms: tests/vm/shell_tests.py allows that one). */
 static volatile bool clock_hogs_stop;
 
 static int clock_hog(void *arg)

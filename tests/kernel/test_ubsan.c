@@ -8,7 +8,6 @@
  * runs it twice: the second time stays quiet. */
 #include "kernel/panic.h"
 #include "kernel/tools/ktest.h"
-#include "tests/ktest_assert.h"
 
 static volatile int four = 4, forty = 40, one = 1;
 static volatile int big = 0x7fffffff;

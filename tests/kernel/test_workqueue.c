@@ -99,7 +99,7 @@ static void cpu_bound(struct work_struct *w)
 /* CPU-bound items on one CPU run one at a time, batched on one worker
  * that never blocks in between (no context switch from item to item):
  * cmwq's own rule, seen here with CPU-hog detection off (with it on, a
- * hog lets one more item start: test_wq_adapt.c). The rule holds for a
+ * hog lets one more item start: test_workqueue_adapt.c). The rule holds for a
  * pool nothing else uses: in a shared one (cpu0's system pool, where this
  * case once ran) another worker counted as running in the pool (an earlier
  * case's item woken, a reaping item) counts as running too, and the batch

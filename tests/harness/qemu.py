@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""tests/qemu.py - boot baton in QEMU; the one place that builds QEMU's command line.
+"""tests/harness/qemu.py - boot baton in QEMU; the one place that builds QEMU's command line.
 
-Used by `make run`, `make debug` and the test runner (tests/run_tests.py).
+Used by `make run`, `make debug` and the test runner (tests/harness/run_tests.py).
 
   Machine(iso, smp=..., mem=..., machine=..., cmdline=..., workdir=..., firmware=...)
       .start()               launch QEMU headless; the serial port is QEMU's
@@ -73,7 +73,7 @@ class QemuError(Exception):
 class QMPError(QemuError):
     """A QMP command's error reply: its class ("GenericError",
     "DeviceNotFound", ...) and text, for callers that expect one error and
-    no other (tests/torture_qmp.py's boot-CPU probe)."""
+    no other (tests/vm/torture_qmp.py's boot-CPU probe)."""
 
     def __init__(self, command, error):
         self.command = command
@@ -531,8 +531,8 @@ def main():
     print("baton: QEMU waits for GDB on :1234; serial output goes to %s/debug-serial.log" % work)
     gdb = ["gdb", "-q", a.elf, "-ex", "set pagination off",
            "-ex", "target remote localhost:1234", "-ex", "hbreak kmain", "-ex", "continue"]
-    gdb_helpers = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
-                               "gdb", "baton.py")
+    gdb_helpers = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                               "scripts", "gdb", "baton.py")
     if os.path.exists(gdb_helpers):
         gdb[3:3] = ["-x", gdb_helpers]
     try:

@@ -1,9 +1,9 @@
-/* tests/ktest_assert.h - the one assertion vocabulary of baton's tests.
+/* kernel/tools/ktest_assert.h - the one assertion vocabulary of baton's tests.
  *
  * Both test runners include this file: the in-kernel KTAP runner
  * (kernel/tools/ktest.h, for tests/kernel/) and the host runner of lib/'s
  * unit tests (tests/host/ktest_host.h). A case is "void fn(struct ktest *t)"
- * in both; each runner defines struct ktest and these two functions:
+ * in both; each runner defines struct ktest and these functions:
  *
  *   ktest_fail(t, file, line, fmt, ...)  mark the case failed, print
  *                                        "    # FAIL file:line: message"
@@ -18,30 +18,9 @@
  *   KT_EXPECT_EQ(t, a, b)  KT_EXPECT_NE(t, a, b)     KT_ASSERT_EQ(t, a, b)
  *   KT_EXPECT_LE(t, a, b)  KT_EXPECT_LT(t, a, b)     KT_ASSERT_NOT_NULL(t, p)
  *   KT_EXPECT_STREQ(t, a, b)   KT_EXPECT_MEMEQ(t, a, b, n)
- *
- * Waiting for another thread or CPU (kernel tests only): every wait of a
- * test is bounded, so a regression fails its case by name instead of
- * hanging the boot and losing every later suite.
- *
- *   KT_WAIT_UNTIL(t, cond)  evaluate cond until it holds (sleeping a
- *                           millisecond between tries where the caller may
- *                           sleep, spinning where it may not) or
- *                           KT_WAIT_LIMIT_S seconds have passed; then fail
- *                           the case with "timed out after N s waiting for
- *                           <cond>". Evaluates to whether cond held, so a
- *                           case can stop where going on would hang:
- *                           if (!KT_WAIT_UNTIL(t, done)) return;
- *
- * The limit is a safety net for hangs, never a timing assertion: it is far
- * beyond anything a loaded host takes. A blocking wait of the kernel's own
- * (wait_for_completion_timeout()) takes KT_WAIT_LIMIT_NS.
- *
- * What kernel suites share besides these checks (the highest online CPU,
- * the one "needs at least N CPUs" skip, gates that hold work items until
- * the case opens them) is tests/kernel/ktest_helpers.h.
  */
-#ifndef TESTS_KTEST_ASSERT_H
-#define TESTS_KTEST_ASSERT_H
+#ifndef KERNEL_TOOLS_KTEST_ASSERT_H
+#define KERNEL_TOOLS_KTEST_ASSERT_H
 
 #include "lib/compiler.h"
 #include "lib/types.h"
@@ -51,34 +30,6 @@ struct ktest;
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...) __printf(4, 5);
 bool ktest_str_equal(const char *a, const char *b);
 bool ktest_mem_equal(const void *a, const void *b, size_t n);
-/* One round of KT_WAIT_UNTIL (tests/kernel/ktest_wait.c): the first call
- * sets *deadline_ns; returns false once it has passed, else pauses a little
- * and returns true. The _busy one never blocks (for a work item whose
- * blocking would change what is tested): it spins, preemptibly. */
-bool ktest_wait_poll(u64 *deadline_ns);
-bool ktest_wait_poll_busy(u64 *deadline_ns);
-
-/* 60 s: the slowest boots of make test are the sanitized ones at -smp 16
- * (every suite in 100 s alone on 2 cores, 140 s beside the other boots),
- * where 16 vCPU threads share 2 loaded host cores and one cpu_down() waits
- * for an IPI round trip to every CPU, each answered only once the host
- * runs that vCPU: a wait there can take many seconds with nothing wrong. A limit is only a safety
- * net for a hang, so a longer one costs a passing run nothing; 60 s is what the hotplug tests, the
- * ones most exposed, have always waited. */
-#define KT_WAIT_LIMIT_S	 60
-#define KT_WAIT_LIMIT_NS (KT_WAIT_LIMIT_S * 1000000000ULL)
-
-#define KT_WAIT_UNTIL(t, cond)                                                                     \
-	({                                                                                         \
-		u64 __deadline = 0;                                                                \
-		bool __held;                                                                       \
-		while (!(__held = (cond)) && ktest_wait_poll(&__deadline))                         \
-			;                                                                          \
-		if (!__held)                                                                       \
-			ktest_fail(t, __FILE__, __LINE__, "timed out after %d s waiting for %s",   \
-				   KT_WAIT_LIMIT_S, #cond);                                        \
-		__held;                                                                            \
-	})
 
 /* Evaluates a and b once each; on !(a OP b) reports both and runs on_fail. */
 #define __KT_CMP(t, a, op, b, on_fail)                                                             \

@@ -21,7 +21,7 @@ import os
 import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 DIRS = ["arch", "kernel", "drivers", "lib"]
 # The definitions of the mechanisms themselves are not users of them.
 EXEMPT = {"kernel/kthread.c", "kernel/kthread.h", "kernel/timer.c", "kernel/timer.h",

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""tests/test_ktap.py - unit tests of the harness's judge, on made-up logs.
+"""tests/harness/test_ktap.py - unit tests of the harness's judge, on made-up logs.
 
-tests/ktap.py (the KTAP parser) and the parts of tests/run_tests.py that
+tests/harness/ktap.py (the KTAP parser) and the parts of tests/harness/run_tests.py that
 decide a boot's fate without booting anything: the kernel-report lines
 (WARNING, BUG, their "expected by a test" forms), the check against the
 kernel's suite table (missing suite or case, short plan, a case that died
 mid-run, SKIPs and when they are allowed) and the exit status; the bench's
-chain verdict (tests/bench.py); tests/torture_qmp.py's host side against a
+chain verdict (tests/harness/bench.py); tests/vm/torture_qmp.py's host side against a
 made-up machine and QMP (a late WARNING, a wrong refusal, a CPU nobody
 added). Each case prints "ok N - name" or "not ok N - name" with
 "    # ..." lines saying why; run by `make test` as a host check
@@ -17,10 +17,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ktap  # noqa: E402
-import run_tests  # noqa: E402
-import tap_main  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # tests/
+from harness import ktap, run_tests, tap_main  # noqa: E402
 
 MANIFEST = {"suites": [
     {"name": "alpha", "explicit": False, "cases": ["a1", "a2", "a3"]},
@@ -71,7 +69,7 @@ def has(problems, text):
     assert any(text in p for p in problems), "no problem contains %r: %r" % (text, problems)
 
 
-# --- tests/ktap.py --------------------------------------------------------
+# --- tests/harness/ktap.py ---------------------------------------------------
 
 def test_parse_counts_and_skip_reason():
     rep = ktap.parse(run(ALL_OK[:1] + [("beta", [("b1", "skip needs at least 2 CPUs"), ("b2", "not ok")])]))
@@ -114,7 +112,7 @@ def test_parse_diagnostics_belong_to_the_next_result():
     assert c.status == "fail" and c.diagnostics == ["FAIL x.c:1: expected 1 == 2"], vars(c)
 
 
-# --- the judge (tests/run_tests.py) ---------------------------------------
+# --- the judge (tests/harness/run_tests.py) ----------------------------------
 
 def test_judge_clean_run_passes():
     cases, problems = judge(run(ALL_OK))
@@ -280,7 +278,7 @@ def test_send_fails_when_the_guest_reads_nothing():
     a clear error after the stall time, not a write blocked for ever."""
     import subprocess
     import time
-    import qemu
+    from harness import qemu
     m = qemu.Machine("none.iso", name="unit")
     m.proc = subprocess.Popen(["sleep", "30"], stdin=subprocess.PIPE)
     try:
@@ -307,7 +305,7 @@ def test_uefi_boot_without_ovmf_fails_clearly():
     import contextlib
     import io
     import tempfile
-    import qemu
+    from harness import qemu
     saved = qemu.OVMF_DIR
     with tempfile.TemporaryDirectory() as tmp:
         qemu.OVMF_DIR = os.path.join(tmp, "no-ovmf-here")
@@ -344,7 +342,7 @@ def test_uefi_boot_without_ovmf_fails_clearly():
 
 def test_manifest_reads_the_built_kernel():
     """build/ktest-manifest.json, when built, holds test=all's suites."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build")
     m = run_tests.load_manifest(path)
     if m is None:
         return
@@ -362,7 +360,7 @@ def test_det_header_round_trip():
     """A deterministic log's first line gives back seed, machine and the
     kernel parameters (and the make command that runs them)."""
     import tempfile
-    import torture_replay
+    from replay import torture_replay
     with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
         f.write(det_log("torture_cycles=40 torture_interval_ms=0 torture_trace=1024 "
                         "wq_lab_late_last_pool=1", "[    0.1][cpu0] hello\n"))
@@ -381,7 +379,7 @@ def test_det_header_round_trip():
 
 def test_det_log_without_header_is_refused():
     import tempfile
-    import torture_replay
+    from replay import torture_replay
     with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
         f.write("[    0.1][cpu0] torture: violation 1: x\n")
     try:
@@ -396,7 +394,7 @@ def test_det_log_without_header_is_refused():
 def test_failure_kind_ignores_numbers_and_item_names():
     """Shrinking compares failures by kind: the same violation with other
     numbers, items and CPUs is the same kind; another violation is not."""
-    import torture_replay
+    from replay import torture_replay
     a = torture_replay.failure_kind(
         "[    0.481313][cpu1] torture: violation 1: item doomed/0: 2 executions at once "
         "(one on cpu1)\n")
@@ -412,7 +410,7 @@ def test_failure_kind_ignores_numbers_and_item_names():
 
 def test_shrink_candidates_are_smaller():
     """Every candidate the shrinker tries is smaller in one dimension."""
-    import torture_replay
+    from replay import torture_replay
     c = torture_replay.Config(5, "4", "512M", "q35", {"torture_cycles": "300"})
     cands = torture_replay.candidates(c, first_cycle=17)
     assert cands and all(x.size() < c.size() for _, x in cands), [w for w, _ in cands]
@@ -424,7 +422,7 @@ def test_shrink_candidates_are_smaller():
 
 def test_echo_survives_kernel_lines_in_between():
     import re
-    import shell_tests
+    from vm import shell_tests
     pat = shell_tests.echo_pattern("torture stop")
     one = "torture\r\n[    2.183203][cpu0] sched: a line\r\n stop\r\n"
     two = ("torture\r\n[    2.183203][cpu0] sched: a line\r\n"
@@ -433,7 +431,7 @@ def test_echo_survives_kernel_lines_in_between():
     assert not re.match(pat, "torture\r\nnot a kernel line\r\n stop")
 
 
-# --- make test-repeat's table (tests/run_tests.py) -------------------------
+# --- make test-repeat's table (tests/harness/run_tests.py) -------------------
 
 def test_repeat_table_counts_each_failure_in_its_runs():
     """One row per failure, counted in the runs it came in: the same WARNING
@@ -476,7 +474,7 @@ def test_repeat_table_counts_each_failure_in_its_runs():
     assert lines[-1] == "3 runs: 1 clean, 2 with failures", lines[-1]
 
 
-# --- tests/bench.py -------------------------------------------------------
+# --- tests/harness/bench.py --------------------------------------------------
 
 def chain_log(cmwq, dedicated, tpi):
     """The chain scenario's lines; each model (completed, reached, ms)."""
@@ -489,7 +487,7 @@ def test_bench_chain_stall_fails():
     """cmwq and a thread per item must complete the chain, every item run;
     one thread per CPU must deadlock on it. (Before: a stall was a table
     cell, "STALLED", and the run passed.)"""
-    import bench
+    from harness import bench
     good = chain_log((1, 256, 224), (0, 1, 5000), (1, 256, 24))
     assert bench.chain_problems(bench.parse_compare(good)) == []
     problems = bench.chain_problems(bench.parse_compare(
@@ -508,7 +506,7 @@ def test_bench_chain_stall_fails():
         "chain: no figures for cmwq")
 
 
-# --- tests/torture_qmp.py against a made-up machine -------------------------
+# --- tests/vm/torture_qmp.py against a made-up machine -----------------------
 
 class FakeClock:
     """torture_qmp's clock in these tests: each reading 10 ms after the
@@ -526,7 +524,7 @@ class FakeClock:
 
 
 def with_fake_clock(fn):
-    import torture_qmp
+    from vm import torture_qmp
     saved, torture_qmp.time = torture_qmp.time, FakeClock()
     try:
         return fn()
@@ -536,7 +534,7 @@ def with_fake_clock(fn):
 
 def fake_qmp_class():
     import socket
-    import qemu
+    from harness import qemu
 
     class FakeQMP(qemu.QMP):
         """qemu.QMP (its execute() and error replies, as they are) over a
@@ -662,7 +660,7 @@ class FakeGuest:
 
 def fake_host(guest):
     import random
-    import torture_qmp
+    from vm import torture_qmp
     h = torture_qmp.HostTorture(guest, random.Random(1), torture_qmp.Figures(1, "both"))
     h.setup()
     return h
@@ -670,7 +668,7 @@ def fake_host(guest):
 
 def fails(fn, *texts):
     """fn() raises torture_qmp.Failure, its message holding every text."""
-    import torture_qmp
+    from vm import torture_qmp
     try:
         fn()
     except torture_qmp.Failure as e:
@@ -681,7 +679,7 @@ def fails(fn, *texts):
 
 
 def fake_run(at_poweroff):
-    import torture_qmp
+    from vm import torture_qmp
     lines = []
     ok, reason, fig = with_fake_clock(lambda: torture_qmp.run_boots(
         FakeGuest(at_poweroff=at_poweroff), lambda n: FakeGuest(at_poweroff=at_poweroff), 7,

@@ -16,11 +16,11 @@ import subprocess
 import sys
 import time
 
-import check_shell_commands
-import qemu
+from checks import check_shell_commands
+from harness import qemu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..")
+ROOT = os.path.join(HERE, "..", "..")
 PROMPT = "baton> "
 
 

@@ -1,6 +1,6 @@
-/* tests/kernel/test_wq_adapt.c - concurrency management that adapts
- * (docs/workqueue.md): the creation hold, the pace, reaping in proportion,
- * CPU-hog detection, the bound on workers.
+/* tests/kernel/test_workqueue_adapt.c - suite wq_adapt: concurrency
+ * management that adapts (docs/workqueue.md): the creation hold, the pace,
+ * reaping in proportion, CPU-hog detection, the bound on workers.
  *
  * Each case reaches its state by construction (items blocked on a gate
  * the case opens, a spinner it stops) and sets the policy it exercises to
@@ -16,7 +16,6 @@
 #include "kernel/workqueue.h"
 #include "lib/string.h"
 #include "tests/kernel/ktest_helpers.h"
-#include "tests/ktest_assert.h"
 
 #define SPIN_LIMIT_NS (60 * NSEC_PER_SEC) /* a spinner gives up after this, test or not */
 

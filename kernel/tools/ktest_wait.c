@@ -1,4 +1,4 @@
-/* tests/kernel/ktest_wait.c - the pause of KT_WAIT_UNTIL (tests/ktest_assert.h). */
+/* kernel/tools/ktest_wait.c - the pause of KT_WAIT_UNTIL (ktest.h). */
 #include "arch/x86_64/cpu.h"
 #include "kernel/preempt.h"
 #include "kernel/time.h"

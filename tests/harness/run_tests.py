@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""tests/run_tests.py - baton's test runner (`make test`).
+"""tests/harness/run_tests.py - baton's test runner (`make test`).
 
 Runs, in order: the host unit tests of lib/ (built with ASan and UBSan),
-the source checks (tests/check_*.py), the judge's own unit tests
-(tests/test_ktap.py) and the trace pictures' (tests/test_trace2json.py),
+the source checks (tests/checks/check_*.py), the judge's own unit tests
+(tests/harness/test_ktap.py) and the trace pictures' (tests/checks/test_trace2json.py),
 the kernel test boots (KTAP from `test=all` under several -smp, -m and
 machine types), and the harness's own tests, which boot deliberately
 failing, panicking and hanging kernels and check that the judge below
@@ -51,12 +51,9 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ktap  # noqa: E402
-import qemu  # noqa: E402
-import shell_tests  # noqa: E402
-import torture_qmp  # noqa: E402
-import vcpu_hotplug_tests  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # tests/
+from harness import ktap, qemu  # noqa: E402
+from vm import shell_tests, torture_qmp, vcpu_hotplug_tests  # noqa: E402
 
 BOOT_TIMEOUT = 300      # seconds; generous: TCG on a loaded 2-core machine
 PANIC_TEXT = "Kernel panic - not syncing"
@@ -90,10 +87,10 @@ class Boot:
             test= (it ends at the shell prompt) driven through the serial
             console; it must power the machine off (QEMU status 0).
     gdb:    give QEMU a GDB stub on a free port (boot.gdb_port).
-    firmware: "bios" (SeaBIOS) or "uefi" (OVMF; tests/qemu.py says what a
+    firmware: "bios" (SeaBIOS) or "uefi" (OVMF; tests/harness/qemu.py says what a
             UEFI boot needs, and a boot without it fails with that message).
     log_check: fn(log) -> [problems], run on the finished boot's log.
-    deterministic: a seed: QEMU in deterministic mode (tests/qemu.py,
+    deterministic: a seed: QEMU in deterministic mode (tests/harness/qemu.py,
             docs/stress-testing.md) and deterministic=SEED for the kernel;
             the log's first line is det_header() (what a replay reads).
     """
@@ -138,7 +135,7 @@ DET_HEADER = "# baton deterministic run: "
 
 def det_header(boot):
     """The first line of a deterministic boot's log: everything a replay
-    needs besides the image (tests/torture_replay.py reads it back)."""
+    needs besides the image (tests/replay/torture_replay.py reads it back)."""
     return DET_HEADER + json.dumps({"seed": boot.deterministic, "smp": str(boot.smp),
                                     "mem": boot.mem, "machine": boot.machine,
                                     "cmdline": boot.cmdline}, sort_keys=True)
@@ -310,7 +307,7 @@ KERNEL_BOOTS = [
          cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
          must_contain=[r"torture: violation \d+: item \S+: \d+ executions at once",
                        r"\] torture: FAIL \(\d+ violations\)"]),
-    # vCPU hot-plug from the host under the torture (tests/torture_qmp.py,
+    # vCPU hot-plug from the host under the torture (tests/vm/torture_qmp.py,
     # `make torture-qmp`): 75 s of QMP device_add/device_del, a fixed seed,
     # in several boots (QEMU 7.2's unplug bugs: see HostTorture).
     Boot("torture-qmp-smp2-max6", "", smp="2,maxcpus=6", mem="256M", machine="q35",
@@ -328,7 +325,7 @@ KERNEL_BOOTS = [
          log_check=shell_tests.check_trace_log),
     # The labs' checks (docs/labs.md).
     Boot("labs-smp4", "", smp=4, interact=shell_tests.interact_labs),
-    # The hypervisor's vCPU hot-plug through QMP (tests/vcpu_hotplug_tests.py).
+    # The hypervisor's vCPU hot-plug through QMP (tests/vm/vcpu_hotplug_tests.py).
     Boot("vcpu-hotplug-q35", "", smp="2,maxcpus=8", mem="256M", machine="q35",
          interact=vcpu_hotplug_tests.interact_q35),
     Boot("vcpu-hotplug-q35-uefi", "", smp="2,maxcpus=8", mem="256M", machine="q35",
@@ -965,7 +962,7 @@ def first_line_difference(a, b):
 
 def run_det_checks(iso, logdir, manifest):
     """[(name, ok, detail)]: the deterministic-mode checks."""
-    import torture_replay as tr  # it imports this module
+    from replay import torture_replay as tr  # it imports this module
     tr.ISO[0] = iso
     results = []
 
@@ -1064,17 +1061,19 @@ def run_host(t, build):
     # deferred-work mechanism (the code and the table in docs/workqueue.md
     # agree); README.md and docs/guide.md list the shell's commands; the C
     # sources keep the house style (.clang-format); the unit tests of this
-    # judge and of tests/ktap.py on made-up logs (tests/test_ktap.py); and
-    # the trace pictures' labels apart (tests/test_trace2json.py).
-    for name in ("check_deferred", "check_shell_commands", "check_format", "test_ktap",
-                 "test_trace2json"):
-        run_check(t, name)
+    # judge and of tests/harness/ktap.py on made-up logs (tests/harness/test_ktap.py); and
+    # the trace pictures' labels apart (tests/checks/test_trace2json.py).
+    for folder, name in (("checks", "check_deferred"), ("checks", "check_shell_commands"),
+                         ("checks", "check_format"), ("harness", "test_ktap"),
+                         ("checks", "test_trace2json")):
+        run_check(t, folder, name)
 
 
-def run_check(t, name):
-    """Run tests/NAME.py. Each "ok N ..." / "not ok N ..." line it prints is
-    one case; the "    # ..." lines after a result explain that result."""
-    chk = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+def run_check(t, folder, name):
+    """Run tests/FOLDER/NAME.py. Each "ok N ..." / "not ok N ..." line it
+    prints is one case (named by NAME); the "    # ..." lines after a result
+    explain that result."""
+    chk = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", folder, name + ".py")
     r = subprocess.run([sys.executable, chk], capture_output=True, text=True, timeout=300)
     results = []  # [ok, what, [details]]
     for line in r.stdout.splitlines():
@@ -1346,7 +1345,7 @@ def failure_key(what):
     """A failure's text less what changes from one run of it to the next
     (times, addresses, counts, CPU numbers): two runs that fail the same way
     give the same key (the rows of make test-repeat's table; the torture's
-    "fails the same way", tests/torture_replay.py)."""
+    "fails the same way", tests/replay/torture_replay.py)."""
     what = re.sub(r"\[\s*\d+\.\d+\]", "", what)
     what = re.sub(r"\bcpu\d+\b", "cpuN", what)
     what = re.sub(r"\b0x[0-9a-f]+\b", "0x?", what)

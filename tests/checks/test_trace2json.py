@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/test_trace2json.py - the pictures of scripts/trace2json.py read cleanly.
+"""tests/checks/test_trace2json.py - the pictures of scripts/trace2json.py read cleanly.
 
 On made-up trace dumps with events close together (the hotplug story: a
 CPU's phases and its pools' trustees within a millisecond; timers and slice
@@ -17,11 +17,11 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import trace2json  # noqa: E402
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tap_main  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from harness import tap_main  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
 

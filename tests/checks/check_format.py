@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DIRS = ["arch", "kernel", "lib", "drivers", "tests"]
 CLANG_FORMAT = "clang-format-14"
 

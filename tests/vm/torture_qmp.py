@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/torture_qmp.py - vCPU hot-plug from the host, under the kernel's torture.
+"""tests/vm/torture_qmp.py - vCPU hot-plug from the host, under the kernel's torture.
 
 `make torture-qmp DURATION=3600 SMP=2 MAXCPUS=6 SEED=0 TORTURE_HOTPLUG=both`
 
@@ -58,9 +58,9 @@ import socket
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import qemu  # noqa: E402
-import shell_tests  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # tests/
+from harness import qemu  # noqa: E402
+from vm import shell_tests  # noqa: E402
 
 OP_TIMEOUT = 60         # s: an operation's event (TCG on a loaded 2-core host)
 MARGIN = 600            # s beyond DURATION: boot, the last operations, torture stop

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/bench.py - baton's benchmarks and their targets (`make bench`).
+"""tests/harness/bench.py - baton's benchmarks and their targets (`make bench`).
 
 Boots the kernel with `bench=all` (kernel/tools/bench.h) under QEMU's
 `-icount shift=3,sleep=off`: one virtual CPU at a time, each instruction
@@ -40,8 +40,8 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import qemu  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # tests/
+from harness import qemu  # noqa: E402
 
 ICOUNT = "shift=3,sleep=off"
 NS_PER_INSN = 8         # shift=3: every guest instruction is 2**3 ns of guest time

@@ -21,7 +21,7 @@ import os
 import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SPAN = re.compile(r"`([^`]+)`")
 
 
@@ -31,7 +31,7 @@ C_STRING = r'"((?:[^"\\]|\\.)*)"'
 def table_entries(root=ROOT):
     """(name, usage, help) of each command in the table, its C string
     literals joined as the compiler joins them; None if there is no table.
-    tests/shell_tests.py checks what `help` prints against them."""
+    tests/vm/shell_tests.py checks what `help` prints against them."""
     src = open(os.path.join(root, "kernel", "tools", "shell.c"), encoding="utf-8").read()
     m = re.search(r"static const struct shell_cmd commands\[\] = \{(.*?)\n\};", src, re.S)
     if not m:

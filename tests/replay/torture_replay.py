@@ -29,8 +29,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import run_tests  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))  # tests/
+from harness import run_tests  # noqa: E402
 
 RUN_TIMEOUT = 1800      # host seconds for one run (a -smp 4 run of 300 cycles takes ~5)
 VIOLATION = re.compile(r"^\[ *([0-9.]+)\]\[cpu\d+\] torture: violation 1: (.*?)\r?$", re.M)
@@ -138,7 +138,7 @@ def write_trace(log_path, out_base):
     with open(log_path, "rb") as f:
         if b"trace: begin" not in f.read():
             return None
-    script = os.path.join(HERE, "..", "scripts", "trace2json.py")
+    script = os.path.join(HERE, "..", "..", "scripts", "trace2json.py")
     r = subprocess.run([sys.executable, script, log_path, "-o", out_base + ".json", "--svg",
                         out_base + ".svg", "--title", "baton torture: the moments before the "
                         "first violation"], capture_output=True, text=True)

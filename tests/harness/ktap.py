@@ -1,4 +1,4 @@
-"""tests/ktap.py - parse KTAP version 1 output (kernel and host tests).
+"""tests/harness/ktap.py - parse KTAP version 1 output (kernel and host tests).
 
 parse(text) finds the first top-level "KTAP version 1" and returns a Report:
 the top-level plan, one Suite per nested subtest (its plan and its cases,

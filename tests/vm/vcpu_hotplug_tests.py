@@ -1,6 +1,6 @@
-"""tests/vcpu_hotplug_tests.py - the hypervisor's vCPU hot-plug, driven as a host would.
+"""tests/vm/vcpu_hotplug_tests.py - the hypervisor's vCPU hot-plug, driven as a host would.
 
-Boots of tests/run_tests.py (interact=...): QMP device_add / device_del
+Boots of tests/harness/run_tests.py (interact=...): QMP device_add / device_del
 while the serial shell queues work and looks (drivers/acpi_cpuhp.h).
 Every wait is for a named event or line, with a deadline (the boot's).
 
@@ -19,8 +19,8 @@ in docs/vcpu-hotplug.md):
 import re
 import time
 
-import qemu
-from shell_tests import Shell
+from harness import qemu
+from vm.shell_tests import Shell
 
 EVENT_TIMEOUT = 60      # s; the host's part of an add or remove takes well under 1 s
 

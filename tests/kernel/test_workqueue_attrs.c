@@ -1,7 +1,7 @@
-/* tests/kernel/test_wq_attrs.c - attributes for every workqueue
- * (workqueue.h, "Every workqueue's attributes"): a bound workqueue's nice
- * and CPU mask, the per-CPU pools shared by equal nice, changes while
- * items run, refusals, and a mask through CPU hotplug.
+/* tests/kernel/test_workqueue_attrs.c - suite wq_attrs: attributes for
+ * every workqueue (workqueue.h, "Every workqueue's attributes"): a bound
+ * workqueue's nice and CPU mask, the per-CPU pools shared by equal nice,
+ * changes while items run, refusals, and a mask through CPU hotplug.
  *
  * Each case reaches its state by construction: items blocked on a gate
  * the case opens, a workqueue with max_active 1 that holds the next item
@@ -19,7 +19,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "tests/kernel/ktest_helpers.h"
-#include "tests/ktest_assert.h"
 
 #define NR_ITEMS 8
 
