@@ -41,7 +41,7 @@ struct smp_cpu {
  * area is made, before the CPU runs (arch/x86_64/percpu.c calls it). */
 void smp_cpu_init(struct smp_cpu *s);
 
-/* kernel/lockdep.c: the lock validator. */
+/* kernel/debug/lockdep.c: the lock validator. */
 struct lockdep_cpu {
 	int hardirq_depth;	    /* C: inside an interrupt handler */
 	bool in_nmi;		    /* C: inside the NMI handler: nothing tracked */

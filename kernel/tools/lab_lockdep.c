@@ -12,7 +12,7 @@
  */
 #include "kernel/tools/lab_lockdep.h"
 #include "arch/x86_64/percpu.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/params.h"
 #include "kernel/smp.h"

@@ -6,7 +6,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "drivers/uart16550.h"
 #include "kernel/completion.h"
-#include "kernel/deterministic.h"
+#include "kernel/debug/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"

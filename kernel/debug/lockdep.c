@@ -1,5 +1,6 @@
-/* kernel/lockdep.c - the lock-dependency validator; see lockdep.h and
- * docs/lockdep.md.
+/* kernel/debug/lockdep.c - the lock-dependency validator; its hooks are
+ * kernel/lockdep.h, what its tools read kernel/debug/lockdep.h; the design
+ * is docs/lockdep.md.
  *
  * Everything is in static tables (no allocation: the allocator's own locks
  * are validated). The graph, the class table and the chain cache are
@@ -15,7 +16,7 @@
  * Field legend: G = graph_lock; A = atomic, or written once and published;
  * C = this CPU only, interrupts off.
  */
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "kernel/mm/kstack.h"
