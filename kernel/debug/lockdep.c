@@ -13,7 +13,9 @@
  * are given back, with their dependencies and stack traces: "Giving
  * classes back" below says why that is safe against those reads.
  *
- * Field legend: G = graph_lock; A = atomic, or written once and published;
+ * Field legend: G = graph_lock; A = atomic (READ_ONCE/WRITE_ONCE or the
+ * atomics); I = set before others see it (a class's: under G, before its
+ * key is published with release; class_find() reads the key with acquire);
  * C = this CPU only, interrupts off.
  */
 #include "kernel/debug/lockdep.h"
@@ -58,12 +60,12 @@ struct lock_class {
 	u16 free_next;	    /* G: while dead, the next on its list (pending,
 			     * zombie or free: "Giving classes back") */
 	u8 subclass;	    /* A */
-	u8 kind;	    /* A: enum lockdep_kind */
+	u8 kind;	    /* I: enum lockdep_kind */
 	u8 usage;	    /* A, set under G: USED_IN_HARDIRQ, ENABLED_HARDIRQ */
 	bool dead;	    /* A, set under G: its key was unregistered */
 	u32 after;	    /* G: first dependency out of it (index in deps; 0: none) */
 	u32 before;	    /* G: first dependency into it */
-	u32 first_trace;    /* A: where it was first taken */
+	u32 first_trace;    /* I: where it was first taken (zapping frees it, under G) */
 	u32 usage_trace[2]; /* G: where each usage bit was first seen */
 	u32 bfs_gen[2];	    /* G: last search (forward, backward) that reached it */
 	u32 bfs_dep[2];	    /* G: the dependency that search reached it by */
