@@ -34,7 +34,8 @@
 #define CLASS_HASH_BITS 10
 #define CLASS_HASH_SIZE (1 << CLASS_HASH_BITS)
 #define MAX_DEPS	8192
-#define CHAIN_SLOTS	16384
+#define CHAIN_HASH_BITS 14
+#define CHAIN_SLOTS	(1 << CHAIN_HASH_BITS)
 #define CHAIN_PROBES	16
 #define ZOMBIE_BATCH	32 /* zapped classes reused per emptying of the chain cache */
 #define MAX_TRACES	(MAX_DEPS + 2 * MAX_CLASSES)
@@ -751,17 +752,26 @@ static bool mark_usage(u16 c, u8 bit, const void *ip)
 
 /* ---- chains: the memo of held-class sequences already validated ---------- */
 
+/* A chain's key: the key of the chain below it (0 for none) with one more
+ * held class folded in, times lib/hash.h's golden ratio: one-to-one for a
+ * given class. Its slot in the cache is the product's top bits, which
+ * every bit of the chain reaches through the carries: what hash_64() gives
+ * for the value multiplied. */
 static u64 chain_next(u64 key, u16 class_idx, unsigned int flags)
 {
-	u64 k = (key ^ ((u64)class_idx << 1 | (flags & LD_TRY))) * 0xFF51AFD7ED558CCDull;
+	u64 k = (key ^ ((u64)class_idx << 1 | (flags & LD_TRY))) * GOLDEN_RATIO_64;
 
-	k ^= k >> 33;
 	return k ? k : 1;
+}
+
+static unsigned int chain_slot(u64 key)
+{
+	return (unsigned int)(key >> (64 - CHAIN_HASH_BITS));
 }
 
 static bool chain_cached(u64 key)
 {
-	unsigned int s = (unsigned int)(key % CHAIN_SLOTS);
+	unsigned int s = chain_slot(key);
 
 	for (unsigned int i = 0; i < CHAIN_PROBES; i++, s = (s + 1) % CHAIN_SLOTS) {
 		u64 v = __atomic_load_n(&chains[s], __ATOMIC_ACQUIRE);
@@ -778,7 +788,7 @@ static bool chain_cached(u64 key)
 static void chain_add(u64 key)
 {
 	assert_graph_locked();
-	unsigned int s = (unsigned int)(key % CHAIN_SLOTS);
+	unsigned int s = chain_slot(key);
 
 	for (unsigned int i = 0; i < CHAIN_PROBES; i++, s = (s + 1) % CHAIN_SLOTS) {
 		if (chains[s] == key)
