@@ -51,13 +51,15 @@ Q := @
 endif
 
 GCC_INCLUDE := $(shell $(CC) -print-file-name=include 2>/dev/null)
+# -fms-extensions: a struct embedded without a name (kernel/cpu_local.h's
+# struct percpu holds the arch's fields so; it changes no code).
 CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 	-fno-pie -fno-pic -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	-mno-mmx -mno-sse -mno-sse2 -mno-80387 -fno-stack-protector \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fcf-protection=none \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
-	-Wmissing-prototypes -Wshadow -Wvla -I. -MMD -MP
+	-Wmissing-prototypes -Wshadow -Wvla -fms-extensions -I. -MMD -MP
 # SAN: the sanitizers (docs/sanitizers.md), in a build beside the plain one.
 # SAN=1: UBSAN and the data-race detector (kernel/debug/ubsan.c,
 # kernel/debug/kcsan.c), in build-san; SAN=ubsan or SAN=kcsan: one of them

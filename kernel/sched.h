@@ -58,8 +58,8 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
-#include "arch/x86_64/percpu.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_local.h"
 #include "lib/cpumask.h"
 #include "lib/list.h"
 #include "lib/types.h"

@@ -49,7 +49,7 @@
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "lib/cpumask.h"
 
 extern struct cpumask cpu_possible_mask;

@@ -4,6 +4,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/hardirq.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"

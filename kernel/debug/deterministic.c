@@ -9,7 +9,7 @@
 #define pr_fmt(fmt) "deterministic: " fmt
 #include "kernel/debug/deterministic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"

@@ -24,7 +24,7 @@
  */
 #include "kernel/debug/kcsan.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"

@@ -20,7 +20,7 @@
  */
 #include "kernel/debug/lockdep.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"

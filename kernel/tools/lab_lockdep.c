@@ -11,7 +11,7 @@
  * meets that window; the validator needs no window, only both orders.
  */
 #include "kernel/tools/lab_lockdep.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/debug/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/params.h"

@@ -14,9 +14,9 @@
  * why no other CPU can move it past what it checks.
  */
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
 #include "kernel/biglock.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_local.h"
 #include "kernel/debug/lockdep.h"
 #include "kernel/kthread.h"
 #include "kernel/mutex.h"
