@@ -51,17 +51,19 @@ Q := @
 endif
 
 GCC_INCLUDE := $(shell $(CC) -print-file-name=include 2>/dev/null)
+# -fms-extensions: a struct embedded without a name (kernel/cpu_local.h's
+# struct percpu holds the arch's fields so; it changes no code).
 CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 	-fno-pie -fno-pic -mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	-mno-mmx -mno-sse -mno-sse2 -mno-80387 -fno-stack-protector \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fcf-protection=none \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wstrict-prototypes \
-	-Wmissing-prototypes -Wshadow -Wvla -I. -MMD -MP
+	-Wmissing-prototypes -Wshadow -Wvla -fms-extensions -I. -MMD -MP
 # SAN: the sanitizers (docs/sanitizers.md), in a build beside the plain one.
-# SAN=1: UBSAN and the data-race detector (kernel/ubsan.c, kernel/kcsan.c),
-# in build-san; SAN=ubsan or SAN=kcsan: one of them (build-ubsan,
-# build-kcsan). make test boots SAN=1 (TEST_SAN=0: the plain build); make run,
+# SAN=1: UBSAN and the data-race detector (kernel/debug/ubsan.c,
+# kernel/debug/kcsan.c), in build-san; SAN=ubsan or SAN=kcsan: one of them
+# (build-ubsan, build-kcsan). make test boots SAN=1 (TEST_SAN=0: the plain build); make run,
 # bench, torture and the others boot the plain build unless SAN is given.
 SAN ?= 0
 TEST_SAN ?= 1
@@ -74,12 +76,12 @@ KCSAN_CFLAGS := -fsanitize=thread --param tsan-distinguish-volatile=1 \
 # exception entry, early per-CPU and boot set-up, the spinlock and the
 # scheduler's context switch, the clock, the string functions and the report
 # path (docs/sanitizers.md says why each).
-KCSAN_EXCLUDE := kernel/kcsan.c kernel/ubsan.c arch/x86_64/traps.c arch/x86_64/idt.c \
-	arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c kernel/spinlock.c \
-	arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c kernel/panic.c \
-	kernel/tools/ktest_expect.c kernel/printk.c kernel/ksyms.c kernel/lockdep.c lib/string.c \
-	lib/printf.c
-UBSAN_EXCLUDE := kernel/ubsan.c kernel/kcsan.c
+KCSAN_EXCLUDE := kernel/debug/kcsan.c kernel/debug/ubsan.c arch/x86_64/traps.c \
+	arch/x86_64/idt.c arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c \
+	kernel/spinlock.c arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c \
+	kernel/panic.c kernel/tools/ktest_expect.c kernel/printk.c kernel/ksyms.c \
+	kernel/debug/lockdep.c lib/string.c lib/printf.c
+UBSAN_EXCLUDE := kernel/debug/ubsan.c kernel/debug/kcsan.c
 # The flags of one file: CFLAGS less the instrumentation it is excluded from.
 file_cflags = $(filter-out $(if $(filter $1,$(UBSAN_EXCLUDE)),$(UBSAN_CFLAGS)) \
 	$(if $(filter $1,$(KCSAN_EXCLUDE)),$(KCSAN_CFLAGS)),$(CFLAGS))
@@ -104,8 +106,8 @@ ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
 LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
 LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
 
-SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kernel/tools/*.c \
-	drivers/*.c lib/*.c tests/kernel/*.c)
+SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/debug/*.c kernel/mm/*.c \
+	kernel/tools/*.c drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
 .PHONY: FORCE all iso run test test-images test-repeat test-boot test-matrix torture torture-replay torture-shrink torture-search torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json

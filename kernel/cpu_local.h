@@ -1,10 +1,12 @@
-/* kernel/cpu_local.h - the kernel's per-CPU fields, one struct per owner.
+/* kernel/cpu_local.h - a CPU's per-CPU area (struct percpu): the arch's
+ * fields, then the kernel's, one struct per owner.
  *
- * Each CPU's struct percpu (arch/x86_64/percpu.h) embeds these, so that a
- * field is still one %gs-relative load (this_cpu_read(sched.preempt_count));
- * the arch owns only the container and its own fields (ids, descriptor
- * tables, stacks, the interrupt count). Only the file named above each
- * struct writes its fields.
+ * The area is one struct, so that each field is one %gs-relative load
+ * (this_cpu_read(sched.preempt_count); the accessors are the arch's,
+ * arch/x86_64/percpu.h). The arch owns the GS base, the areas' allocation
+ * and its own fields (struct percpu_arch: ids, descriptor tables, stacks,
+ * the interrupt count), and knows nothing of the kernel's. Only the file
+ * named above each struct writes its fields.
  *
  * Field legend (every struct here): C = this CPU only (no lock: only this
  * CPU touches it, with interrupts off where an interrupt handler also
@@ -13,6 +15,7 @@
 #ifndef KERNEL_CPU_LOCAL_H
 #define KERNEL_CPU_LOCAL_H
 
+#include "arch/x86_64/percpu.h"
 #include "kernel/lockdep_types.h"
 #include "kernel/spinlock.h"
 #include "lib/list.h"
@@ -41,7 +44,7 @@ struct smp_cpu {
  * area is made, before the CPU runs (arch/x86_64/percpu.c calls it). */
 void smp_cpu_init(struct smp_cpu *s);
 
-/* kernel/lockdep.c: the lock validator. */
+/* kernel/debug/lockdep.c: the lock validator. */
 struct lockdep_cpu {
 	int hardirq_depth;	    /* C: inside an interrupt handler */
 	bool in_nmi;		    /* C: inside the NMI handler: nothing tracked */
@@ -51,5 +54,18 @@ struct lockdep_cpu {
 	u64 chain_misses;	    /* C: ... and by the graph */
 	struct lockdep_ctx irq_ctx; /* C: the locks held in interrupt context */
 };
+
+/* A CPU's area. The arch's fields come first and are the area's own
+ * (an unnamed member, GCC's -fms-extensions: pc->apic_id,
+ * this_cpu_read(irqs)); the arch allocates sizeof(struct percpu)
+ * (arch/x86_64/percpu.c). */
+struct percpu {
+	struct percpu_arch; /* must stay first: gs:0 is self */
+	struct sched_cpu sched;
+	struct printk_cpu printk;
+	struct smp_cpu smp;
+	struct lockdep_cpu lockdep;
+};
+BUILD_BUG_ON(offsetof(struct percpu, self) != 0);
 
 #endif

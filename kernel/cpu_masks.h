@@ -31,7 +31,7 @@
 #ifndef KERNEL_CPU_MASKS_H
 #define KERNEL_CPU_MASKS_H
 
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "lib/cpumask.h"
 
 extern struct cpumask cpu_possible_mask;

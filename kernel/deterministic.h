@@ -1,4 +1,6 @@
-/* kernel/deterministic.h - deterministic mode and its seeded delay points.
+/* kernel/deterministic.h - deterministic mode and its seeded delay points:
+ * what the core calls (kernel/debug/deterministic.c does it; what the
+ * torture and the tests read of it, kernel/debug/deterministic.h).
  *
  * deterministic=SEED (0: off) on the command line says: this machine is
  * QEMU with -icount (one virtual CPU at a time, guest time counted in
@@ -11,7 +13,7 @@
  *  - every random choice derives from SEED: det_seed() is the torture's
  *    seed unless torture_seed= is given, and the delay points' generators;
  *  - the TSC and the local APIC timer are taken at the rates -icount gives
- *    them exactly (det_exact_rate()): calibration quantises on where in
+ *    them exactly (clock_rate(), kernel/time.h): calibration quantises on where in
  *    the reference clock's period it starts, which differs between runs by
  *    how long the firmware took, and a part per million shows in the log;
  *  - det_boot_quiesce() halts the boot CPU once, with every other CPU
@@ -62,31 +64,9 @@ static inline void delay_point(enum delay_site site)
  * clock rates depend on the mode). */
 void det_init(void);
 
-/* The deterministic=SEED value, 0 when off. */
-u64 det_seed(void);
-static inline bool det_mode(void)
-{
-	return det_seed() != 0;
-}
-
-/* A clock rate for what ("TSC", "local APIC timer"): measured outside
- * deterministic mode; in it, exact (the rate -icount gives), after a check
- * that the measurement agrees within 1% (it panics otherwise: the machine
- * is not QEMU with -icount). */
-u64 det_exact_rate(const char *what, u64 measured, u64 exact);
-
 /* Deterministic mode: halt until a timer interrupt with every other CPU
  * halted (boot CPU, before the others start, interrupts off on entry and
  * on return). A no-op otherwise. */
 void det_boot_quiesce(void);
-
-/* Delay point statistics since boot, for a summary. */
-struct delay_stats {
-	u64 passes[NR_DELAY_SITES];
-	u64 delays[NR_DELAY_SITES];
-	u64 delayed_ns;
-};
-void delay_get_stats(struct delay_stats *st);
-const char *delay_site_name(enum delay_site site);
 
 #endif

@@ -1,4 +1,7 @@
-/* kernel/lockdep.h - the lock-dependency validator ("lockdep").
+/* kernel/lockdep.h - the hooks of the lock-dependency validator ("lockdep"):
+ * what the locks, the waits and interrupt entry call. The validator is
+ * kernel/debug/lockdep.c; what its tests and tools read of it (reports,
+ * table use), kernel/debug/lockdep.h.
  *
  * Every lock belongs to a class (its init site, or the lock itself if it is
  * declared statically; docs/lockdep.md). As the kernel runs, the validator
@@ -32,8 +35,10 @@
  *                                 it reported (the caller may then skip its
  *                                 own check of the same misuse)
  *   lock_release(instance, ip)    after releasing (unknown instances: ignored)
- *   lockdep_hardirq_enter/exit()  around an interrupt handler
+ *   lockdep_hardirq_enter/exit()  around an interrupt handler (the arch
+ *                                 calls irq_enter()/irq_exit(), kernel/hardirq.h)
  *   lockdep_nmi_enter/exit()      around an NMI: nothing is tracked inside
+ *                                 (the arch calls nmi_enter()/nmi_exit())
  *   lockdep_thread_exit(t)        a thread must exit holding nothing
  *   lockdep_held_depth()          locks the current context holds
  *   lockdep_check_depth(depth, what, fn)  report (once) if more are held
@@ -90,7 +95,7 @@ void lockdep_init_map(struct lockdep_map *m, const char *name, const struct lock
  * use, like any other; before the memory is freed, and once no lock of
  * theirs is held or will be taken again, this gives them back: at once no
  * lookup finds them (a new key at that address gets new classes), and
- * their dependencies, stack traces and slots are reused (lockdep.c,
+ * their dependencies, stack traces and slots are reused (kernel/debug/lockdep.c,
  * "Giving classes back"). Any context; it does not sleep. */
 void lockdep_unregister_key(struct lock_class_key *key);
 
@@ -107,30 +112,12 @@ size_t lockdep_thread_ctx_size(void);
 unsigned int lockdep_held_depth(void);
 void lockdep_check_depth(unsigned int depth, const char *what, const void *fn);
 
-/* Validation is on (not off by lockdep=0 nor stopped by a report). */
-bool lockdep_on(void);
-/* Reports so far. */
-unsigned long lockdep_reports(void);
 /* A report of a misuse found outside the graph (workqueue.c's flush fast
  * paths and the WQ_MEM_RECLAIM rule), in the validator's form. */
 void lockdep_report_misuse(const char *fmt, ...) __printf(1, 2);
 /* Validation was on, and the caller now owns the report it is about to
  * make (lockdep_report_misuse()); validation is off after it. */
 bool lockdep_claim_report(void);
-/* Tests only: turn validation back on after a report they provoked. */
-void lockdep_rearm(void);
-
-/* Table use: entries in use now (those of dead classes given back). */
-struct lockdep_stats {
-	bool enabled, on;
-	unsigned int classes, max_classes, deps, max_deps, chains, max_chains;
-	unsigned int trace_ips, max_trace_ips, max_depth;
-	unsigned int chain_flushes;	 /* the chain cache emptied, to reuse classes */
-	unsigned long classes_reclaimed; /* classes of unregistered keys given back */
-	unsigned long reports;
-	u64 chain_hits, chain_misses;
-};
-void lockdep_get_stats(struct lockdep_stats *st); /* the shell's `lockdep` prints them */
 
 void lockdep_init(void); /* kmain, once the boot CPU's idle thread exists */
 

@@ -1,8 +1,8 @@
 /* kernel/panic.c - panic, warnings and backtraces; see panic.h. */
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
 #include "drivers/qemu_exit.h"
+#include "kernel/cpu_local.h"
 #include "kernel/ksyms.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/params.h"

@@ -10,7 +10,7 @@
 #define KERNEL_PREEMPT_H
 
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 
 extern bool sched_ready;
 void preempt_schedule(void);

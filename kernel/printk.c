@@ -6,7 +6,7 @@
  * clock started (0 before) and the CPU: "[    1.234567][cpu2] ". */
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/params.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"

@@ -62,8 +62,8 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
-#include "arch/x86_64/percpu.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_local.h"
 #include "lib/cpumask.h"
 #include "lib/list.h"
 #include "lib/types.h"
@@ -112,17 +112,17 @@ struct thread_stats {
  * S = the thread itself only; I = set at creation; K = kthread machinery.
  */
 struct thread {
-	u64 ctx_rsp;		     /* R: saved stack pointer (switch.S; keep first) */
-	u64 ctx_seal[2];	     /* R: the saved rbp and return address, checked at
-				      * switch-in: a stack written while switched out */
-	volatile int state;	     /* R for others; the thread itself sets BLOCKED */
-	int kcsan_disable;	     /* the thread itself: data-race checks off (kernel/kcsan.c) */
-	unsigned int cpu;	     /* R (changes need P or both run-queue locks) */
-	bool on_rq;		     /* R: queued, or current, on t->cpu */
-	volatile bool on_cpu;	     /* R: executing or being switched out */
-	bool migrate;		     /* R (cleared with P too): switched out off its
-				      * mask, on no run queue; migrate_away() requeues it */
-	bool fallback_reported;	     /* P: told once that it ran outside its mask */
+	u64 ctx_rsp;		/* R: saved stack pointer (switch.S; keep first) */
+	u64 ctx_seal[2];	/* R: the saved rbp and return address, checked at
+				 * switch-in: a stack written while switched out */
+	volatile int state;	/* R for others; the thread itself sets BLOCKED */
+	int kcsan_disable;	/* the thread itself: data-race checks off (kernel/debug/kcsan.c) */
+	unsigned int cpu;	/* R (changes need P or both run-queue locks) */
+	bool on_rq;		/* R: queued, or current, on t->cpu */
+	volatile bool on_cpu;	/* R: executing or being switched out */
+	bool migrate;		/* R (cleared with P too): switched out off its
+				 * mask, on no run queue; migrate_away() requeues it */
+	bool fallback_reported; /* P: told once that it ran outside its mask */
 	enum sched_class policy;     /* R */
 	int nice;		     /* R */
 	unsigned int weight;	     /* R: from nice */

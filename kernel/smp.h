@@ -23,6 +23,7 @@
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 
+#include "kernel/cpu_local.h"
 #include "lib/cpumask.h"
 #include "lib/types.h"
 

@@ -1,7 +1,7 @@
 /* kernel/spinlock.c - ticket spinlocks; see spinlock.h. */
 #include "kernel/spinlock.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"

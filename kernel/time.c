@@ -8,7 +8,7 @@
 #include "kernel/time.h"
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"

@@ -32,6 +32,10 @@
  *   ktime_get_ns()            nanoseconds since time_init()
  *   udelay(us), mdelay(ms)    spin (callable with interrupts off)
  *   tsc_khz                   the calibrated TSC frequency
+ *   clock_rate(what, measured, exact)  the rate the arch is to take for a
+ *                             clock it calibrated (the TSC, the local APIC
+ *                             timer): measured, or in deterministic mode
+ *                             (kernel/deterministic.h) exact
  *   clockevent_start_cpu()    this CPU's clock event (every CPU, at each
  *                             bring-up, interrupts off: an INIT stops it)
  *   clockevent_stop_cpu()     stop it (a CPU going offline, interrupts off)
@@ -67,6 +71,12 @@ extern u64 tsc_khz;
 
 void time_init(void);
 u64 ktime_get_ns(void);
+/* A clock rate for what ("TSC", "local APIC timer"): measured outside
+ * deterministic mode; in it, exact (the rate -icount gives), after a check
+ * that the measurement agrees within 1% (it panics otherwise: the machine
+ * is not QEMU with -icount). Boot CPU, at calibration; deterministic mode
+ * (kernel/debug/deterministic.c) decides. */
+u64 clock_rate(const char *what, u64 measured, u64 exact);
 void udelay(u64 us);
 void mdelay(u64 ms);
 

@@ -4,7 +4,6 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
-#include "kernel/deterministic.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -190,7 +189,7 @@ void lapic_timer_calibrate(void)
 	if (!timer_rate)
 		panic("the local APIC timer does not count");
 	/* Under -icount it counts guest ns / 16 (the divide): 62.5 MHz. */
-	timer_rate = det_exact_rate("local APIC timer", timer_rate, NSEC_PER_SEC / 16);
+	timer_rate = clock_rate("local APIC timer", timer_rate, NSEC_PER_SEC / 16);
 	/* The longest count the register holds, in ns (rounded down, so that
 	 * lapic_timer_oneshot()'s product below cannot overflow). */
 	max_delta_ns = (u64)0xFFFFFFFFu * NSEC_PER_SEC / timer_rate;

@@ -1,6 +1,7 @@
 /* arch/x86_64/percpu.c - per-CPU areas; see percpu.h. */
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/kstack.h"
 #include "lib/string.h"

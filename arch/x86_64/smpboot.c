@@ -6,6 +6,7 @@
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/trampoline.h"
 #include "kernel/bootinfo.h"
+#include "kernel/cpu_local.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
 #include "kernel/mm/kstack.h"

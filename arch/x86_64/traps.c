@@ -4,7 +4,9 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/cpu_masks.h"
+#include "kernel/hardirq.h"
 #include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
@@ -184,9 +186,9 @@ void x86_interrupt(struct pt_regs *regs)
 	unsigned int v = (unsigned int)regs->vector;
 
 	if (v == 2) {
-		lockdep_nmi_enter();
+		nmi_enter();
 		nmi(regs);
-		lockdep_nmi_exit();
+		nmi_exit();
 		return;
 	}
 	if (v < NR_EXCEPTIONS)
@@ -206,12 +208,12 @@ void x86_interrupt(struct pt_regs *regs)
 		lapic_eoi();
 	vector_handler_t h = __atomic_load_n(&vector_handlers[v], __ATOMIC_ACQUIRE);
 
-	lockdep_hardirq_enter();
+	irq_enter();
 	if (h)
 		h(regs);
 	else
 		WARN_ONCE(1, "unexpected interrupt on vector %u", v);
-	lockdep_hardirq_exit(h);
+	irq_exit(h);
 	if (eoi && level)
 		lapic_eoi();
 	/* Back to code that had interrupts on: a good moment to preempt it. */

@@ -8,7 +8,6 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
 #include "drivers/acpi.h"
-#include "kernel/deterministic.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -110,7 +109,7 @@ void time_init(void)
 		panic("TSC calibration against the %s failed (%lu Hz)", ref, (unsigned long)hz);
 	pit_stop_channel0();
 	/* Under -icount the TSC counts guest ns: 1 GHz exactly. */
-	hz = det_exact_rate("TSC", hz, NSEC_PER_SEC);
+	hz = clock_rate("TSC", hz, NSEC_PER_SEC);
 	tsc_khz = hz / 1000;
 	ns_mult = (NSEC_PER_SEC << 32) / hz;
 	tsc_base = rdtsc();

@@ -3,7 +3,7 @@
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/paging.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"

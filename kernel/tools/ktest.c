@@ -19,8 +19,8 @@
  * prefix, so that a KTAP parser sees them at the start of the line. */
 #include "kernel/tools/ktest.h"
 #include "drivers/qemu_exit.h"
-#include "kernel/kcsan.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/kcsan.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -148,7 +148,7 @@ static unsigned int check_names(const char *list)
 }
 
 /* A sanitized boot's data-race detector sampled at its floor or above
- * (kernel/kcsan.h); a boot whose detector set no watchpoints passed every
+ * (kernel/debug/kcsan.h); a boot whose detector set no watchpoints passed every
  * race check by making none. The figures go to the log; a rate under the
  * floor is an error report, which fails the boot. */
 static bool detector_sampled(void)

@@ -11,8 +11,8 @@
  * meets that window; the validator needs no window, only both orders.
  */
 #include "kernel/tools/lab_lockdep.h"
-#include "arch/x86_64/percpu.h"
-#include "kernel/lockdep.h"
+#include "kernel/cpu_local.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/params.h"
 #include "kernel/spinlock.h"

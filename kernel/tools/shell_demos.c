@@ -5,7 +5,7 @@
 #include "kernel/tools/shell_demos.h"
 #include "arch/x86_64/atomic.h"
 #include "kernel/cpu_masks.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"

@@ -19,11 +19,11 @@
 #include "arch/x86_64/atomic.h"
 #include "kernel/completion.h"
 #include "kernel/cpu_masks.h"
-#include "kernel/deterministic.h"
+#include "kernel/debug/deterministic.h"
+#include "kernel/debug/kcsan.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/hotplug.h"
-#include "kernel/kcsan.h"
 #include "kernel/kthread.h"
-#include "kernel/lockdep.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
@@ -1705,7 +1705,7 @@ static void check_run_exercised(void)
 }
 
 /* In a sanitized image, the data-race detector sampled the run at its
- * floor or above (kernel/kcsan.h): with fewer watchpoints, "no race seen"
+ * floor or above (kernel/debug/kcsan.h): with fewer watchpoints, "no race seen"
  * means no race looked for. */
 static void check_detector_sampled(void)
 {

@@ -82,7 +82,7 @@
  * A run also fails if it completed no offline/online cycle or ran no
  * work, or (unless stopped by torture_stop) fewer cycles than asked, or,
  * in a sanitized image, if the data-race detector set fewer watchpoints
- * during it than its floor (KCSAN_FLOOR_PER_MILLION, kernel/kcsan.h): a
+ * during it than its floor (KCSAN_FLOOR_PER_MILLION, kernel/debug/kcsan.h): a
  * detector that does not sample sees no race.
  *
  * The end of a run prints the cycles, offline and online latency (min,
@@ -127,7 +127,7 @@
 #ifndef KERNEL_TOOLS_TORTURE_H
 #define KERNEL_TOOLS_TORTURE_H
 
-#include "kernel/kcsan.h"
+#include "kernel/debug/kcsan.h"
 #include "lib/histogram.h"
 #include "lib/types.h"
 

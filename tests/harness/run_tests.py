@@ -543,7 +543,7 @@ HARNESS_BOOTS = [
          must_contain=[r"torture/onoff: injected hang\(0\) has not returned after \d+ s",
                        r"\] torture: FAIL \(\d+ violations\)"]),
     # The data-race detector sampling 250 times too rarely (the parameter's
-    # largest value, far under KCSAN_FLOOR_PER_MILLION, kernel/kcsan.h): the
+    # largest value, far under KCSAN_FLOOR_PER_MILLION, kernel/debug/kcsan.h): the
     # torture must fail, saying so, and the end of the boot must report it.
     Boot("harness-detects-dead-detector", "hotplug_torture", expect="fail", smp=2, mem="256M",
          extra_cmdline="torture_cycles=30 kcsan_skip_watch=1000000",

@@ -7,7 +7,7 @@
 #include "drivers/uart16550.h"
 #include "kernel/completion.h"
 #include "kernel/cpu_masks.h"
-#include "kernel/deterministic.h"
+#include "kernel/debug/deterministic.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"

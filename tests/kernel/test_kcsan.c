@@ -1,5 +1,5 @@
 /* tests/kernel/test_kcsan.c - the data-race detector catches a planted
- * race (kernel/kcsan.c). Explicit (test=kcsan, a boot of its own in make
+ * race (kernel/debug/kcsan.c). Explicit (test=kcsan, a boot of its own in make
  * test): only the sanitized build (make SAN=1 or SAN=kcsan) has the
  * detector; the plain one skips, and make test, whose boots are sanitized,
  * fails on that skip. Two threads on two CPUs increment a plain
@@ -9,7 +9,7 @@
  * race in the C sense) must not be reported. A plain store racing with a
  * marked load must be reported at the detector's default rate, within a
  * bound of accesses: the case that fails when the sampling is broken. */
-#include "kernel/kcsan.h"
+#include "kernel/debug/kcsan.h"
 #include "kernel/kthread.h"
 #include "kernel/panic.h"
 #include "kernel/tools/ktest.h"

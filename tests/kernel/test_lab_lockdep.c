@@ -4,7 +4,7 @@
  * validator must have nothing to report. Booted with lockdep_lab_abba=1 the
  * table path takes the locks in the wrong order and the validator's report
  * fails the case (the lab7-lockdep-broken boot). Explicit: test=lab_lockdep. */
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/tools/ktest.h"
 #include "kernel/tools/lab_lockdep.h"
 

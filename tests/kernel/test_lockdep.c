@@ -14,11 +14,11 @@
  * why no other CPU can move it past what it checks.
  */
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
 #include "kernel/biglock.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_local.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/kthread.h"
-#include "kernel/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

@@ -2,8 +2,8 @@
  * cross-CPU wake-ups, timers and the sleep/wake hooks. */
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
 #include "kernel/completion.h"
+#include "kernel/cpu_local.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/kthread.h"
 #include "kernel/printk.h"

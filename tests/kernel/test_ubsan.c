@@ -1,4 +1,4 @@
-/* tests/kernel/test_ubsan.c - UBSAN catches planted bugs (kernel/ubsan.c).
+/* tests/kernel/test_ubsan.c - UBSAN catches planted bugs (kernel/debug/ubsan.c).
  * Explicit (test=ubsan, a boot of its own in make test): only the sanitized
  * build (make SAN=1 or SAN=ubsan) has the checks; in the plain one these
  * cases would be undefined behaviour with nothing to see, so they skip (and

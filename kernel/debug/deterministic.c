@@ -1,14 +1,15 @@
-/* kernel/deterministic.c - deterministic mode and seeded delay points; see
- * deterministic.h.
+/* kernel/debug/deterministic.c - deterministic mode and seeded delay points;
+ * see kernel/deterministic.h (what the core calls) and
+ * kernel/debug/deterministic.h.
  *
  * Field legend: I = set at boot by det_init() (params, then nothing
  * writes it); C = this CPU only, with interrupts off (an interrupt handler
  * may pass a delay point between a thread's draws).
  */
 #define pr_fmt(fmt) "deterministic: " fmt
-#include "kernel/deterministic.h"
+#include "kernel/debug/deterministic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
@@ -138,7 +139,7 @@ void det_init(void)
 		pr_info("on, seed %lu; no delay points\n", (unsigned long)deterministic);
 }
 
-u64 det_exact_rate(const char *what, u64 measured, u64 exact)
+u64 clock_rate(const char *what, u64 measured, u64 exact)
 {
 	if (!deterministic)
 		return measured;

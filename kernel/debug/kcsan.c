@@ -1,4 +1,4 @@
-/* kernel/kcsan.c - a data-race detector in the style of Linux's KCSAN: the
+/* kernel/debug/kcsan.c - a data-race detector in the style of Linux's KCSAN: the
  * runtime of GCC's -fsanitize=thread instrumentation (make SAN=1 or
  * SAN=kcsan; docs/sanitizers.md).
  *
@@ -22,9 +22,9 @@
  * This file is not instrumented; the atomics the compiler replaced with
  * calls are carried out here, natively.
  */
-#include "kernel/kcsan.h"
+#include "kernel/debug/kcsan.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"

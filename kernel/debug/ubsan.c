@@ -1,4 +1,4 @@
-/* kernel/ubsan.c - the handlers GCC's -fsanitize=undefined calls (the
+/* kernel/debug/ubsan.c - the handlers GCC's -fsanitize=undefined calls (the
  * sanitized build, `make SAN=1`; docs/sanitizers.md).
  *
  * Each check the compiler inserts calls one of these with a pointer to a

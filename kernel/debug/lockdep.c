@@ -1,5 +1,6 @@
-/* kernel/lockdep.c - the lock-dependency validator; see lockdep.h and
- * docs/lockdep.md.
+/* kernel/debug/lockdep.c - the lock-dependency validator; its hooks are
+ * kernel/lockdep.h, what its tools read kernel/debug/lockdep.h; the design
+ * is docs/lockdep.md.
  *
  * Everything is in static tables (no allocation: the allocator's own locks
  * are validated). The graph, the class table and the chain cache are
@@ -12,12 +13,14 @@
  * are given back, with their dependencies and stack traces: "Giving
  * classes back" below says why that is safe against those reads.
  *
- * Field legend: G = graph_lock; A = atomic, or written once and published;
+ * Field legend: G = graph_lock; A = atomic (READ_ONCE/WRITE_ONCE or the
+ * atomics); I = set before others see it (a class's: under G, before its
+ * key is published with release; class_find() reads the key with acquire);
  * C = this CPU only, interrupts off.
  */
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/percpu.h"
+#include "kernel/cpu_local.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
@@ -31,7 +34,8 @@
 #define CLASS_HASH_BITS 10
 #define CLASS_HASH_SIZE (1 << CLASS_HASH_BITS)
 #define MAX_DEPS	8192
-#define CHAIN_SLOTS	16384
+#define CHAIN_HASH_BITS 14
+#define CHAIN_SLOTS	(1 << CHAIN_HASH_BITS)
 #define CHAIN_PROBES	16
 #define ZOMBIE_BATCH	32 /* zapped classes reused per emptying of the chain cache */
 #define MAX_TRACES	(MAX_DEPS + 2 * MAX_CLASSES)
@@ -57,12 +61,12 @@ struct lock_class {
 	u16 free_next;	    /* G: while dead, the next on its list (pending,
 			     * zombie or free: "Giving classes back") */
 	u8 subclass;	    /* A */
-	u8 kind;	    /* A: enum lockdep_kind */
+	u8 kind;	    /* I: enum lockdep_kind */
 	u8 usage;	    /* A, set under G: USED_IN_HARDIRQ, ENABLED_HARDIRQ */
 	bool dead;	    /* A, set under G: its key was unregistered */
 	u32 after;	    /* G: first dependency out of it (index in deps; 0: none) */
 	u32 before;	    /* G: first dependency into it */
-	u32 first_trace;    /* A: where it was first taken */
+	u32 first_trace;    /* I: where it was first taken (zapping frees it, under G) */
 	u32 usage_trace[2]; /* G: where each usage bit was first seen */
 	u32 bfs_gen[2];	    /* G: last search (forward, backward) that reached it */
 	u32 bfs_dep[2];	    /* G: the dependency that search reached it by */
@@ -748,17 +752,26 @@ static bool mark_usage(u16 c, u8 bit, const void *ip)
 
 /* ---- chains: the memo of held-class sequences already validated ---------- */
 
+/* A chain's key: the key of the chain below it (0 for none) with one more
+ * held class folded in, times lib/hash.h's golden ratio: one-to-one for a
+ * given class. Its slot in the cache is the product's top bits, which
+ * every bit of the chain reaches through the carries: what hash_64() gives
+ * for the value multiplied. */
 static u64 chain_next(u64 key, u16 class_idx, unsigned int flags)
 {
-	u64 k = (key ^ ((u64)class_idx << 1 | (flags & LD_TRY))) * 0xFF51AFD7ED558CCDull;
+	u64 k = (key ^ ((u64)class_idx << 1 | (flags & LD_TRY))) * GOLDEN_RATIO_64;
 
-	k ^= k >> 33;
 	return k ? k : 1;
+}
+
+static unsigned int chain_slot(u64 key)
+{
+	return (unsigned int)(key >> (64 - CHAIN_HASH_BITS));
 }
 
 static bool chain_cached(u64 key)
 {
-	unsigned int s = (unsigned int)(key % CHAIN_SLOTS);
+	unsigned int s = chain_slot(key);
 
 	for (unsigned int i = 0; i < CHAIN_PROBES; i++, s = (s + 1) % CHAIN_SLOTS) {
 		u64 v = __atomic_load_n(&chains[s], __ATOMIC_ACQUIRE);
@@ -775,7 +788,7 @@ static bool chain_cached(u64 key)
 static void chain_add(u64 key)
 {
 	assert_graph_locked();
-	unsigned int s = (unsigned int)(key % CHAIN_SLOTS);
+	unsigned int s = chain_slot(key);
 
 	for (unsigned int i = 0; i < CHAIN_PROBES; i++, s = (s + 1) % CHAIN_SLOTS) {
 		if (chains[s] == key)
