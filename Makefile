@@ -103,8 +103,8 @@ ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
 LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
 LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
 
-SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kernel/tools/*.c \
-	drivers/*.c lib/*.c tests/kernel/*.c)
+SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/mm/*.c kernel/workqueue/*.c \
+	kernel/tools/*.c drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
 .PHONY: FORCE all iso run test test-images test-repeat test-boot test-matrix torture torture-replay torture-shrink torture-search torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json

@@ -1,5 +1,5 @@
 /* kernel/hotplug.c - CPU offline and online at run time; the phases and the
- * rules are in hotplug.h, the workqueue's part (the trustee) in workqueue.c.
+ * rules are in hotplug.h, the workqueue's part (the trustee) in workqueue/trustee.c.
  *
  * Field legend: H = cpu_hotplug_lock.
  */
