@@ -57,8 +57,8 @@
  * item remembers only the pool it last started on: queued to another
  * workqueue while it runs, it may run there at the same time, and while it
  * does, queueing it to the first workqueue again is guarded only if it
- * lands on the pool of that first execution. (Lab 2's
- * wq_lab_no_reentrancy_guard=1 turns all of this off.)
+ * lands on the pool of that first execution. (Lab 2's image, built with
+ * docs/labs/no-reentrancy-guard.patch, has all of this off.)
  *
  * ---------------------------------------------------------------------
  * Concurrency management: nr_running and the scheduler hooks (worker.c)

@@ -402,8 +402,4 @@ void update_cpu_maps(void);
 /* Start the periodic statistics work (stats.c), from workqueue_init(). */
 void workqueue_stats_start(void);
 
-/* The labs' planted bugs (worker.c; docs/labs.md). */
-extern bool wq_lab_no_reentrancy_guard;
-extern bool wq_lab_late_last_pool;
-
 #endif

@@ -796,11 +796,5 @@ void workqueue_init(void)
 	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq ||
 	    !trustee_wq)
 		panic("workqueue: cannot allocate the system workqueues");
-	if (wq_lab_no_reentrancy_guard)
-		pr_warn("LAB: the non-reentrancy guard is OFF: work items may run on two workers "
-			"at once\n");
-	if (wq_lab_late_last_pool)
-		pr_warn("LAB: a planted race: items run by a trustee's workers publish their "
-			"last pool late\n");
 	workqueue_stats_start();
 }

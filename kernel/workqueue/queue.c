@@ -138,7 +138,7 @@ static struct pool_workqueue *lock_pwq_not_reentered(struct workqueue_struct *wq
 	struct worker_pool *last = READ_ONCE(w->last_pool);
 
 	*running = false;
-	if (last && last != pwq->pool && !wq_lab_no_reentrancy_guard) {
+	if (last && last != pwq->pool) {
 		spin_lock(&last->lock);
 		struct worker *worker = find_worker_executing(last, w);
 

@@ -15,7 +15,6 @@
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
-#include "kernel/params.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -23,21 +22,6 @@
 #include "kernel/workqueue/internal.h"
 #include "lib/hash.h"
 #include "lib/printf.h"
-
-/* Lab 2 (docs/labs.md): turn the non-reentrancy guard off and watch an
- * item run on two workers at once. Never for real use. */
-bool wq_lab_no_reentrancy_guard;
-PARAM_BOOL(wq_lab_no_reentrancy_guard, wq_lab_no_reentrancy_guard,
-	   "LAB ONLY: let a work item run on two workers at once");
-/* A planted race for deterministic mode's seed search and replay
- * (docs/stress-testing.md): an item run by a trustee-managed worker
- * publishes its last pool a few instructions late. It widens no window by
- * itself; only an interleaving that puts a queue_work() of the same item
- * from another CPU in those instructions runs the item twice at once.
- * Never for real use. */
-bool wq_lab_late_last_pool;
-PARAM_BOOL(wq_lab_late_last_pool, wq_lab_late_last_pool,
-	   "LAB ONLY: a planted hand-over race (an item's last pool published late)");
 
 /* ---- the idle list and the flags ---------------------------------------- */
 
@@ -417,8 +401,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 {
 	struct worker_pool *pool = worker->pool;
 	struct pool_workqueue *pwq = w->pwq;
-	struct worker *collision =
-		wq_lab_no_reentrancy_guard ? NULL : find_worker_executing(pool, w);
+	struct worker *collision = find_worker_executing(pool, w);
 	unsigned int color = w->color;
 	void (*put)(struct work_struct *) = w->put;
 
@@ -446,17 +429,11 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	 * the first had woken already, run one after the other. */
 	if ((intensive || (worker->flags & WORKER_UNBOUND)) && need_more_worker(pool))
 		wake_up_worker(pool);
-	/* The lab race (wq_lab_late_last_pool): a worker the trustee runs
-	 * publishes last_pool only after PENDING is clear and the lock
-	 * dropped, so a queue_work() in between reads the previous pool and
-	 * its reentrancy guard looks in the wrong place. */
-	bool late_last_pool = wq_lab_late_last_pool && pool_is_bound(pool) && pool->disassociated;
 	/* Run by the trustee: an item of a workqueue with a CPU mask keeps to it. */
 	bool keep_to_mask =
 		pwq && pool_is_bound(pool) && pool->disassociated && READ_ONCE(pwq->wq->restricted);
 
-	if (!late_last_pool)
-		WRITE_ONCE(w->last_pool, pool);
+	WRITE_ONCE(w->last_pool, pool);
 	WRITE_ONCE(w->pwq, NULL);
 	struct work_dep dep;
 
@@ -468,9 +445,6 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	bool narrowed = keep_to_mask && keep_to_wq_cpus(pwq->wq);
 
 	delay_point(DP_WORK_START);
-	if (late_last_pool)
-		WRITE_ONCE(w->last_pool, pool);
-
 	work_dep_acquire(&dep, pwq, w, worker->current_func);
 	trace_event(TR_WORK_START, current, (u64)w, (u64)worker->current_func);
 	worker->current_func(w);
