@@ -9,6 +9,8 @@
 #                   torture; JOBS=n): which failed in which runs, each with its log
 #   SAN=1           with any target: the sanitized build, build-san/ (UBSAN and the
 #                   data-race detector; SAN=ubsan, SAN=kcsan: one of them; docs/sanitizers.md)
+#   LAB=name        make run, test-boot and the torture targets boot a lab's image: the
+#                   bug docs/labs/name.patch plants, built in BUILD/lab-name/ (docs/labs.md)
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0;
 #                   CYCLES=N instead of a duration; TORTURE_ARGS= more kernel parameters;
 #                   DETERMINISTIC=1: under -icount, all from SEED, replays exactly)
@@ -107,10 +109,11 @@ LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && ech
 LDFLAGS := -nostdlib -n -T linker.ld -z max-page-size=0x1000 -z noexecstack $(LD_RWX) --fatal-warnings
 
 SRCS := $(wildcard arch/x86_64/*.S arch/x86_64/*.c kernel/*.c kernel/debug/*.c kernel/mm/*.c \
+	kernel/workqueue/*.c \
 	kernel/tools/*.c drivers/*.c lib/*.c tests/kernel/*.c)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: FORCE all iso run test test-images test-repeat test-boot test-matrix torture torture-replay torture-shrink torture-search torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
+.PHONY: FORCE all iso run test test-images lab-images test-repeat test-boot test-matrix torture torture-replay torture-shrink torture-search torture-qmp bench debug format clean deps host-tests kernel-tests compile_commands.json
 all: iso
 iso: $(BUILD)/baton.iso $(BUILD)/ktest-manifest.json
 
@@ -165,8 +168,21 @@ $(BUILD)/ktest-manifest.json: $(BUILD)/baton.elf scripts/ktest_manifest.py
 deps:
 	$(Q)sh scripts/deps.sh
 
-run: deps iso
-	$(Q)$(PYTHON) tests/harness/qemu.py run --iso $(BUILD)/baton.iso --smp '$(SMP)' --mem $(MEM) \
+# The labs' planted bugs (docs/labs.md, "The labs' images"): a patch each,
+# docs/labs/NAME.patch, which scripts/lab_image.sh applies to a copy of the
+# sources in $(BUILD)/lab-NAME/ and builds there, compiling only what it
+# changes. LAB=NAME: the targets that boot, boot that image (BOOT_ISO).
+LABS := $(patsubst docs/labs/%.patch,%,$(wildcard docs/labs/*.patch))
+LAB ?=
+BOOT_ISO = $(if $(LAB),$(BUILD)/lab-$(LAB)/$(BUILD)/baton.iso,$(BUILD)/baton.iso)
+LAB_IMAGE = $(if $(LAB),lab-image-$(LAB))
+lab-image-%: iso FORCE
+	@echo "  LAB     $(BUILD)/lab-$*"
+	$(Q)MAKE='$(MAKE)' sh scripts/lab_image.sh $* $(BUILD) $(SAN)
+lab-images: $(addprefix lab-image-,$(LABS))
+
+run: deps iso $(LAB_IMAGE)
+	$(Q)$(PYTHON) tests/harness/qemu.py run --iso $(BOOT_ISO) --smp '$(SMP)' --mem $(MEM) \
 		--machine $(MACHINE) --accel $(ACCEL) --cmdline '$(CMDLINE)' --firmware '$(FIRMWARE)'
 
 debug: deps iso
@@ -176,7 +192,7 @@ debug: deps iso
 
 include tests/host/Makefile.mk
 
-kernel-tests: deps iso
+kernel-tests: deps iso lab-images
 	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) kernel
 
 # The kernel boots run the sanitized image (TEST_SAN=1: build-san). One boot
@@ -194,14 +210,14 @@ TEST_RUNNER = $(PYTHON) tests/harness/run_tests.py --iso $(TEST_BUILD)/baton.iso
 	--build $(TEST_BUILD) --ubsan-iso $(TEST_UBSAN_BUILD)/baton.iso --plain-iso $(BUILD)/baton.iso
 test-images: deps
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) iso
-	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=1 BUILD=$(TEST_BUILD) iso
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=1 BUILD=$(TEST_BUILD) iso lab-images
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=ubsan BUILD=$(TEST_UBSAN_BUILD) iso
 test: test-images
 	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) host-tests-build
 	$(Q)$(TEST_RUNNER) all
 else
 TEST_RUNNER = $(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD)
-test-images: deps iso
+test-images: deps iso lab-images
 test: test-images
 	$(Q)$(MAKE) --no-print-directory host-tests-build
 	$(Q)$(TEST_RUNNER) all
@@ -222,9 +238,9 @@ test-repeat: test-images
 # parameters; DETERMINISTIC=1 SEED=n: under -icount, the same log every time.
 # TIMES=n (or LOAD=1): that boot n times, run and tabled as test-repeat's.
 TESTS ?= all
-test-boot: deps iso
-	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) boot \
-		--tests '$(TESTS)' --smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
+test-boot: deps iso $(LAB_IMAGE)
+	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) --lab '$(LAB)' \
+		boot --tests '$(TESTS)' --smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
 		--seed $(SEED) --deterministic $(DETERMINISTIC) --args '$(CMDLINE)' \
 		--times $(or $(TIMES),1) --load $(LOAD)
 
@@ -241,27 +257,29 @@ SEED ?= 0
 CYCLES ?= 0
 DETERMINISTIC ?= 0
 TORTURE_ARGS ?=
-torture: deps iso
-	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) torture \
+torture: deps iso $(LAB_IMAGE)
+	$(Q)$(PYTHON) tests/harness/run_tests.py --iso $(BUILD)/baton.iso --build $(BUILD) --lab '$(LAB)' \
+		torture \
 		--duration $(DURATION) --interval $(INTERVAL) --seed $(SEED) --smp '$(SMP)' \
 		--mem $(MEM) --machine $(MACHINE) --cycles $(CYCLES) \
 		--deterministic $(DETERMINISTIC) --args '$(TORTURE_ARGS)'
 
 # Deterministic runs (docs/stress-testing.md): replay one from its log,
 # shrink it, or search seeds for a failure.
-torture-replay: deps iso
+torture-replay: deps iso $(LAB_IMAGE)
 	$(Q)test -n '$(LOG)' || { echo "make torture-replay LOG=path-of-a-deterministic-run" >&2; exit 2; }
-	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) --lab '$(LAB)' \
 		replay '$(LOG)' --times $(or $(TIMES),1)
 
-torture-shrink: deps iso
+torture-shrink: deps iso $(LAB_IMAGE)
 	$(Q)test -n '$(LOG)' || { echo "make torture-shrink LOG=path-of-a-failing-deterministic-run" >&2; exit 2; }
-	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) \
+	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) --lab '$(LAB)' \
 		shrink '$(LOG)'
 
 SEEDS ?= 1-100
-torture-search: deps iso
-	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) search \
+torture-search: deps iso $(LAB_IMAGE)
+	$(Q)$(PYTHON) tests/replay/torture_replay.py --iso $(BUILD)/baton.iso --build $(BUILD) --lab '$(LAB)' \
+		search \
 		--first $(firstword $(subst -, ,$(SEEDS))) --last $(lastword $(subst -, ,$(SEEDS))) \
 		--smp '$(SMP)' --mem $(MEM) --machine $(MACHINE) \
 		--cycles $(if $(filter-out 0,$(CYCLES)),$(CYCLES),300) --interval $(INTERVAL) \

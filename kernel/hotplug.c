@@ -1,7 +1,7 @@
 /* kernel/hotplug.c - CPU offline and online at run time; the phases and the
- * rules are in hotplug.h, the workqueue's part (the trustee) in workqueue.c,
- * the machine's (the APIC and I/O APIC) in arch/x86_64/hotplug.c, starting
- * a CPU in kernel/smpboot.c.
+ * rules are in hotplug.h, the workqueue's part (the trustee) in
+ * workqueue/trustee.c, the machine's (the APIC and I/O APIC) in
+ * arch/x86_64/hotplug.c, starting a CPU in kernel/smpboot.c.
  *
  * Field legend: H = cpu_hotplug_lock.
  */

@@ -24,7 +24,7 @@
  *
  * The primitives call the hooks; other code uses only the annotations:
  *   spin_lock_nested(l, subclass)   two locks of one class, in a fixed order
- *   lock_wait_for(m, instance, ip)  waiting for a pseudo-lock (workqueue.c's
+ *   lock_wait_for(m, instance, ip)  waiting for a pseudo-lock (the workqueue's
  *                                   flushes, del_timer_sync()): taken and
  *                                   let go at once
  *
@@ -112,7 +112,7 @@ size_t lockdep_thread_ctx_size(void);
 unsigned int lockdep_held_depth(void);
 void lockdep_check_depth(unsigned int depth, const char *what, const void *fn);
 
-/* A report of a misuse found outside the graph (workqueue.c's flush fast
+/* A report of a misuse found outside the graph (the workqueue's flush fast
  * paths and the WQ_MEM_RECLAIM rule), in the validator's form. */
 void lockdep_report_misuse(const char *fmt, ...) __printf(1, 2);
 /* Validation was on, and the caller now owns the report it is about to

@@ -3,8 +3,13 @@
  * Documentation/core-api/workqueue.rst describes it; docs/workqueue.md has
  * the longer story with pictures.
  *
+ * The code is the folder kernel/workqueue/, one part a file; each chapter
+ * below is one part and names its file. kernel/workqueue/internal.h holds
+ * what the parts share: the structs with their lock legend, the pool
+ * predicates, and the idle-list rule.
+ *
  * ---------------------------------------------------------------------
- * Pools, not threads per workqueue
+ * Pools, not threads per workqueue (pool.c)
  * ---------------------------------------------------------------------
  * No thread belongs to a workqueue. Every CPU has two shared worker pools,
  * normal and high priority (workers at nice -20), more per-CPU pools for
@@ -12,11 +17,51 @@
  * keyed by attributes (nice, CPU mask) for WQ_UNBOUND workqueues. A
  * workqueue is a set of queueing rules (max_active, flags, flush state)
  * in front of the pools: one "pool_workqueue" (pwq) per CPU for a bound
- * workqueue, one for an unbound one. queue_work() puts the item on the
- * pool's worklist; any idle worker of the pool may run it.
+ * workqueue, one for an unbound one, and for a bound one a map saying
+ * which CPU's pwq an item for each CPU goes to (its own, or one of the
+ * mask's CPUs). pool.c makes and finds the pools, the workqueues and their
+ * pwqs, changes attributes (new pwqs; the old ones retire once drained),
+ * freezes and thaws, and starts it all (workqueue_init()).
  *
  * ---------------------------------------------------------------------
- * Concurrency management: nr_running and the scheduler hooks
+ * Queueing (queue.c)
+ * ---------------------------------------------------------------------
+ * queue_work_on() takes the item's PENDING bit (queued once until it
+ * starts) and calls __queue_work(), which is one helper per decision:
+ *   wq_takes_work           a live workqueue, not draining or being
+ *                           destroyed (chained work excepted)
+ *   pwq_for_cpu             the pwq for the CPU asked for (the map)
+ *   lock_pwq_not_reentered  or the one the item still runs from (below)
+ *   pwq_take_work           the workqueue's flush colour, counted in flight
+ *   pwq_activate_or_wait    on the pool's worklist if max_active allows
+ *                           (waking a worker, or watching the runner for
+ *                           hogging; the mayday timer if none is idle),
+ *                           else on the pwq's inactive list
+ *   trustee_needed          a dying CPU's pool: tell its trustee
+ * Delayed items are a timer that calls __queue_work(); cancelling and
+ * mod_delayed_work() grab a pending item off its queue or timer.
+ *
+ * ---------------------------------------------------------------------
+ * Non-reentrancy (queue.c and worker.c)
+ * ---------------------------------------------------------------------
+ * Per workqueue, as in Linux: an item queued to a workqueue while it runs
+ * from that same workqueue, on any CPU, does not start on a second worker;
+ * it runs after the current execution, on the worker running it. A pool
+ * knows which items its workers are executing (a hash by address); the
+ * item is queued to the pool where it runs (lock_pwq_not_reentered), and
+ * that pool hands it to the same worker (process_one_work()'s "collision"
+ * path). Re-queueing an item from inside itself is safe. Exactly what the
+ * code gives, beyond that: a pool never runs one item on two of its
+ * workers at once, whichever workqueues it came through (the per-CPU pools
+ * are shared by every bound workqueue of their priority). Across pools an
+ * item remembers only the pool it last started on: queued to another
+ * workqueue while it runs, it may run there at the same time, and while it
+ * does, queueing it to the first workqueue again is guarded only if it
+ * lands on the pool of that first execution. (Lab 2's image, built with
+ * docs/labs/no-reentrancy-guard.patch, has all of this off.)
+ *
+ * ---------------------------------------------------------------------
+ * Concurrency management: nr_running and the scheduler hooks (worker.c)
  * ---------------------------------------------------------------------
  * A per-CPU pool counts its workers that are running (nr_running). The
  * scheduler's sleep/wake hooks (kernel/sched.h) tell it when one blocks
@@ -34,48 +79,66 @@
  *     item 1 wakes: running(A): nr_running 1 -> 2; A finishes item 1,
  *        sees nr_running > 1 (keep_working is false) and goes idle
  *
- * Items of WQ_CPU_INTENSIVE workqueues do not count toward nr_running
- * while they run, so a long computation does not hold back the pool.
- * Unbound pools do no concurrency management: every pending item gets a
- * worker, up to the workqueue's max_active.
+ * Items of WQ_CPU_INTENSIVE workqueues, and items marked as CPU hogs
+ * (adapt.c), do not count toward nr_running while they run, so a long
+ * computation does not hold back the pool. Unbound pools do no
+ * concurrency management: every pending item gets a worker, up to the
+ * workqueue's max_active. worker.c also has the idle list (LIFO), the
+ * worker thread's loop and process_one_work(), which runs one item.
  *
  * ---------------------------------------------------------------------
- * Worker management and rescuers
+ * Managing workers; rescuers (manage.c)
  * ---------------------------------------------------------------------
- * Idle workers wait LIFO. A worker that is about to take work and finds no
- * idle worker left becomes the pool's manager (one at a time) and creates
- * one first, so that a blocking item always has a successor. Idle workers
- * beyond two, and beyond a quarter of the busy ones, are destroyed after
- * wq_idle_timeout_ms (a timer queues the pool's reaping work item).
+ * A worker that is about to take work and finds no idle worker left
+ * becomes the pool's manager (one at a time) and creates one first, so
+ * that a blocking item always has a successor (unless the creation hold
+ * or the pace, below, has it wait). A pool makes at most wq_max_workers.
  *
- * If the manager cannot create a worker (out of memory or threads) for
- * MAYDAY_INITIAL_TIMEOUT_NS, the pool's mayday timer calls for help: every
+ * If the manager cannot create a worker (out of memory or threads, or the
+ * pool is full) for 10 ms, the pool's mayday timer calls for help: every
  * WQ_MEM_RECLAIM workqueue with items waiting in the pool gets a "mayday",
  * and its rescuer thread (created with the workqueue, so it exists when
  * memory is short) comes to the pool's CPU and runs that workqueue's items
- * itself. A workqueue that memory reclaim depends on thus always makes
- * progress.
+ * itself. The timer stays armed while a manager is at work, and work
+ * queued to a pool with no idle worker arms it even when nobody manages.
+ * A workqueue that memory reclaim depends on thus always makes progress.
  *
  * ---------------------------------------------------------------------
- * Non-reentrancy
+ * Concurrency that adapts (adapt.c)
  * ---------------------------------------------------------------------
- * Per workqueue, as in Linux: an item queued to a workqueue while it runs
- * from that same workqueue, on any CPU, does not start on a second worker;
- * it runs after the current execution, on the worker running it. A pool
- * knows which items its workers are executing; the item is queued to the
- * pool where it runs, and that pool hands it to the same worker (the
- * "collision" path). Re-queueing an item from inside itself is safe.
- * Exactly what the code gives, beyond that: a pool never runs one item on
- * two of its workers at once, whichever workqueues it came through (the
- * per-CPU pools are shared by every bound workqueue of their priority).
- * Across pools an item remembers only the pool it last started on: queued
- * to another workqueue while it runs, it may run there at the same time,
- * and while it does, queueing it to the first workqueue again is guarded
- * only if it lands on the pool of that first execution. (Lab 2's
- * wq_lab_no_reentrancy_guard=1 turns all of this off.)
+ * Plain concurrency management makes a worker at every block, one per
+ * item when a storm of items blocks, and lets an item that never blocks
+ * hold its pool. Four policies (parameters below; docs/workqueue.md,
+ * "Concurrency management that adapts", says why each value):
+ *   the hold    a worker left with no idle one behind it waits, idle, for
+ *               a counted worker that blocked less than wq_create_hold_us
+ *               ago to come back; a hold that expires means long blocks
+ *               (no holds for ten holds' time);
+ *   the pace    past 64 workers, each creation waits a pause that doubles
+ *               while creation is asked for, up to wq_pace_max_us;
+ *   CPU hogs    a counted runner still in the same item a
+ *               wq_cpu_intensive_thresh_us after work queued behind it
+ *               is marked CPU-intensive for the rest of that item, and an
+ *               idle worker starts the next (one hog at a time a pool);
+ *   reaping     below.
+ *
+ * Reaping idle workers. A pool needs two idle workers, plus one per four
+ * busy ones, plus enough to serve again its busiest moment of the last
+ * wq_idle_timeout_ms (so a pool hit by a storm every few seconds keeps
+ * its workers). An idle worker beyond that need lives wq_idle_timeout_ms
+ * divided by one more than the number beyond it, at least 50 ms: the
+ * further over the need, the sooner they go. A worker going idle in a pool
+ * over its need brings the pool's reaping timer forward to the end of the
+ * oldest idle worker's life (or to when the busiest moment is forgotten,
+ * if that keeps them), never later than it was; the timer queues the
+ * reaping work item, on the pool's CPU for a per-CPU pool (the idle-list
+ * rule), which destroys idle workers oldest first, each once its life is
+ * over, and arms the timer again for the next. A dying CPU's pool keeps
+ * all (its trustee releases them); a pool no workqueue uses needs none,
+ * or one if it is per-CPU, and loses the rest at once.
  *
  * ---------------------------------------------------------------------
- * Flushing: colours
+ * Flushing: colours; cancelling (flush.c)
  * ---------------------------------------------------------------------
  * flush_workqueue() must wait for everything queued before it, and not
  * for what is queued after (or a busy workqueue would never be flushed).
@@ -85,7 +148,32 @@
  * generations, colour = generation % WORK_NR_COLORS; when all colours are
  * in use, a further flusher waits for the oldest one to drain before it
  * takes a new colour, so any number of concurrent flushers works.
- * flush_work() instead puts a barrier item right behind the one item.
+ * flush_work() instead puts a barrier item right behind the one item (or
+ * on the worker running it). drain_workqueue() flushes until nothing is
+ * left, refusing new work meanwhile except chained work; the cancels grab
+ * the item (queue.c) and, the _sync ones, wait for a running execution.
+ *
+ * ---------------------------------------------------------------------
+ * CPUs going offline: the trustee (trustee.c)
+ * ---------------------------------------------------------------------
+ * A dying CPU's pools are handed, on the CPU itself, to a trustee: a work
+ * item of an unbound workqueue with a rescuer, which runs the pools as
+ * unbound ones (every item a worker, on any active CPU) until their work
+ * is gone, then releases the idle workers. cpu_down() does not wait for
+ * the work. When the CPU returns, the online step makes a bound worker for
+ * each pool, destroys the idle unbound ones, and the busy ones move back
+ * after their current item. kernel/hotplug.h has the phase order,
+ * docs/hotplug.md the story; what users see is under "CPUs going offline"
+ * below.
+ *
+ * ---------------------------------------------------------------------
+ * Statistics (stats.c)
+ * ---------------------------------------------------------------------
+ * The figures below (per pool, per workqueue, totals) for tests, `make
+ * bench` and the shell's `wq`; what ps shows of a worker; and the
+ * statistics work item, once a second on cpu0 while wq_stall_s or wq_stats
+ * is set, which reports a pool whose pending work made no progress for
+ * wq_stall_s and prints totals every wq_stats seconds.
  *
  * ---------------------------------------------------------------------
  * Interface (Linux's names and semantics; delays are in nanoseconds)
@@ -147,7 +235,7 @@
  * workqueue without a rescuer (it could wait forever under memory
  * pressure).
  *
- * THE RULE: every piece of deferred work in baton goes through this file.
+ * THE RULE: every piece of deferred work in baton goes through this API.
  * Interrupt handlers and timer callbacks only queue work or wake a thread;
  * there are no tasklets, softirqs, DPCs or private thread pools. The few
  * kernel threads that are not workers are listed, with their reason, in

@@ -9,7 +9,7 @@
 # password), and otherwise prints the exact command to run and fails.
 set -u
 
-PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools ovmf gcc binutils make python3 clang-format-14"
+PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools ovmf gcc binutils make python3 clang-format-14 patch"
 
 missing=""
 need() { # need COMMAND-OR-PATH PACKAGE
@@ -32,6 +32,7 @@ need ld binutils
 need make make
 need python3 python3
 need clang-format-14 clang-format-14	# tests/checks/check_format.py
+need patch patch	# the labs' images (scripts/lab_image.sh)
 if [ "${1:-}" = bench ]; then
 	PACKAGES="$PACKAGES python3-matplotlib"
 	# Debian's python3 (/usr/bin), the one its python3-matplotlib serves

@@ -78,7 +78,7 @@ void ktest_expect_bugs(struct ktest *t, const char *subsys, unsigned long n)
 		return;
 	}
 	t->bugs_expected += n;
-	clear_warn_once(); /* and the once-only reports (workqueue.c's self-waits) */
+	clear_warn_once(); /* and the once-only reports (the workqueue's self-waits) */
 }
 
 bool ktest_requested(void)

@@ -118,7 +118,7 @@ struct ktest_suite {
 
 void ktest_skip(struct ktest *t, const char *reason);
 /* The case will provoke n WARNs on purpose, from source file file (the
- * WARN's __FILE__, as its line prints it: "kernel/workqueue.c"): only those
+ * WARN's __FILE__, as its line prints it: "kernel/workqueue/queue.c"): only those
  * read "(expected by a test)"; fewer, more, or one from another file fail
  * the case (and another file's reads as a plain WARNING). */
 void ktest_expect_warnings(struct ktest *t, const char *file, unsigned long n);

@@ -45,7 +45,7 @@ from harness import qemu  # noqa: E402
 
 ICOUNT = "shift=3,sleep=off"
 NS_PER_INSN = 8         # shift=3: every guest instruction is 2**3 ns of guest time
-HOG_THRESH_US = 10000   # wq_cpu_intensive_thresh_us's default (kernel/workqueue.c)
+HOG_THRESH_US = 10000   # wq_cpu_intensive_thresh_us's default (kernel/workqueue/adapt.c)
 TIMEOUT = 1800
 LINE = re.compile(r"\] bench: (\w+): n (\d+) min (\d+) median (\d+) max (\d+) (\w+)\r?$", re.M)
 

@@ -93,6 +93,9 @@ class Boot:
     deterministic: a seed: QEMU in deterministic mode (tests/harness/qemu.py,
             docs/stress-testing.md) and deterministic=SEED for the kernel;
             the log's first line is det_header() (what a replay reads).
+    lab:    boot lab NAME's image instead (a bug planted for a lab,
+            docs/labs/NAME.patch), built beside the image under test
+            (lab_iso()); a deterministic log's header names it.
     """
 
     def __init__(self, name, tests, smp=1, mem="512M", machine="q35", expect="pass",
@@ -100,8 +103,9 @@ class Boot:
                  qmp_check=None, qemu_kernel=False, alone=False, send_on=None, interact=None,
                  gdb=False, log_check=None, expect_problems=(), hang_after=None, halt_on=None,
                  manifest_extra=None, firmware="bios", icount=None, deterministic=None,
-                 image=None):
+                 image=None, lab=None):
         self.name = name
+        self.lab = lab
         self.image = image              # None: the image under test; "ubsan", "plain": --X-iso
         self.deterministic = deterministic
         self.icount = icount            # QEMU -icount (single-threaded TCG): guest time
@@ -135,10 +139,26 @@ DET_HEADER = "# baton deterministic run: "
 
 def det_header(boot):
     """The first line of a deterministic boot's log: everything a replay
-    needs besides the image (tests/replay/torture_replay.py reads it back)."""
-    return DET_HEADER + json.dumps({"seed": boot.deterministic, "smp": str(boot.smp),
-                                    "mem": boot.mem, "machine": boot.machine,
-                                    "cmdline": boot.cmdline}, sort_keys=True)
+    needs besides the image, and which image if a lab's (tests/replay/torture_replay.py
+    reads it back)."""
+    h = {"seed": boot.deterministic, "smp": str(boot.smp), "mem": boot.mem,
+         "machine": boot.machine, "cmdline": boot.cmdline}
+    if boot.lab:
+        h["lab"] = boot.lab
+    return DET_HEADER + json.dumps(h, sort_keys=True)
+
+
+def lab_iso(iso, name):
+    """The image of lab NAME built beside iso (BUILD/baton.iso): make's
+    LAB=NAME, and make test for every lab, build it in BUILD/lab-NAME/
+    (scripts/lab_image.sh)."""
+    build = os.path.dirname(iso)
+    return os.path.join(build, "lab-" + name, build, "baton.iso")
+
+
+def lab_make_args(lab):
+    """What a make command needs to boot the same image: LAB=NAME, or nothing."""
+    return "LAB=%s " % lab if lab else ""
 
 
 def check_cpu_count(m, boot):
@@ -197,11 +217,12 @@ TORTURE_DET_TRACE = 1024
 
 
 def torture_boot(duration, interval, smp, seed, mem="512M", machine="q35", deterministic=False,
-                 cycles=0, args="", name="torture"):
+                 cycles=0, args="", name="torture", lab=None):
     """`make torture`: run for duration seconds, or cycles (when not 0);
-    args: more kernel parameters. Deterministic: the seed is QEMU's and
-    the kernel's deterministic=SEED (and the torture's through it); the
-    time is guest time (docs/stress-testing.md)."""
+    args: more kernel parameters; lab: a lab's image (make's LAB=).
+    Deterministic: the seed is QEMU's and the kernel's deterministic=SEED
+    (and the torture's through it); the time is guest time
+    (docs/stress-testing.md)."""
     cmd = ["torture_cycles=%d" % cycles, "torture_interval_ms=%d" % interval]
     if not cycles:
         cmd.append("torture_duration_s=%d" % duration)
@@ -217,7 +238,8 @@ def torture_boot(duration, interval, smp, seed, mem="512M", machine="q35", deter
         TORTURE_MARGIN
     return Boot(name, "hotplug_torture", smp=smp, mem=mem, machine=machine,
                 extra_cmdline=" ".join(cmd), timeout=timeout, must_contain=[TORTURE_PASS],
-                log_check=check_torture_verdict, deterministic=seed if deterministic else None)
+                log_check=check_torture_verdict, deterministic=seed if deterministic else None,
+                lab=lab)
 
 
 # What GRUB's EFI build complained of before baton's header took a
@@ -281,8 +303,8 @@ KERNEL_BOOTS = [
          timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS], log_check=check_torture_verdict),
     # Its variants, shorter: thread creation failing around hotplug calls,
     # a failing step (cancelled offlines, failed onlines), the unbound
-    # workqueue's attributes changing; and with the workqueue's
-    # non-reentrancy guard off, the torture must see items run twice at once.
+    # workqueue's attributes changing; and on lab 2's image (the workqueue's
+    # non-reentrancy guard off), the torture must see items run twice at once.
     Boot("hotplug-torture-fail-workers-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
          extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_fail_workers=1",
          timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS,
@@ -302,7 +324,7 @@ KERNEL_BOOTS = [
          log_check=check_torture_verdict),
     Boot("hotplug-torture-no-reentrancy-guard", "hotplug_torture", expect="fail", smp=4,
          mem="512M", machine="q35",
-         extra_cmdline="torture_cycles=100 torture_interval_ms=0 wq_lab_no_reentrancy_guard=1",
+         extra_cmdline="torture_cycles=100 torture_interval_ms=0", lab="no-reentrancy-guard",
          timeout=TORTURE_TIMEOUT,
          cases_failing=["hotplug_torture.cpus_go_offline_and_online_under_load"],
          must_contain=[r"torture: violation \d+: item \S+: \d+ executions at once",
@@ -554,9 +576,10 @@ HARNESS_BOOTS = [
          expect_problems=[r"the kernel reported an error: .*\[cpu\d+\] BUG: kcsan: the "
                           r"data-race detector was not sampling: \d+ watchpoints in \d+ plain "
                           r"accesses \(\d+ per million\), under its floor of \d+ per million$"]),
-    # Lab 2: with the non-reentrancy guard off, the test must catch it.
+    # Lab 2: with the non-reentrancy guard off (its lab's image), the test
+    # must catch it.
     Boot("lab2-no-reentrancy-guard", "workqueue", expect="fail", smp=2, mem="256M",
-         extra_cmdline="wq_lab_no_reentrancy_guard=1",
+         lab="no-reentrancy-guard",
          cases_failing=["workqueue.non_reentrant_under_contention"]),
     # Lab 7: with the table path's locks in the wrong order, the validator
     # must report the cycle on the first run of each path (which never overlap).
@@ -824,6 +847,9 @@ def run_boot(boot, iso, logdir, manifest=None, stop=None):
     extra, out, threads = [], [], []
     how = None
     try:
+        if boot.lab and not os.path.exists(iso):
+            raise qemu.QemuError("no image %s (lab %s's: make test builds the labs' images, "
+                                 "make run LAB=%s this one)" % (iso, boot.lab, boot.lab))
         m.start()
     except qemu.QemuError as e:
         extra.append(str(e))
@@ -940,12 +966,13 @@ def report_boot(t, boot, cases, problems, log, secs):
 
 # Deterministic mode in make test (docs/stress-testing.md): a short torture
 # twice with one seed, whose logs must be the same byte for byte; and a seed
-# search for the planted race (wq_lab_late_last_pool), then a replay of the
-# failing seed, which must fail the same way at the same guest time with the
-# same log, and whose trace must convert.
+# search for the planted race (the late-last-pool lab's image,
+# docs/labs/late-last-pool.patch), then a replay of the failing seed, which
+# must fail the same way at the same guest time with the same log, and
+# whose trace must convert.
 DET_REPEAT_SEED = 7
 DET_REPEAT_CYCLES = 200
-DET_RACE_ARGS = "wq_lab_late_last_pool=1"
+DET_RACE_LAB = "late-last-pool"
 DET_RACE_SEEDS = range(1, 13)
 
 
@@ -995,15 +1022,15 @@ def run_det_checks(iso, logdir, manifest):
     for seed in DET_RACE_SEEDS:
         tried += 1
         c = tr.Config.from_boot(torture_boot(0, 0, "4", seed, "512M", "q35", True, 300,
-                                             DET_RACE_ARGS))
+                                             lab=DET_RACE_LAB))
         f, log, _, _, _ = tr.run(c, "det-race-search", logdir, manifest)
         if f:
             found = (c, f, read(log))
             break
     if not found:
         results.append(("det-race: a seed search finds the planted race", False,
-                        "no failure in seeds %d..%d with %s" % (
-                            DET_RACE_SEEDS[0], DET_RACE_SEEDS[-1], DET_RACE_ARGS)))
+                        "no failure in seeds %d..%d on lab %s's image" % (
+                            DET_RACE_SEEDS[0], DET_RACE_SEEDS[-1], DET_RACE_LAB)))
         return results
     c, f, orig = found
     results.append(("det-race: a seed search finds the planted race", True,
@@ -1099,7 +1126,7 @@ def run_torture(a, logdir):
     if a.deterministic and not a.seed:
         a.seed = int.from_bytes(os.urandom(3), "little") + 1
     boot = torture_boot(a.duration, a.interval, a.smp, a.seed, a.mem, a.machine,
-                        a.deterministic, a.cycles, a.args)
+                        a.deterministic, a.cycles, a.args, lab=a.lab)
     log = os.path.join(logdir, boot.name + ".log")
     if os.path.exists(log):
         os.unlink(log)
@@ -1125,7 +1152,7 @@ def run_torture(a, logdir):
 
     follower = threading.Thread(target=follow, daemon=True)
     follower.start()
-    result = run_boot(boot, a.iso, logdir, load_manifest(a.build))
+    result = run_boot(boot, image_of(a, boot), logdir, load_manifest(a.build))
     done.set()
     follower.join()
     t = Tally()
@@ -1133,8 +1160,8 @@ def run_torture(a, logdir):
     if t.failed and a.deterministic:
         kept = os.path.join(logdir, "torture-seed%d.log" % a.seed)
         shutil.copyfile(log, kept)
-        print("replay it exactly: make torture-replay LOG=%s" % kept)
-        print("or make it smaller: make torture-shrink LOG=%s" % kept)
+        print("replay it exactly: make torture-replay %sLOG=%s" % (lab_make_args(a.lab), kept))
+        print("or make it smaller: make torture-shrink %sLOG=%s" % (lab_make_args(a.lab), kept))
     elif t.failed:
         print("an ordinary run does not repeat (its interleaving is the host's); look for the "
               "failure with make torture DETERMINISTIC=1, which replays "
@@ -1151,7 +1178,8 @@ def run_one(a, logdir):
     if a.deterministic and not a.seed:
         a.seed = int.from_bytes(os.urandom(3), "little") + 1
     boot = Boot("test-boot", a.tests, smp=a.smp, mem=a.mem, machine=a.machine,
-                extra_cmdline=a.args, deterministic=a.seed if a.deterministic else None)
+                extra_cmdline=a.args, deterministic=a.seed if a.deterministic else None,
+                lab=a.lab)
     repeat = a.times > 1 or a.load
     print("test-boot: test=%s at -smp %s%s; serial log %s" % (
         a.tests, a.smp, ", deterministic, seed %d" % a.seed if a.deterministic else "",
@@ -1160,13 +1188,16 @@ def run_one(a, logdir):
     if repeat:
         run_repeat(a, [boot], False, logdir)
     t = Tally()
-    report_boot(t, boot, *run_boot(boot, a.iso, logdir, load_manifest(a.build)))
+    report_boot(t, boot, *run_boot(boot, image_of(a, boot), logdir, load_manifest(a.build)))
     print("%d passed, %d failed" % (t.passed, t.failed))
     sys.exit(1 if t.failed else 0)
 
 
 def image_of(a, boot):
-    """The image a boot runs: the one under test, or the one it asks for."""
+    """The image a boot runs: the one under test, the one it asks for, or
+    its lab's, built beside the one under test."""
+    if boot.lab:
+        return lab_iso(a.iso, boot.lab)
     if boot.image:
         return getattr(a, boot.image + "_iso") or a.iso
     return a.iso
@@ -1487,6 +1518,8 @@ def main():
                     help="the SAN=ubsan image, for the boots that ask for it (make test)")
     ap.add_argument("--plain-iso", default=None,
                     help="the plain image, for the boots that measure guest time (make test)")
+    ap.add_argument("--lab", default="",
+                    help="torture, boot: lab NAME's image, built beside --iso (make's LAB=)")
     ap.add_argument("-k", dest="only",
                     help="run only boots whose name contains this (or one of a,b,c)")
     # One boot more than the host's cores: each spends some of its time not

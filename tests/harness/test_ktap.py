@@ -351,30 +351,47 @@ def test_manifest_reads_the_built_kernel():
     assert names["selftest_fail"]["explicit"] and not names["kmalloc"]["explicit"]
 
 
-def det_log(cmdline, body):
-    boot = run_tests.Boot("t", "hotplug_torture", smp="3", extra_cmdline=cmdline, deterministic=9)
+def det_log(cmdline, body, lab=None):
+    boot = run_tests.Boot("t", "hotplug_torture", smp="3", extra_cmdline=cmdline, deterministic=9,
+                          lab=lab)
     return run_tests.det_header(boot) + "\n" + body
 
 
 def test_det_header_round_trip():
-    """A deterministic log's first line gives back seed, machine and the
-    kernel parameters (and the make command that runs them)."""
+    """A deterministic log's first line gives back seed, machine, the
+    kernel parameters and the lab's image it booted (and the make command
+    that runs them, on that image)."""
     import tempfile
     from replay import torture_replay
     with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
         f.write(det_log("torture_cycles=40 torture_interval_ms=0 torture_trace=1024 "
-                        "wq_lab_late_last_pool=1", "[    0.1][cpu0] hello\n"))
+                        "torture_threads=3", "[    0.1][cpu0] hello\n", lab="late-last-pool"))
     try:
         c = torture_replay.Config.from_log(f.name)
     finally:
         os.unlink(f.name)
     assert (c.seed, c.smp, c.mem, c.machine) == (9, "3", "512M", "q35")
     assert c.params["torture_cycles"] == "40" and "deterministic" not in c.params
+    assert c.lab == "late-last-pool" and c.boot("x").lab == "late-last-pool"
     assert c.boot("x").cmdline == run_tests.Boot(
         "t", "hotplug_torture", smp="3", deterministic=9, extra_cmdline=c.cmdline()).cmdline
     cmd = c.make_command()
+    assert cmd.startswith("make torture LAB=late-last-pool "), cmd
     assert "SEED=9 SMP=3" in cmd and "CYCLES=40" in cmd, cmd
-    assert "TORTURE_ARGS='wq_lab_late_last_pool=1'" in cmd, cmd
+    assert "TORTURE_ARGS='torture_threads=3'" in cmd, cmd
+    assert "LAB=late-last-pool LOG=x.log" in torture_replay.replay_command("torture-replay", c,
+                                                                          "x.log")
+    assert run_tests.lab_iso("build-san/baton.iso", "late-last-pool") == \
+        "build-san/lab-late-last-pool/build-san/baton.iso"
+
+
+def test_det_header_without_lab():
+    """A run on the build's own image: no lab in its header or its commands."""
+    boot = run_tests.Boot("t", "hotplug_torture", smp="2", deterministic=3)
+    assert '"lab"' not in run_tests.det_header(boot)
+    from replay import torture_replay
+    c = torture_replay.Config.from_boot(boot)
+    assert c.lab is None and "LAB=" not in c.make_command(), c.make_command()
 
 
 def test_det_log_without_header_is_refused():

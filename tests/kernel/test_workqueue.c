@@ -402,7 +402,7 @@ static void current_work_and_misuse(struct ktest *t)
 	flush_work(&who_am_i);
 	KT_EXPECT_TRUE(t, seen_current == &who_am_i);
 	KT_EXPECT_TRUE(t, current_work() == NULL);
-	ktest_expect_warnings(t, "kernel/workqueue.c", 1);
+	ktest_expect_warnings(t, "kernel/workqueue/queue.c", 1);
 	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised));
 	KT_EXPECT_FALSE(t, queue_work(system_wq, &never_initialised)); /* warned once */
 }

@@ -134,7 +134,7 @@ static void ordered_keeps_strict_order_from_all_cpus(struct ktest *t)
 			out_of_order++;
 	KT_EXPECT_EQ(t, out_of_order, 0);
 	/* max_active cannot be changed on an ordered workqueue. */
-	ktest_expect_warnings(t, "kernel/workqueue.c", 1);
+	ktest_expect_warnings(t, "kernel/workqueue/pool.c", 1);
 	workqueue_set_max_active(ord_wq, 4);
 	destroy_workqueue(ord_wq);
 }
@@ -504,7 +504,7 @@ static void drain_waits_for_chained_work(struct ktest *t)
 	put_thread(th);
 	KT_WAIT_UNTIL(t, (workqueue_wq_stats(drain_wq, &st), st.nr_flushes > flushes));
 	KT_EXPECT_FALSE(t, completion_done(&drain_finished));
-	ktest_expect_warnings(t, "kernel/workqueue.c", 1);
+	ktest_expect_warnings(t, "kernel/workqueue/queue.c", 1);
 	KT_EXPECT_FALSE(t, queue_work(drain_wq, &outsider));
 	KT_EXPECT_FALSE(t, work_pending(&outsider));
 	ktest_gate_open(&drain_gate);
@@ -612,7 +612,8 @@ static void destroy_busy_workqueue_warns_and_drains(struct ktest *t)
 
 	KT_ASSERT_NOT_NULL(t, th);
 	put_thread(th);
-	ktest_expect_warnings(t, "kernel/workqueue.c", 2);
+	ktest_expect_warnings(t, "kernel/workqueue/pool.c", 1);	 /* destroying it busy */
+	ktest_expect_warnings(t, "kernel/workqueue/queue.c", 1); /* queueing to it after */
 	destroy_workqueue(wq);
 	KT_EXPECT_TRUE(t, busy_queued_ran);
 	KT_EXPECT_EQ(t, work_busy(&busy_item.work), 0);
@@ -627,7 +628,7 @@ static void queueing_a_freed_item_is_refused(struct ktest *t)
 	KT_ASSERT_NOT_NULL(t, w);
 	INIT_WORK(w, outsider_fn);
 	kfree(w);
-	ktest_expect_warnings(t, "kernel/workqueue.c", 1);
+	ktest_expect_warnings(t, "kernel/workqueue/queue.c", 1);
 	KT_EXPECT_FALSE(t, queue_work(system_wq, w));
 }
 
@@ -654,13 +655,13 @@ static void queueing_on_an_impossible_cpu_is_reported(struct ktest *t)
 	bad_cpu_runs = 0;
 	INIT_WORK(&w, bad_cpu_fn);
 	INIT_DELAYED_WORK(&dw, bad_cpu_fn);
-	ktest_expect_warnings(t, "kernel/workqueue.c", 1); /* (each re-arms the WARN_ONCE) */
+	ktest_expect_warnings(t, "kernel/workqueue/queue.c", 1); /* (each re-arms the WARN_ONCE) */
 	KT_EXPECT_TRUE(t, queue_work_on(beyond, system_wq, &w));
 	flush_work(&w);
-	ktest_expect_warnings(t, "kernel/workqueue.c", 1);
+	ktest_expect_warnings(t, "kernel/workqueue/queue.c", 1);
 	KT_EXPECT_TRUE(t, queue_delayed_work_on(~0u, system_wq, &dw, 1000 * NSEC_PER_USEC));
 	flush_delayed_work(&dw);
-	ktest_expect_warnings(t, "kernel/workqueue.c", 1);
+	ktest_expect_warnings(t, "kernel/workqueue/queue.c", 1);
 	KT_EXPECT_FALSE(t, mod_delayed_work_on(beyond + 1000, system_wq, &dw, 0));
 	flush_delayed_work(&dw);
 	KT_EXPECT_EQ(t, bad_cpu_runs, 3);
@@ -787,7 +788,7 @@ static void rescuer_makes_progress_when_workers_cannot_be_created(struct ktest *
 	destroy_workqueue(wq);
 }
 
-/* The mayday invariant (kernel/workqueue.c, assert_mayday_armed()): while
+/* The mayday invariant (kernel/workqueue/manage.c, assert_mayday_armed()): while
  * a pool's manager keeps failing to make a worker, its mayday timer stays
  * armed, even through a moment when no worker was needed as it fired. The
  * pool is an unbound one of a nice nobody else uses, with its one worker;

@@ -4,7 +4,8 @@
 A deterministic run (make torture DETERMINISTIC=1, docs/stress-testing.md)
 is QEMU under -icount with everything random drawn from one seed; its log
 starts with a header line (run_tests.det_header()) that holds the seed, the
-QEMU configuration and the kernel command line. From a log alone:
+QEMU configuration, the kernel command line and, for a lab's image
+(LAB=NAME, docs/labs.md), the lab. From a log alone:
 
   torture_replay.py replay LOG    run it again; the new log must be
                                   byte-identical (same image); write the
@@ -40,9 +41,10 @@ FIRST_CYCLE = re.compile(r"torture: the first violation came during cycle (\d+)"
 class Config:
     """A deterministic run: seed, QEMU configuration, kernel parameters."""
 
-    def __init__(self, seed, smp, mem, machine, params):
+    def __init__(self, seed, smp, mem, machine, params, lab=None):
         self.seed, self.smp, self.mem, self.machine = int(seed), str(smp), mem, machine
         self.params = dict(params)      # kernel parameters beside test/panic/deterministic
+        self.lab = lab or None          # a lab's image (run_tests.lab_iso()), or the build's
 
     @classmethod
     def from_log(cls, path):
@@ -64,7 +66,7 @@ class Config:
             k, _, v = tok.partition("=")
             if k not in ("test", "panic", "deterministic"):
                 params[k] = v
-        return cls(h["seed"], h["smp"], h["mem"], h["machine"], params)
+        return cls(h["seed"], h["smp"], h["mem"], h["machine"], params, h.get("lab"))
 
     def cmdline(self):
         return " ".join("%s=%s" % (k, v) if v != "" else k for k, v in self.params.items())
@@ -74,10 +76,10 @@ class Config:
                               machine=self.machine, extra_cmdline=self.cmdline(),
                               timeout=RUN_TIMEOUT, deterministic=self.seed,
                               must_contain=[run_tests.TORTURE_PASS],
-                              log_check=run_tests.check_torture_verdict)
+                              log_check=run_tests.check_torture_verdict, lab=self.lab)
 
     def copy(self, **changes):
-        c = Config(self.seed, self.smp, self.mem, self.machine, self.params)
+        c = Config(self.seed, self.smp, self.mem, self.machine, self.params, self.lab)
         for k, v in changes.items():
             setattr(c, k, v)
         return c
@@ -90,8 +92,8 @@ class Config:
         interval = int(p.pop("torture_interval_ms", "0") or 0)
         p.pop("torture_trace", None)
         rest = " ".join("%s=%s" % (k, v) for k, v in p.items())
-        cmd = "make torture DETERMINISTIC=1 SEED=%d SMP=%s MEM=%s MACHINE=%s" % (
-            self.seed, self.smp, self.mem, self.machine)
+        cmd = "make torture %sDETERMINISTIC=1 SEED=%d SMP=%s MEM=%s MACHINE=%s" % (
+            run_tests.lab_make_args(self.lab), self.seed, self.smp, self.mem, self.machine)
         cmd += " CYCLES=%d" % cycles if cycles else " DURATION=%d" % duration
         if interval:
             cmd += " INTERVAL=%d" % interval
@@ -123,13 +125,27 @@ def run(config, name, logdir, manifest):
     """Run config; returns (failure or None, log path, log text, the
     harness's problems, host seconds)."""
     boot = config.boot(name)
-    cases, problems, log_path, secs = run_tests.run_boot(boot, ISO[0], logdir, manifest)
+    iso = run_tests.lab_iso(ISO[0], config.lab) if config.lab else ISO[0]
+    cases, problems, log_path, secs = run_tests.run_boot(boot, iso, logdir, manifest)
     with open(log_path, "rb") as f:
         text = f.read().decode("utf-8", "replace")
     return failure_kind(text), log_path, text, problems, secs
 
 
-ISO = [None]    # the image every run boots (--iso)
+ISO = [None]    # the image every run boots (--iso), or beside which its lab's is
+
+
+def replay_command(target, config, log):
+    """make torture-replay or torture-shrink of log, with its lab's image."""
+    return "make %s %sLOG=%s" % (target, run_tests.lab_make_args(config.lab), log)
+
+
+def check_lab(a, config):
+    """The run booted a lab's image: make must have built that one (LAB=)."""
+    if (config.lab or "") != a.lab:
+        raise SystemExit("%s: the run booted %s: %s" % (
+            a.log, "lab %s's image" % config.lab if config.lab else "the build's image, not a "
+            "lab's", replay_command("torture-" + a.cmd, config, a.log)))
 
 
 def write_trace(log_path, out_base):
@@ -156,6 +172,7 @@ def say_failure(f, log_path):
 
 def cmd_replay(a, logdir, manifest):
     orig = Config.from_log(a.log)
+    check_lab(a, orig)
     with open(a.log, "rb") as fh:
         orig_bytes = fh.read()
     orig_fail = failure_kind(orig_bytes.decode("utf-8", "replace"))
@@ -237,6 +254,7 @@ ALL_SITES = ["work_start", "worker_sleep", "queue", "cpu_dying", "trustee", "reb
 
 def cmd_shrink(a, logdir, manifest):
     best = Config.from_log(a.log)
+    check_lab(a, best)
     with open(a.log, "rb") as fh:
         text = fh.read().decode("utf-8", "replace")
     target = failure_kind(text)
@@ -274,7 +292,7 @@ def cmd_shrink(a, logdir, manifest):
                 break
     print("smallest run found (%d runs tried):" % runs)
     print("  %s" % best.make_command())
-    print("  replay: make torture-replay LOG=%s" % best_log)
+    print("  replay: " + replay_command("torture-replay", best, best_log))
     with open(best_log, "rb") as fh:
         say_failure(failure_kind(fh.read().decode("utf-8", "replace")), best_log)
     paths = write_trace(best_log, os.path.join(logdir, "torture-shrink.trace"))
@@ -287,7 +305,8 @@ def cmd_search(a, logdir, manifest):
     """Seeds first..last until one fails; prints how many it took."""
     for i, seed in enumerate(range(a.first, a.last + 1)):
         c = Config.from_boot(run_tests.torture_boot(a.duration, a.interval, a.smp, seed, a.mem,
-                                                    a.machine, True, a.cycles, a.args))
+                                                    a.machine, True, a.cycles, a.args,
+                                                    lab=a.lab))
         f, log_path, text, problems, secs = run(c, "torture-search", logdir, manifest)
         print("seed %-6d %s (%.0f s)" % (seed, "FAILS: " + f["message"] if f else
                                          "passes" if not problems else
@@ -296,7 +315,7 @@ def cmd_search(a, logdir, manifest):
             kept = os.path.join(logdir, "torture-search-seed%d.log" % seed)
             os.replace(log_path, kept)
             print("found after %d seed(s): %s" % (i + 1, c.make_command()))
-            print("replay: make torture-replay LOG=%s" % kept)
+            print("replay: " + replay_command("torture-replay", c, kept))
             return 0
     print("no failure in seeds %d..%d" % (a.first, a.last))
     return 1
@@ -306,6 +325,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--iso", default="build/baton.iso")
     ap.add_argument("--build", default="build")
+    ap.add_argument("--lab", default="", help="lab NAME's image, built beside --iso (LAB=)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("replay")
     r.add_argument("log")
@@ -324,7 +344,7 @@ def main():
     f.add_argument("--cycles", type=int, default=300)
     f.add_argument("--duration", type=int, default=60)
     f.add_argument("--interval", type=int, default=0)
-    f.add_argument("--args", default="", help="more kernel parameters (a lab switch, ...)")
+    f.add_argument("--args", default="", help="more kernel parameters")
     a = ap.parse_args()
     ISO[0] = a.iso
     logdir = os.path.join(a.build, "test-logs")
