@@ -52,6 +52,7 @@
 #define KERNEL_WORKQUEUE_INTERNAL_H
 
 #include "arch/x86_64/atomic.h"
+#include "kernel/cpu_masks.h"
 #include "kernel/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/sched.h"
