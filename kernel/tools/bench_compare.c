@@ -43,25 +43,26 @@
 
 /* One item of a scenario: what it does, and what happened to it.
  *
- * No lock guards these: Q fields are written by the measuring thread
- * before it queues the item; X fields by the item's one execution, read
- * by the measuring thread only after a flush or after waiting for them
- * (wait queues order the accesses: their lock is taken on both sides);
- * A fields are atomic; I fields are set before anything runs. */
+ * Field legend (this struct and struct cmp_run): no lock guards these.
+ * BQ = written by the measuring thread before it queues the item;
+ * X = written by the item's one execution, read by the measuring thread
+ * only after a flush or after waiting for them (wait queues order the
+ * accesses: their lock is taken on both sides); MT = written by the
+ * measuring thread, read by the items with READ_ONCE; A = atomic;
+ * I = set before anything runs. */
 struct citem {
 	struct work_struct work;
 	struct cmp_run *run;		  /* I */
 	unsigned int idx;		  /* I */
-	unsigned int cpu;		  /* Q: where it was queued */
-	bool blocks;			  /* Q: mixed: sleeps instead of spinning */
+	unsigned int cpu;		  /* BQ: where it was queued */
+	bool blocks;			  /* BQ: mixed: sleeps instead of spinning */
 	atomic_t runs;			  /* A: executions: exactly one is right */
-	u64 queued_ns;			  /* Q: latency only */
+	u64 queued_ns;			  /* BQ: latency only */
 	u64 start_ns, end_ns;		  /* X (end_ns with WRITE_ONCE: chain waits on it) */
 	struct wait_queue_head done_wait; /* chain: its predecessor waits here */
 };
 
-/* One scenario run in one model (legend as for struct citem; MT: written
- * by the measuring thread, read by the items with READ_ONCE). */
+/* One scenario run in one model (legend as for struct citem). */
 struct cmp_run {
 	const struct cmp_ctx *c;    /* I */
 	enum bench_model model;	    /* I */

@@ -1087,11 +1087,14 @@ def run_host(t, build):
     # Checks of the sources themselves: the workqueue is the only
     # deferred-work mechanism (the code and the table in docs/workqueue.md
     # agree); README.md and docs/guide.md list the shell's commands; the C
-    # sources keep the house style (.clang-format); the unit tests of this
-    # judge and of tests/harness/ktap.py on made-up logs (tests/harness/test_ktap.py); and
+    # sources keep the house style (.clang-format); each field legend name
+    # is defined where it is used, and the shared ones are the guide's;
+    # the unit tests of this judge and of tests/harness/ktap.py on made-up
+    # logs (tests/harness/test_ktap.py); and
     # the trace pictures' labels apart (tests/checks/test_trace2json.py).
     for folder, name in (("checks", "check_deferred"), ("checks", "check_shell_commands"),
-                         ("checks", "check_format"), ("harness", "test_ktap"),
+                         ("checks", "check_format"), ("checks", "check_legends"),
+                         ("harness", "test_ktap"),
                          ("checks", "test_trace2json")):
         run_check(t, folder, name)
 
