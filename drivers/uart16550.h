@@ -63,15 +63,15 @@
 typedef void (*uart_rx_handler_t)(const u8 *buf, size_t n);
 
 struct uart_rx_stats {
-	bool enabled;	   /* uart_rx_init() turned receive on */
-	u64 interrupts;	   /* receive interrupts taken */
-	u64 bytes;	   /* bytes read from the UART */
-	u64 throttles;	   /* times the ring filled and receive was paused */
-	bool throttled;	   /* paused now: the ring is full, waiting for the work */
-	u64 hw_overruns;   /* overrun errors the UART reported (LSR.OE) */
-	u64 delivered;	   /* bytes handed to a consumer */
-	u64 unclaimed;	   /* bytes drained with no consumer set */
-	u64 work_runs;	   /* times the rx work item ran */
+	bool enabled;	 /* uart_rx_init() turned receive on */
+	u64 interrupts;	 /* receive interrupts taken */
+	u64 bytes;	 /* bytes read from the UART */
+	u64 throttles;	 /* times the ring filled and receive was paused */
+	bool throttled;	 /* paused now: the ring is full, waiting for the work */
+	u64 hw_overruns; /* overrun errors the UART reported (LSR.OE) */
+	u64 delivered;	 /* bytes handed to a consumer */
+	u64 unclaimed;	 /* bytes drained with no consumer set */
+	u64 work_runs;	 /* times the rx work item ran */
 };
 
 void uart_early_init(void);

@@ -149,9 +149,8 @@ static void host_bytes_arrive_in_order(struct ktest *t)
 	uart_rx_get_stats(&after);
 
 	if (!left)
-		ktest_fail(t, __FILE__, __LINE__,
-			   "timeout after %u s: %u of %u bytes arrived (%s)", rx_wait_s,
-			   rxt.received, RX_TEST_BYTES,
+		ktest_fail(t, __FILE__, __LINE__, "timeout after %u s: %u of %u bytes arrived (%s)",
+			   rx_wait_s, rxt.received, RX_TEST_BYTES,
 			   throttled ? "after the gate opened" : "the ring never filled");
 	if (rxt.mismatch)
 		ktest_fail(t, __FILE__, __LINE__,
