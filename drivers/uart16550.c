@@ -150,14 +150,34 @@ static DEFINE_SPINLOCK(rx_lock);
 static u8 rx_ring[RX_RING_SIZE];      /* U: bytes rx_head..rx_tail-1 (mod size) */
 static u32 rx_head, rx_tail;	      /* U: free-running; tail - head = bytes held */
 static uart_rx_handler_t rx_handler;  /* U: the consumer, or NULL */
-static struct uart_rx_stats rx_stats; /* U */
+static struct uart_rx_stats rx_stats; /* U; .throttled: receive masked (IER 0) */
 static struct work_struct rx_work;    /* I: INIT_WORK; the workqueue owns it after */
 static bool rx_enabled;		      /* I */
 
-/* IRQ 4. Short: empty the UART's FIFO into the ring, count, queue the work.
+/* Receive paused: the ring is full. Masking the receive interrupt drops
+ * the UART's interrupt line; unmasking raises it again if data waits (a
+ * new edge for the edge-triggered I/O APIC pin). Needs rx_lock. */
+static void rx_throttle(void)
+{
+	assert_spin_locked(&rx_lock);
+	rx_stats.throttled = true;
+	rx_stats.throttles++;
+	outb(COM1_PORT + UART_IER, 0);
+}
+
+static void rx_unthrottle(void)
+{
+	assert_spin_locked(&rx_lock);
+	rx_stats.throttled = false;
+	outb(COM1_PORT + UART_IER, UART_IER_RDI);
+}
+
+/* IRQ 4. Short: move the UART's FIFO into the ring, count, queue the work.
  * LSR is read before each byte: reading it reports (and clears) an overrun.
  * uart_putc() reads LSR as well, so an overrun it happens to read first is
- * not counted: hw_overruns is a lower bound. */
+ * not counted: hw_overruns is a lower bound. A byte is read only when the
+ * ring has room for it: when it has none, receive is throttled and the
+ * byte stays in the FIFO. */
 static void uart_rx_interrupt(struct pt_regs *regs)
 {
 	unsigned long flags = spin_lock_irqsave(&rx_lock);
@@ -171,17 +191,19 @@ static void uart_rx_interrupt(struct pt_regs *regs)
 			rx_stats.hw_overruns++;
 		if (!(lsr & UART_LSR_DR))
 			break;
-		u8 c = inb(COM1_PORT + UART_RBR);
-
-		rx_stats.bytes++;
 		if (rx_tail - rx_head == RX_RING_SIZE) {
-			rx_stats.ring_overruns++; /* the consumer is behind: drop */
-			continue;
+			/* The consumer is behind. The work item is queued (or
+			 * running and about to look again): whoever filled the
+			 * ring queued it, and it unthrottles. */
+			if (!rx_stats.throttled)
+				rx_throttle();
+			break;
 		}
-		rx_ring[rx_tail++ % RX_RING_SIZE] = c;
+		rx_ring[rx_tail++ % RX_RING_SIZE] = inb(COM1_PORT + UART_RBR);
+		rx_stats.bytes++;
 		stored = true;
 	}
-	if (lsr & UART_LSR_DR) {
+	if ((lsr & UART_LSR_DR) && !rx_stats.throttled) {
 		/* Stopped at the burst limit with bytes still in the FIFO. The
 		 * IRQ is edge-triggered and the UART keeps its line high while
 		 * data waits, so there would be no new edge and receive would
@@ -208,6 +230,10 @@ static void uart_rx_work(struct work_struct *w)
 
 		while (n < RX_CHUNK && rx_head != rx_tail)
 			chunk[n++] = rx_ring[rx_head++ % RX_RING_SIZE];
+		/* Half the ring free again: receive on (the FIFO's bytes raise
+		 * the interrupt at once; it waits for this lock). */
+		if (rx_stats.throttled && rx_tail - rx_head <= RX_RING_SIZE / 2)
+			rx_unthrottle();
 		uart_rx_handler_t fn = rx_handler;
 
 		if (n == 0)

@@ -9,8 +9,8 @@
  * to the boot CPU). Receive is split in two halves:
  *
  *   interrupt handler (IRQ 4, interrupts off)
- *     reads every byte the UART holds into a fixed ring (rx_lock),
- *     counts it, and queue_work(system_highpri_wq, rx work)
+ *     reads the bytes the UART holds into a fixed ring (rx_lock), counts
+ *     them, and queue_work(system_highpri_wq, rx work)
  *   rx work item (a workqueue worker: process context)
  *     drains the ring and hands the bytes to the consumer set with
  *     uart_set_rx_handler()
@@ -25,10 +25,18 @@
  * it again (queue_work() returns false); one that arrives while it runs
  * queues it once more, so no byte is left in the ring.
  *
- * If the consumer is slower than the sender, the ring fills and further
- * bytes are dropped and counted (ring_overruns); if the interrupt itself
- * comes too late, the UART's 16-byte FIFO overflows (hw_overruns, from
- * the line status register's overrun bit).
+ * Flow control: if the consumer is slower than the sender, the ring
+ * fills. The handler then stops reading and masks the UART's receive
+ * interrupt (input is throttled, as Linux's 8250 driver stops receive
+ * when its tty throttles), and the work item unmasks it once it has
+ * emptied half the ring. Meanwhile the bytes wait in the UART's FIFO and
+ * behind it: QEMU takes no byte from its character device while the FIFO
+ * is full, so a host that types or pastes faster than the shell reads
+ * waits, and nothing is lost (a flood of a megabyte arrives whole, in
+ * order). A real line without hardware flow control would overrun the
+ * 16-byte FIFO instead, as it would if the interrupt came too late: the
+ * UART reports that (hw_overruns, from the line status register's
+ * overrun bit) and the bytes are gone.
  *
  * Interface:
  *   uart_early_init()           boot, before printk
@@ -55,14 +63,15 @@
 typedef void (*uart_rx_handler_t)(const u8 *buf, size_t n);
 
 struct uart_rx_stats {
-	bool enabled;	   /* uart_rx_init() turned receive on */
-	u64 interrupts;	   /* receive interrupts taken */
-	u64 bytes;	   /* bytes read from the UART */
-	u64 ring_overruns; /* of those, dropped: the ring was full */
-	u64 hw_overruns;   /* overrun errors the UART reported (LSR.OE) */
-	u64 delivered;	   /* bytes handed to a consumer */
-	u64 unclaimed;	   /* bytes drained with no consumer set */
-	u64 work_runs;	   /* times the rx work item ran */
+	bool enabled;	 /* uart_rx_init() turned receive on */
+	u64 interrupts;	 /* receive interrupts taken */
+	u64 bytes;	 /* bytes read from the UART */
+	u64 throttles;	 /* times the ring filled and receive was paused */
+	bool throttled;	 /* paused now: the ring is full, waiting for the work */
+	u64 hw_overruns; /* overrun errors the UART reported (LSR.OE) */
+	u64 delivered;	 /* bytes handed to a consumer */
+	u64 unclaimed;	 /* bytes drained with no consumer set */
+	u64 work_runs;	 /* times the rx work item ran */
 };
 
 void uart_early_init(void);

@@ -58,12 +58,31 @@ static u64 batch_break_blocks; /* how often the first worker had blocked by then
 static atomic_t batch_seq;
 /* Where the first worker was switched out when another took the batch
  * (its block, if it blocked), and its state then: what a break needs to
- * be told apart (the case has failed twice in many runs at -smp 2, both
- * times with a second worker taking the batch after item 0). */
+ * be told apart (it named the cause of the case's failures at -smp 2, a
+ * second worker taking the batch after item 0: the first had gone idle,
+ * the batch not yet all queued; see queue_batch()). */
 #define BATCH_TRACE_DEPTH 10
 static u64 batch_break_ips[BATCH_TRACE_DEPTH];
 static unsigned int batch_break_nips;
 static int batch_break_state;
+
+#define BATCH_ITEMS 32
+
+static struct workqueue_struct *batch_wq;
+static struct work_struct *batch_items;
+static atomic_t batch_queued; /* items queued when the first one started */
+static int batch_queued_at_first = -1;
+
+/* On the batch's CPU, in its call-function IPI (interrupts off). */
+static void queue_batch(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+
+	for (int i = 0; i < BATCH_ITEMS; i++) {
+		queue_work_on(cpu, batch_wq, &batch_items[i]);
+		atomic_inc(&batch_queued);
+	}
+}
 
 /* Each item looks, as it starts, at whether the batch is still unbroken:
  * the same worker as item 0, not blocked since. Looking at the start, a
@@ -75,6 +94,7 @@ static void cpu_bound(struct work_struct *w)
 
 	atomic_max(&max_running, n);
 	if (!batch_thread) {
+		batch_queued_at_first = atomic_read(&batch_queued);
 		batch_thread = current;
 		batch_nvcsw = current->stats.nvcsw;
 		strscpy(batch_first_worker, current->name, sizeof(batch_first_worker));
@@ -106,9 +126,8 @@ static void cpu_bound(struct work_struct *w)
  * may stop and pass to it. So the items go to a pool of their own (a nice
  * no other workqueue uses), the case checks that the pool ran nothing
  * else, and a break says which item, which worker and how often the first
- * one blocked (once it failed at -smp 2 with batch_breaks 31 alone). */
-#define BATCH_NICE  3
-#define BATCH_ITEMS 32
+ * one blocked. */
+#define BATCH_NICE 3
 
 static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 {
@@ -131,16 +150,23 @@ static void cpu_bound_items_run_one_at_a_time(struct ktest *t)
 	batch_breaks = 0;
 	batch_first_break = -1;
 	batch_break_nips = 0;
+	batch_queued_at_first = -1;
 	workqueue_wq_pool_stats(wq, cpu, &before);
-	preempt_disable(); /* all waiting before the first one runs */
-	for (int i = 0; i < BATCH_ITEMS; i++) {
+	for (int i = 0; i < BATCH_ITEMS; i++)
 		INIT_WORK(&items[i], cpu_bound);
-		queue_work_on(cpu, wq, &items[i]);
-	}
-	preempt_enable();
+	batch_wq = wq;
+	batch_items = items;
+	atomic_set(&batch_queued, 0);
+	/* All waiting before the first one runs: queued on the pool's own CPU
+	 * with interrupts off, so its worker cannot start in between.
+	 * (Queued from this CPU with preemption off, a host holding this vCPU
+	 * after the first item let cpu's worker run it and go idle; the next
+	 * queueing woke the other idle worker: batch_breaks 31 at -smp 2.) */
+	KT_ASSERT_EQ(t, smp_call_function_single(cpu, queue_batch, NULL, true), 0);
 	flush_workqueue(wq); /* no barrier items in the pool, as flush_work() would queue */
 	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
 	workqueue_wq_pool_stats(wq, cpu, &after);
+	KT_EXPECT_EQ(t, batch_queued_at_first, BATCH_ITEMS); /* the construction held */
 	KT_EXPECT_EQ(t, atomic_read(&max_running), 1);
 	KT_EXPECT_EQ(t, batch_breaks, 0);
 	if (batch_breaks) /* what a failure needs to be told apart */

@@ -284,7 +284,9 @@ def interact_session(m, boot):
 
 
 def interact_fuzz(m, boot, size=1 << 20, seed=20091001):
-    """A megabyte of random bytes, then `help`: the shell must still answer."""
+    """A megabyte of random bytes, then `help`: the shell must still answer.
+    The UART throttles rather than drops (drivers/uart16550.h), so the
+    shell reads all of it and then the `help`, the same bytes every run."""
     sh = Shell(m)
     if not sh.ready():
         return [("fuzz.prompt", False, "no prompt within 120 s")]
