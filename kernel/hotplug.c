@@ -35,7 +35,8 @@ static struct list_head phases[CPUHP_NR_PHASES]; /* H: steps, in up order */
 static struct cpumask going_down;		 /* H to change, atomically; read freely */
 static struct cpuhp_stats stats;		 /* H */
 
-/* Per dying CPU: set by the control CPU, read by that CPU's idle loop. */
+/* Per dying CPU: set by its stopper (take_cpu_down(), on that CPU), read
+ * and cleared by that CPU's idle loop (cpu_play_dead()). */
 static volatile bool should_die[NR_CPUS];
 static struct completion cpu_died[NR_CPUS];
 static volatile bool dead_ack[NR_CPUS]; /* the CPU holds no lock any more */

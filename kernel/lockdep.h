@@ -31,10 +31,12 @@
  * Hooks (any context; they never sleep; the only struct spinlock they take
  * is printk's console_lock, when a report prints, and that lock is never
  * validated: DEFINE_SPINLOCK_NOVALIDATE):
- *   lock_acquire(map, subclass, flags, instance, ip)   before taking; true if
+ *   lock_acquire(map, subclass, flags, instance, ip)   before taking (a
+ *                                 trylock: once it got the lock); true if
  *                                 it reported (the caller may then skip its
  *                                 own check of the same misuse)
- *   lock_release(instance, ip)    after releasing (unknown instances: ignored)
+ *   lock_release(instance, ip)    as the lock is let go (unknown
+ *                                 instances: ignored)
  *   lockdep_hardirq_enter/exit()  around an interrupt handler (the arch
  *                                 calls irq_enter()/irq_exit(), kernel/hardirq.h)
  *   lockdep_nmi_enter/exit()      around an NMI: nothing is tracked inside

@@ -1,6 +1,7 @@
 /* kernel/lockdep_types.h - the small parts of the lock validator that every
  * lock embeds (struct lockdep_map) and every thread and CPU carries (struct
- * lockdep_ctx). The validator itself is kernel/lockdep.[ch].
+ * lockdep_ctx). The validator itself is kernel/debug/lockdep.c, its hooks
+ * kernel/lockdep.h.
  */
 #ifndef KERNEL_LOCKDEP_TYPES_H
 #define KERNEL_LOCKDEP_TYPES_H

@@ -785,8 +785,9 @@ static void double_rq_unlock(struct rq *a, struct rq *b)
 }
 
 /* Take queued (not running) thread t off src for dst's CPU, on no run
- * queue yet; both locks held (dequeue() asserts src's; its callers hold
- * dst's as the CPU they run on: idle_balance(), move_queued()). */
+ * queue yet; both locks held, not asserted here: move_queued() asserts
+ * both, and idle_balance() holds dst's (its own CPU's) and took src's by
+ * trylock. */
 static void take_queued(struct rq *src, struct rq *dst, struct thread *t)
 {
 	dequeue(src, t);

@@ -10,8 +10,10 @@
  * CPU's deadlines), and waking a better thread preempts the current one
  * (by IPI on another CPU); need_resched is acted on when the preemption
  * count drops to zero and on return from interrupts. There is no tick: a
- * CPU whose thread runs alone, or that is idle, takes no timer interrupt
- * for the scheduler.
+ * CPU takes a timer interrupt for the scheduler only at a slice's end
+ * (none while its thread runs alone) and, while it is busy, for its
+ * balancing timer (every BALANCE_INTERVAL_NS, 100 ms: kernel/sched.c),
+ * which lapses once the CPU is idle.
  *
  * Thread states: THREAD_RUNNING (running or runnable), THREAD_BLOCKED
  * (waiting for a wake-up), THREAD_DEAD. The blocking pattern is Linux's:
@@ -115,7 +117,7 @@ struct thread {
 	u64 ctx_rsp;		/* R: saved stack pointer (switch.S; keep first) */
 	u64 ctx_seal[2];	/* R: the saved rbp and return address, checked at
 				 * switch-in: a stack written while switched out */
-	volatile int state;	/* R for others; the thread itself sets BLOCKED */
+	volatile int state;	/* R for others; the thread itself sets it without R */
 	int kcsan_disable;	/* the thread itself: data-race checks off (kernel/debug/kcsan.c) */
 	unsigned int cpu;	/* R (changes need P or both run-queue locks) */
 	bool on_rq;		/* R: queued, or current, on t->cpu */
@@ -201,8 +203,10 @@ void preempt_schedule(void);
 int sched_set_nice(struct thread *t, int nice);
 int sched_set_fifo(struct thread *t, unsigned int prio);
 int sched_set_normal(struct thread *t);
-/* 0, or -EINVAL if mask has no active CPU. Returns once t is allowed where
- * it runs (for t == current: once current runs on an allowed CPU). */
+/* 0, or -EINVAL if mask has no active CPU. A queued t moves at once, and
+ * t == current returns on an allowed CPU; a t running on another CPU is
+ * only asked to reschedule, and moves as it switches out (it may still run
+ * there when this returns); a blocked t moves when it is woken. */
 int set_cpus_allowed(struct thread *t, const struct cpumask *mask);
 
 /* Affinity, under t->pi_lock: t's allowed CPUs now. */

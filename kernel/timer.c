@@ -105,8 +105,9 @@ static bool in_text(u64 addr)
 /* A node met in base b's tree must be a timer of b: a stale node (a timer
  * whose memory was reused while queued, say an on-stack one) shows up here
  * as a node with no callback or the wrong home, or fails its owner's check
- * (timer_set_check()). b->lock held: its two callers assert it (this one
- * runs for every node an arm walks past). */
+ * (timer_set_check()). b->lock held, not asserted here: enqueue_timer()
+ * asserts it, run_timers() took it itself (this one runs for every
+ * node an arm walks past). */
 static void check_node(const struct timer_base *b, const struct timer_list *t)
 {
 	u64 fn = (u64)t->fn, check = (u64)t->check;
@@ -123,8 +124,9 @@ static void check_node(const struct timer_base *b, const struct timer_list *t)
 		t->check(t);
 }
 
-/* b's earliest pending timer, or NULL. b->lock held: its callers hold it
- * and assert it (this one is on every arm and every expiry). */
+/* b's earliest pending timer, or NULL. b->lock held, not asserted here:
+ * its callers take it or assert it (this one is on every arm and every
+ * expiry). */
 static struct timer_list *first_timer(const struct timer_base *b)
 {
 	struct rb_node *n = rb_first_cached(&b->queue);

@@ -20,7 +20,9 @@
  * workqueue, one for an unbound one, and for a bound one a map saying
  * which CPU's pwq an item for each CPU goes to (its own, or one of the
  * mask's CPUs). pool.c makes and finds the pools, the workqueues and their
- * pwqs, changes attributes (new pwqs; the old ones retire once drained),
+ * pwqs, changes attributes (new pwqs; the old ones are retired at once and
+ * drop their pool at the first change that finds them drained, or at
+ * destruction),
  * freezes and thaws, and starts it all (workqueue_init()).
  *
  * ---------------------------------------------------------------------
@@ -84,7 +86,8 @@
  * computation does not hold back the pool. Unbound pools do no
  * concurrency management: every pending item gets a worker, up to the
  * workqueue's max_active. worker.c also has the idle list (LIFO), the
- * worker thread's loop and process_one_work(), which runs one item.
+ * worker thread's loop, process_one_work(), which runs one item, and what
+ * ps shows of a worker (workqueue_describe_thread()).
  *
  * ---------------------------------------------------------------------
  * Managing workers; rescuers (manage.c)
@@ -123,19 +126,20 @@
  *   reaping     below.
  *
  * Reaping idle workers. A pool needs two idle workers, plus one per four
- * busy ones, plus enough to serve again its busiest moment of the last
- * wq_idle_timeout_ms (so a pool hit by a storm every few seconds keeps
- * its workers). An idle worker beyond that need lives wq_idle_timeout_ms
- * divided by one more than the number beyond it, at least 50 ms: the
- * further over the need, the sooner they go. A worker going idle in a pool
- * over its need brings the pool's reaping timer forward to the end of the
- * oldest idle worker's life (or to when the busiest moment is forgotten,
- * if that keeps them), never later than it was; the timer queues the
- * reaping work item, on the pool's CPU for a per-CPU pool (the idle-list
- * rule), which destroys idle workers oldest first, each once its life is
- * over, and arms the timer again for the next. A dying CPU's pool keeps
- * all (its trustee releases them); a pool no workqueue uses needs none,
- * or one if it is per-CPU, and loses the rest at once.
+ * busy ones, or, if that is more, enough to serve again its busiest moment
+ * of the last wq_idle_timeout_ms with two to spare (so a pool hit by a
+ * storm every few seconds keeps its workers). An idle worker beyond that
+ * need lives wq_idle_timeout_ms divided by one more than the number beyond
+ * it, at least 50 ms: the further over the need, the sooner they go. A
+ * worker going idle in a pool over its need brings the pool's reaping timer
+ * forward to the end of the oldest idle worker's life (or to when the
+ * busiest moment is forgotten, if that keeps them), never later than it
+ * was; the timer queues the reaping work item, on the pool's CPU for a
+ * per-CPU pool (the idle-list rule), which destroys idle workers oldest
+ * first, each once its life is over, and arms the timer again for the next.
+ * A dying CPU's pool keeps all (its trustee releases them); a pool no
+ * workqueue uses needs none, or one if it is per-CPU, and loses the rest at
+ * once.
  *
  * ---------------------------------------------------------------------
  * Flushing: colours; cancelling (flush.c)
@@ -170,10 +174,10 @@
  * Statistics (stats.c)
  * ---------------------------------------------------------------------
  * The figures below (per pool, per workqueue, totals) for tests, `make
- * bench` and the shell's `wq`; what ps shows of a worker; and the
- * statistics work item, once a second on cpu0 while wq_stall_s or wq_stats
- * is set, which reports a pool whose pending work made no progress for
- * wq_stall_s and prints totals every wq_stats seconds.
+ * bench` and the shell's `wq`, and the statistics work item, once a
+ * second on cpu0 while wq_stall_s or wq_stats is set, which reports a pool
+ * whose pending work made no progress for wq_stall_s and prints totals
+ * every wq_stats seconds.
  *
  * ---------------------------------------------------------------------
  * Interface (Linux's names and semantics; delays are in nanoseconds)
@@ -221,8 +225,9 @@
  * draining workqueue, a flush that would wait for itself (flush_work of
  * the running item, flush_workqueue from one of its own items, flush_work
  * of a later item of the same ordered workqueue: "BUG: lockdep: ...", the
- * validator's form, even with it off), destroying a workqueue that still
- * has work.
+ * validator's form, even with it off). Destroying a workqueue that still
+ * has work is reported too, and handled rather than refused: it is drained
+ * first.
  *
  * For the lock validator (kernel/lockdep.h) each workqueue and each work
  * item is a pseudo-lock: running an item holds both; flush_work() and
@@ -395,7 +400,8 @@ bool cancel_delayed_work(struct delayed_work *dw);
 bool cancel_delayed_work_sync(struct delayed_work *dw);
 
 /* Hold WQ_FREEZABLE workqueues: new items wait, running ones finish.
- * 0, or -EBUSY if they did not drain within timeout_ns (then thawed). */
+ * 0, or -EBUSY if they did not drain within timeout_ns (then thawed) or
+ * were frozen already. */
 int workqueue_freeze(u64 timeout_ns);
 void workqueue_thaw(void);
 
@@ -452,8 +458,9 @@ struct wq_pool_stats {
 	u64 shortest_life_ns;
 };
 void workqueue_pool_stats(unsigned int cpu, enum wq_cpu_pool which, struct wq_pool_stats *st);
-/* The figures of the pool wq's items for cpu go to now (bound: cpu's pool
- * of wq's nice; unbound: its pool, whatever cpu). May sleep. */
+/* The figures of wq's current pool for cpu (bound: cpu's pool of wq's
+ * nice, even if wq's CPU mask sends cpu's items elsewhere; unbound: its
+ * pool, whatever cpu). May sleep. */
 void workqueue_wq_pool_stats(struct workqueue_struct *wq, unsigned int cpu,
 			     struct wq_pool_stats *st);
 

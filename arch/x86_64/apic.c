@@ -83,8 +83,9 @@ void lapic_eoi(void)
 	apic_write(APIC_EOI, 0);
 }
 
-/* Called with interrupts off: an interrupt handler sending an IPI between
- * the two xAPIC ICR writes would send ours to its destination.
+/* Interrupts off throughout (it turns them off itself): an interrupt
+ * handler sending an IPI between the two xAPIC ICR writes would send ours
+ * to its destination.
  * Every IPI tells its target to look at something this CPU stored before
  * sending it (a reschedule flag, a queued call, a new timer deadline): the
  * stores must be visible before the IPI can arrive. An xAPIC ICR write is

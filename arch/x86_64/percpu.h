@@ -35,9 +35,11 @@ struct percpu; /* a CPU's whole area: kernel/cpu_local.h */
  * The arch's fields, first in struct percpu, which embeds this struct
  * without a name (its fields are the area's: this_cpu_read(irqs)).
  *
- * Field legend: I = set before the CPU first runs, then read-only;
- * C = this CPU only (no lock: only this CPU touches it, with interrupts
- * off where an interrupt handler also does).
+ * Field legend: I = set before others see it (before the CPU starts, or,
+ * for its GDT and TSS, by the CPU itself first thing at each start:
+ * percpu_load()), then read-only; C = this CPU only (no lock: only this
+ * CPU touches it, with interrupts off where an interrupt handler also
+ * does).
  */
 struct percpu_arch {
 	struct percpu *self;	      /* I: must stay first (gs:0) */

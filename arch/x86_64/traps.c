@@ -161,7 +161,8 @@ static __noreturn void die(struct pt_regs *regs)
 	panic_after_report("fatal exception: %s", exception_names[v]);
 }
 
-/* NMIs: the panicking CPU's stop request, or something external. */
+/* NMIs: the panicking CPU's stop request, smp_show_backtraces()'s request,
+ * or something external. */
 static void nmi(struct pt_regs *regs)
 {
 	int p = READ_ONCE(panic_cpu);
@@ -172,8 +173,9 @@ static void nmi(struct pt_regs *regs)
 	 * which could leave a lock taken here held: back to its halt. */
 	if (smp_booted && !cpumask_test_cpu(smp_processor_id(), &cpu_live_mask))
 		return;
-	/* An NMI from outside (QEMU's inject-nmi, or the test harness when a
-	 * boot hangs): say what this CPU is doing. */
+	/* An NMI from smp_show_backtraces() (a failing torture check) or from
+	 * outside (QEMU's inject-nmi, or the test harness when a boot hangs):
+	 * say what this CPU is doing. */
 	printk(KERN_ERR "NMI on cpu%u: thread %s at %pS\n", smp_processor_id(),
 	       sched_ready ? current->name : "-", (void *)regs->rip);
 	show_exception_backtrace(regs->rsp, regs->rbp);

@@ -2,10 +2,11 @@
  *
  * Two stages, as in Linux (memblock, then the buddy allocator):
  *  1. pmm_early_init() takes the Multiboot2 memory map: available RAM minus
- *     the kernel image, boot modules, the first MiB and anything the loader
- *     still needs. Until pmm_init(), pmm_alloc_pages() hands out pages by
- *     bumping through that free memory (below 4 GiB, which the boot page
- *     tables map). paging_init() builds the page tables this way.
+ *     the kernel image, boot modules and the first MiB (the loader's
+ *     information structure was copied out before: kernel/bootinfo.h).
+ *     Until pmm_init(), pmm_alloc_pages() hands out pages by bumping
+ *     through that free memory (below 4 GiB, which the boot page tables
+ *     map). paging_init() builds the page tables this way.
  *  2. pmm_init() gives every available range a buddy zone (lib/buddy.c)
  *     whose metadata is itself allocated early, then releases into the
  *     zones all free memory not handed out by stage 1. From then on pages
@@ -16,7 +17,7 @@
  *                           returns the physical address, 0 when out of memory
  *   pmm_free_pages(pa)      the order is remembered; a double free or a
  *                           free of memory never allocated is reported
- *                           (WARN with both addresses) and ignored
+ *                           (a WARN with the address) and ignored
  *   page_alloc(order) / page_free(va)  the same through the direct map
  *   pmm_page_priv(pa) / pmm_set_page_priv(pa, p)  a pointer per page for
  *                           the page's owner (kmalloc keeps its slab there)

@@ -10,8 +10,9 @@
  *                           further over it the pool is (reaping_watch,
  *                           idle_cull_fn)
  * workqueue.h ("Concurrency that adapts", "Reaping idle workers") and
- * docs/workqueue.md say why each is as it is. Called by worker.c and
- * manage.c under pool->lock; its timers' callbacks are set up by pool.c.
+ * docs/workqueue.md say why each is as it is. Called by worker.c,
+ * manage.c, queue.c and pool.c under pool->lock; its timers' callbacks are
+ * set up by pool.c.
  * It changes only the pool's adapting fields (internal.h) and, through
  * worker.c, a marked hog's flags and the idle workers it destroys.
  */
@@ -122,8 +123,9 @@ void reaping_watch(struct worker_pool *pool, u64 now)
 		arm_idle_timer(pool, at);
 }
 
-/* The reaping work item (queued by the pool's idle timer): destroy idle
- * workers that have been idle longer than the timeout, oldest first. */
+/* The reaping work item (queued by the pool's idle timer): destroy the
+ * idle workers beyond the need, oldest first, each once idle for its life
+ * (idle_life_ns()), or at once if no workqueue uses the pool. */
 void idle_cull_fn(struct work_struct *work)
 {
 	struct worker_pool *pool = container_of(work, struct worker_pool, idle_cull_work);
@@ -190,8 +192,9 @@ void idle_worker_timeout(struct timer_list *t)
  * A worker about to take work with no idle worker left behind it would
  * make one first (the manager role), so that a blocking item always has a
  * successor. Two policies may make it wait, idle, with the pool's create
- * timer armed for when it may make one (it is woken earlier if another
- * block hands it work, and the timer wakes it when due):
+ * timer armed for when it may make one (the timer wakes it when due; a
+ * block does not wake it while it is the only idle worker, and new work
+ * may wake it to look again):
  *   the hold: a counted worker that blocked less than wq_create_hold_us
  *     ago counts as still running, so a short block makes no worker; a
  *     hold that expires with the need still there means the blocks are
@@ -225,8 +228,9 @@ bool creation_deferred(struct worker_pool *pool)
 		return false;
 	u64 now = ktime_get_ns(), hold = hold_ns(), at = 0;
 	/* Workers in an item other than the caller (it left the idle list):
-	 * with nothing running, those not marked as hogs are blocked, and
-	 * the hold waits for them. None: nobody is coming back. */
+	 * with nothing running, those not marked as hogs are blocked (or in
+	 * a WQ_CPU_INTENSIVE item, counted here all the same), and the hold
+	 * waits for them. None: nobody is coming back. */
 	unsigned int blocked = pool->nr_workers - pool->nr_idle - 1 - pool->nr_hogs_running;
 
 	if (hold && blocked && now >= pool->long_until)

@@ -2,14 +2,15 @@
  * four structs, the pool predicates, and the calls one part makes into
  * another. Only the .c files beside it include it; everything else uses
  * kernel/workqueue.h, whose essay says which part does what:
- *   worker.c   workers: the idle list, the scheduler hooks, executing work
+ *   worker.c   workers: the idle list, the scheduler hooks, executing work,
+ *              what ps shows of a worker
  *   manage.c   creating workers, the manager, maydays, the rescuer
  *   adapt.c    concurrency that adapts: the hold, the pace, CPU hogs, reaping
  *   queue.c    queueing, delayed work, grabbing a pending item
  *   flush.c    flush colours, flushing, draining, cancelling
  *   trustee.c  CPU hotplug: the trustee, the online and offline steps
  *   pool.c     pools, workqueues and their attributes, freezing, init
- *   stats.c    statistics, the stall watch, the dump for `wq` and ps
+ *   stats.c    statistics, the stall watch, the dump for `wq`
  * What one part alone uses stays static in it.
  *
  * Field legend: I = set at creation; L = pool->lock; A = atomic;
@@ -104,14 +105,16 @@ struct worker_pool {
 	struct list_head *busy_hash;
 	unsigned int nr_workers; /* L: rescuers not counted */
 	unsigned int nr_idle;	 /* L */
-	/* A: counted workers running. Changed by a counted worker's own
-	 * flag changes (under L) and its sleep/wake hooks (without L, on
-	 * the pool's CPU only), and zeroed under L by workqueue_cpu_dying()
-	 * on the dying CPU. A counted worker runs on the pool's CPU, except
-	 * between the CPU leaving cpu_online_mask and workqueue_cpu_dying(),
-	 * when the scheduler may run it elsewhere: its hooks leave the count
-	 * alone then, and L orders its flag changes with the zeroing. While
-	 * the pool is disassociated no worker is counted: it stays 0. */
+	/* A: counted workers running. Changed by a counted worker's own flag
+	 * changes (under L) and its sleep/wake hooks (without L, on the
+	 * pool's CPU only), by the hog timer's mark of a runner (under L, on
+	 * the pool's CPU: mark_hogs()), and zeroed under L by
+	 * workqueue_cpu_dying() on the dying CPU. A counted worker runs on
+	 * the pool's CPU, except between the CPU leaving cpu_online_mask and
+	 * workqueue_cpu_dying(), when the scheduler may run it elsewhere:
+	 * its hooks leave the count alone then, and L orders its flag
+	 * changes with the zeroing. While the pool is disassociated no
+	 * worker is counted: it stays 0. */
 	atomic_t nr_running;
 	bool manager_active;	     /* L */
 	bool disassociated;	     /* L to change (WRITE_ONCE): per-CPU pool whose CPU is
@@ -169,7 +172,9 @@ struct worker {
 	work_func_t current_func;	    /* L */
 	struct pool_workqueue *current_pwq; /* L */
 	unsigned int flags;		    /* L (WRITE_ONCE), and W for its own WORKER_NOT_RUNNING
-					       changes; the hooks read it without L */
+					       changes, but for the dying step's (nr_running
+					       zeroed) and the hog timer's mark (on the pool's
+					       CPU); the hooks read it without L */
 	bool sleeping;			    /* W: sleeping() ran */
 	bool hog;			    /* L: this item held the pool: CPU-intensive now */
 	u64 current_seq;		    /* L: the current item's number (pool->nr_started) */
@@ -196,7 +201,7 @@ struct workqueue_struct {
 	u32 magic;	      /* WQ_MAGIC while alive */
 	char name[24];	      /* I */
 	unsigned int flags;   /* I */
-	int saved_max_active; /* M */
+	int saved_max_active; /* M; flushes read it without (READ_ONCE) */
 	struct mutex mutex;
 	struct list_head pwqs; /* M: every pwq, retired ones included */
 	struct list_head list; /* PM: all workqueues */
@@ -214,8 +219,10 @@ struct workqueue_struct {
 	/* flushing (see "colours" in workqueue.h) */
 	struct spinlock flush_lock;
 	struct mutex flush_mutex;	   /* serialises flushers taking a colour */
-	u64 work_gen;			   /* F: generation of new items */
-	u64 done_gen;			   /* F: every older generation has drained */
+	u64 work_gen;			   /* F: generation of new items; read without it by
+					      queueing and waiting flushers */
+	u64 done_gen;			   /* F: every older generation has drained; read
+					      without it by waiting flushers */
 	atomic_t nr_color[WORK_NR_COLORS]; /* A: items in flight per colour */
 	struct wait_queue_head flush_wait;
 	u64 nr_flushes, nr_flush_overflows; /* F */

@@ -7,7 +7,8 @@
  *
  * It owns the lists of pools and workqueues (wq_pool_mutex) and each
  * workqueue's pwqs (wq->mutex); a pool's first worker comes from manage.c,
- * its timers' callbacks from adapt.c, manage.c and trustee.c.
+ * its timers' callbacks from adapt.c and manage.c, its reaping and trustee
+ * work from adapt.c and trustee.c.
  */
 #define pr_fmt(fmt) "workqueue: " fmt
 #include "kernel/hotplug.h"
@@ -185,8 +186,9 @@ static void put_pool(struct worker_pool *pool)
 }
 
 /* Make sure the per-CPU pools of nice exist and that each online CPU's has
- * a worker: 0, or -ENOMEM (what was made stays, unused, for another try).
- * PM and the hotplug lock held, so no CPU comes or goes meanwhile. */
+ * a worker: 0, or -ENOMEM (pools and workers made stay, unused, for another
+ * try; a level whose pools could not all be allocated is freed). PM and
+ * the hotplug lock held, so no CPU comes or goes meanwhile. */
 static int get_nice_level(int nice)
 {
 	struct worker_pool **level;

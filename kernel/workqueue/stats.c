@@ -2,8 +2,11 @@
  * figures of pools and workqueues (for tests, benchmarks and the shell's
  * `wq`), the textual dump, and the periodic statistics work that watches
  * for stalled pools and prints totals if asked to. It only reads: each
- * figure under the lock its legend names (internal.h), and the watch
- * state of the statistics work, which is its own.
+ * figure under the lock its legend names (internal.h), but for a few the
+ * dump and the counts glance at without it (nr_trustee_runs,
+ * trustee_state, nr_created, a workqueue's max_active and drainers:
+ * display only, perhaps stale), and the watch state of the statistics
+ * work, which is its own.
  */
 #define pr_fmt(fmt) "workqueue: " fmt
 #include "kernel/mm/kmalloc.h"

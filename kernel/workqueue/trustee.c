@@ -4,8 +4,9 @@
  * steps' order, docs/hotplug.md the story; workqueue.h ("CPUs going
  * offline") the promise to users.
  *
- * When a CPU goes down, its two pools are "disassociated" on the dying CPU
- * itself (interrupts off, so no hook can act on them meanwhile: hooks act
+ * When a CPU goes down, its pools (the standard two, and one per other
+ * nice made so far) are "disassociated" on the dying CPU itself
+ * (interrupts off, so no hook can act on them meanwhile: hooks act
  * only on the pool's CPU): every worker gets WORKER_UNBOUND (out of
  * concurrency management, nr_running is zeroed) and may run on any active
  * CPU. cpu_down() does not wait for the pools to drain. A trustee - a work

@@ -1,9 +1,10 @@
 /* kernel/workqueue/worker.c - the workers: the idle list and the flags that
  * count a worker in nr_running, the scheduler hooks that keep one worker
- * running per CPU (concurrency management), executing an item, and the
- * worker thread's loop. workqueue.h ("Concurrency management: nr_running
- * and the scheduler hooks", "Non-reentrancy") says how; internal.h has
- * the structs and the idle-list rule.
+ * running per CPU (concurrency management), what ps shows of a worker,
+ * executing an item, and the worker thread's loop. workqueue.h
+ * ("Concurrency management: nr_running and the scheduler hooks",
+ * "Non-reentrancy") says how; internal.h has the structs and the
+ * idle-list rule.
  *
  * It calls into manage.c (a worker with no idle one behind it becomes the
  * manager), adapt.c (the creation hold, watching for hogs, reaping) and
@@ -41,8 +42,9 @@ void wake_up_worker(struct worker_pool *pool)
 		wake_up_thread(w->thread);
 }
 
-/* Flag changes of the worker itself (pool->lock held). Only these and the
- * hooks move nr_running (see its legend). */
+/* Flag changes of the worker itself, and the hog timer's mark of a runner
+ * (mark_hogs()); pool->lock held. Only these and the hooks move nr_running
+ * (see its legend). */
 void worker_set_flags(struct worker *worker, unsigned int flags)
 {
 	assert_spin_locked(&worker->pool->lock);
@@ -483,8 +485,9 @@ void process_scheduled_works(struct worker *worker)
 
 /* ---- the worker thread ------------------------------------------------- */
 
-/* Exit: the worker was told to die by destroy_worker(). Its struct is
- * freed once no ps-style reader can see it (kthread_set_data()). */
+/* Exit: the worker was told to die (destroy_worker(), worker_discard()),
+ * or it is unbound on a bound pool that is associated again (below). Its
+ * struct is freed once no ps-style reader can see it (kthread_set_data()). */
 static __noreturn void worker_die(struct worker *worker)
 {
 	sched_hook_remove(&wq_worker_hooks);
