@@ -2,8 +2,8 @@
  * in torture.h.
  *
  * Field legend: I = set by torture_start() before the threads run (or at
- * creation); A = atomic; O = the onoff thread only; ST = stats_lock;
- * RP = report_lock; OL = ordered_lock; TM = torture_mutex; WD = the watchdog
+ * creation); A = atomic; O = the onoff thread only; ST = torture_stats_lock;
+ * RP = torture_report_lock; OL = ordered_lock; TM = torture_mutex; WD = the watchdog
  * thread only; X = the item's own executions (never two at once: that is
  * one of the invariants checked); "owner" = the one thread that uses it.
  *
@@ -97,9 +97,9 @@ static unsigned int torture_trace;
 PARAM_UINT(torture_trace, torture_trace, 0, 65536,
 	   "CPU-hotplug torture: events per CPU traced, frozen at the first violation and "
 	   "printed with the verdict (0: no tracing)");
-static const char *const hotplug_names[] = { "own", "both", "host", NULL };
+static const char *const torture_hotplug_names[] = { "own", "both", "host", NULL };
 static unsigned int torture_hotplug;
-PARAM_ENUM(torture_hotplug, torture_hotplug, hotplug_names,
+PARAM_ENUM(torture_hotplug, torture_hotplug, torture_hotplug_names,
 	   "CPU-hotplug torture: who takes CPUs down and up: own (only the torture), both "
 	   "(the torture and another caller, e.g. the host), host (only another caller)");
 
@@ -231,7 +231,7 @@ struct stress {
 	struct completion done;		       /* the thread completes it on its way out */
 };
 
-/* The hotplug calls of a run: all S (stats_lock), written by the onoff thread. */
+/* The hotplug calls of a run: all ST (torture_stats_lock), written by the onoff thread. */
 struct hp_counts {
 	u64 cycles;	     /* offline + online of one CPU, completed */
 	u64 offline, online; /* successful cpu_down / cpu_up calls */
@@ -310,23 +310,23 @@ static struct torture_run {
 	/* The verdict */
 	atomic_long_t nr_violations;  /* A */
 	struct torture_result result; /* RP: final once the verdict is given */
-} run;
+} torture_run;
 
 /* The locks and what spans runs: never reset (a reader such as
  * torture_status() may hold one as a run ends and the next starts). */
 static DEFINE_MUTEX(torture_mutex);
-static bool active;	 /* TM: threads of a run exist (maybe stuck) */
-static bool have_result; /* TM: a run has given its verdict */
+static bool torture_active;	 /* TM: threads of a run exist (maybe stuck) */
+static bool torture_have_result; /* TM: a run has given its verdict */
 static DEFINE_SPINLOCK(ordered_lock);
-static DEFINE_SPINLOCK(stats_lock);
-static DEFINE_SPINLOCK(report_lock);
-static DECLARE_WAIT_QUEUE_HEAD(onoff_wait); /* the onoff thread's pauses */
+static DEFINE_SPINLOCK(torture_stats_lock);
+static DEFINE_SPINLOCK(torture_report_lock);
+static DECLARE_WAIT_QUEUE_HEAD(torture_onoff_wait); /* the onoff thread's pauses */
 
 static struct histogram lat_snapshot; /* the verdict only (once per run) */
 
 /* ---- violations ---------------------------------------------------------- */
 
-static void __printf(1, 2) violation(const char *fmt, ...)
+static void __printf(1, 2) torture_violation(const char *fmt, ...)
 {
 	char buf[TORTURE_REPORT_LEN];
 	va_list ap;
@@ -334,25 +334,27 @@ static void __printf(1, 2) violation(const char *fmt, ...)
 	va_start(ap, fmt);
 	vscnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	long n = atomic_long_add_return(1, &run.nr_violations);
+	long n = atomic_long_add_return(1, &torture_run.nr_violations);
 
-	if (n == 1 && run.tracing)
+	if (n == 1 && torture_run.tracing)
 		trace_freeze(); /* the ring keeps the moments before this one */
 	if (n <= VIOLATIONS_PRINTED)
 		pr_err("violation %ld: %s\n", n, buf);
 	/* A hint for shrinking (a run of that many cycles gets this far);
-	 * read racily: the count is stats_lock's, and we may hold it. */
+	 * read racily: the count is torture_stats_lock's, and we may hold it. */
 	if (n == 1)
 		pr_err("the first violation came during cycle %lu\n",
-		       UL(READ_ONCE(run.hp.cycles) + 1));
+		       UL(READ_ONCE(torture_run.hp.cycles) + 1));
 	else if (n == VIOLATIONS_PRINTED + 1)
 		pr_err("further violations are counted, not printed\n");
-	unsigned long flags = spin_lock_irqsave(&report_lock);
+	unsigned long flags = spin_lock_irqsave(&torture_report_lock);
 
 	/* After the verdict the result stays as printed. */
-	if (!atomic_read(&run.verdict_given) && run.result.nr_reports < TORTURE_MAX_REPORTS)
-		strscpy(run.result.reports[run.result.nr_reports++], buf, TORTURE_REPORT_LEN);
-	spin_unlock_irqrestore(&report_lock, flags);
+	if (!atomic_read(&torture_run.verdict_given) &&
+	    torture_run.result.nr_reports < TORTURE_MAX_REPORTS)
+		strscpy(torture_run.result.reports[torture_run.result.nr_reports++], buf,
+			TORTURE_REPORT_LEN);
+	spin_unlock_irqrestore(&torture_report_lock, flags);
 }
 
 /* Has n (a kernel-wide count of reports, read now) moved past *seen? Then
@@ -363,19 +365,19 @@ static void check_reports(unsigned long n, unsigned long *seen, const char *what
 
 	if (n != old &&
 	    __atomic_compare_exchange_n(seen, &old, n, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		violation("%lu %s during the run (see above)", n - old, what);
+		torture_violation("%lu %s during the run (see above)", n - old, what);
 }
 
-static void check_kernel_reports(void)
+static void torture_check_kernel_reports(void)
 {
-	check_reports(__atomic_load_n(&warn_count, __ATOMIC_RELAXED), &run.warns_seen,
+	check_reports(__atomic_load_n(&warn_count, __ATOMIC_RELAXED), &torture_run.warns_seen,
 		      "kernel warning(s) (WARN)");
-	check_reports(bug_reports(), &run.bugs_seen, "kernel error report(s) (BUG)");
+	check_reports(bug_reports(), &torture_run.bugs_seen, "kernel error report(s) (BUG)");
 }
 
 /* No thread may run on an offline CPU: check where we are, preemption off
  * (a CPU goes offline only once its stopper thread has run). */
-static unsigned int check_cpu(const char *who, const char *name)
+static unsigned int torture_check_cpu(const char *who, const char *name)
 {
 	preempt_disable();
 	unsigned int cpu = smp_processor_id();
@@ -383,7 +385,7 @@ static unsigned int check_cpu(const char *who, const char *name)
 
 	preempt_enable();
 	if (!online)
-		violation("%s %s ran on cpu%u, which is offline", who, name, cpu);
+		torture_violation("%s %s ran on cpu%u, which is offline", who, name, cpu);
 	return cpu;
 }
 
@@ -401,7 +403,7 @@ static unsigned int random_queue_cpu(struct prng *r)
 	return prng_below(r, 8) == 0 ? WORK_CPU_UNBOUND : random_present_cpu(r);
 }
 
-static u64 random_delay_ns(struct prng *r, unsigned int max_ms)
+static u64 torture_random_delay_ns(struct prng *r, unsigned int max_ms)
 {
 	return (u64)prng_below(r, max_ms * 1000 + 1) * NSEC_PER_USEC;
 }
@@ -423,9 +425,9 @@ static bool settle_queueing(struct torture_item *it, bool queued)
 	return queued;
 }
 
-static bool item_queue(struct torture_item *it, unsigned int cpu)
+static bool torture_item_queue(struct torture_item *it, unsigned int cpu)
 {
-	struct workqueue_struct *wq = run.wqs[it->wq];
+	struct workqueue_struct *wq = torture_run.wqs[it->wq];
 
 	count_queueing(it, cpu);
 	return settle_queueing(it, cpu >= NR_CPUS ? queue_work(wq, &it->dw.work) :
@@ -438,10 +440,10 @@ enum delayed_call {
 			* a pending queueing, which it takes over */
 };
 
-static bool item_queue_delayed(struct torture_item *it, unsigned int cpu, u64 delay_ns,
-			       enum delayed_call call)
+static bool torture_item_queue_delayed(struct torture_item *it, unsigned int cpu, u64 delay_ns,
+				       enum delayed_call call)
 {
-	struct workqueue_struct *wq = run.wqs[it->wq];
+	struct workqueue_struct *wq = torture_run.wqs[it->wq];
 
 	count_queueing(it, cpu);
 	if (call == MOD_DELAYED) {
@@ -467,14 +469,15 @@ static void ordered_queue(struct prng *r)
 	unsigned long flags = spin_lock_irqsave(&ordered_lock);
 
 	for (unsigned int i = 0; i < NR_ORDERED; i++) {
-		struct torture_item *it = &run.items[run.first_ordered + (start + i) % NR_ORDERED];
+		struct torture_item *it =
+			&torture_run.items[torture_run.first_ordered + (start + i) % NR_ORDERED];
 
 		if (it->busy)
 			continue;
 		it->busy = true;
-		it->seq = ++run.ordered_next_seq;
+		it->seq = ++torture_run.ordered_next_seq;
 		/* It can fail: a cancel holds the item's PENDING bit for a moment. */
-		if (!item_queue(it, WORK_CPU_UNBOUND))
+		if (!torture_item_queue(it, WORK_CPU_UNBOUND))
 			it->busy = false;
 		break;
 	}
@@ -487,28 +490,29 @@ static void item_fn(struct work_struct *w)
 {
 	struct torture_item *it = container_of(w, struct torture_item, dw.work);
 	int inside = atomic_inc_return(&it->inside);
-	unsigned int cpu = check_cpu("item", it->name);
+	unsigned int cpu = torture_check_cpu("item", it->name);
 	unsigned int target = READ_ONCE(it->target);
 
 	if (inside != 1)
-		violation("item %s: %d executions at once (one on cpu%u)", it->name, inside, cpu);
+		torture_violation("item %s: %d executions at once (one on cpu%u)", it->name, inside,
+				  cpu);
 	if (target < NR_CPUS && target != cpu && (cpu_going_down(target) || !cpu_online(target)))
-		atomic_long_inc(&run.ran_elsewhere);
+		atomic_long_inc(&torture_run.ran_elsewhere);
 	if (it->flags & TI_ORDERED) {
-		int n = atomic_inc_return(&run.ordered_inside);
+		int n = atomic_inc_return(&torture_run.ordered_inside);
 
 		if (n != 1)
-			violation("ordered workqueue: %d items at once (%s among them)", n,
-				  it->name);
+			torture_violation("ordered workqueue: %d items at once (%s among them)", n,
+					  it->name);
 		unsigned long flags = spin_lock_irqsave(&ordered_lock);
-		u64 seq = it->seq, last = run.ordered_last_run;
+		u64 seq = it->seq, last = torture_run.ordered_last_run;
 
-		if (seq > run.ordered_last_run)
-			run.ordered_last_run = seq;
+		if (seq > torture_run.ordered_last_run)
+			torture_run.ordered_last_run = seq;
 		spin_unlock_irqrestore(&ordered_lock, flags);
 		if (seq <= last)
-			violation("ordered workqueue: %s (queued #%lu) ran after #%lu", it->name,
-				  UL(seq), UL(last));
+			torture_violation("ordered workqueue: %s (queued #%lu) ran after #%lu",
+					  it->name, UL(seq), UL(last));
 	}
 	if (it->flags & TI_SLEEP)
 		msleep(prng_below(&it->rng, 4));
@@ -517,17 +521,19 @@ static void item_fn(struct work_struct *w)
 	if (it->flags & TI_SPIN)
 		udelay(prng_below(&it->rng, 301));
 	if (it->flags & (TI_SLEEP | TI_LONG | TI_SPIN))
-		check_cpu("item", it->name);
-	if ((it->flags & TI_REQUEUE) && !READ_ONCE(run.stopping) && prng_below(&it->rng, 4)) {
+		torture_check_cpu("item", it->name);
+	if ((it->flags & TI_REQUEUE) && !READ_ONCE(torture_run.stopping) &&
+	    prng_below(&it->rng, 4)) {
 		unsigned int c = random_queue_cpu(&it->rng);
 
 		if (it->flags & TI_DELAYED)
-			item_queue_delayed(it, c, random_delay_ns(&it->rng, 3), QUEUE_DELAYED);
+			torture_item_queue_delayed(it, c, torture_random_delay_ns(&it->rng, 3),
+						   QUEUE_DELAYED);
 		else
-			item_queue(it, c);
+			torture_item_queue(it, c);
 	}
 	if (it->flags & TI_ORDERED) {
-		atomic_dec(&run.ordered_inside);
+		atomic_dec(&torture_run.ordered_inside);
 		ordered_release(it);
 	}
 	atomic_long_inc(&it->executed);
@@ -543,15 +549,15 @@ static void torture_timer_fn(struct timer_list *t)
 	unsigned int cpu = smp_processor_id();
 
 	if (!cpu_online(cpu)) {
-		WRITE_ONCE(run.timer_offline_cpu, cpu);
-		atomic_inc(&run.timer_offline_fires);
+		WRITE_ONCE(torture_run.timer_offline_cpu, cpu);
+		atomic_inc(&torture_run.timer_offline_fires);
 	}
 	atomic_long_inc(&tt->fired);
 }
 
 /* Owner only. cpu >= NR_CPUS: on this CPU (mod_timer), else add_timer_on
  * (the caller makes sure that CPU stays online meanwhile). */
-static void timer_arm(struct torture_timer *tt, u64 delay_ns, unsigned int cpu)
+static void torture_timer_arm(struct torture_timer *tt, u64 delay_ns, unsigned int cpu)
 {
 	u64 expires = ktime_get_ns() + delay_ns;
 
@@ -568,7 +574,7 @@ static void timer_arm(struct torture_timer *tt, u64 delay_ns, unsigned int cpu)
 	add_timer_on(&tt->timer, expires, cpu);
 }
 
-static void timer_delete(struct torture_timer *tt)
+static void torture_timer_delete(struct torture_timer *tt)
 {
 	if (del_timer(&tt->timer))
 		atomic_long_inc(&tt->deleted);
@@ -576,51 +582,51 @@ static void timer_delete(struct torture_timer *tt)
 
 /* Owner only: a timer fires when due (later by what the host stalls), never
  * 30 s late. */
-static void timer_check_late(struct torture_timer *tt)
+static void torture_timer_check_late(struct torture_timer *tt)
 {
 	u64 now = ktime_get_ns();
 
 	if (!tt->late_reported && timer_pending(&tt->timer) && now > tt->expires + STALL_NS) {
 		tt->late_reported = true;
-		violation("timer %s expired %lu ms ago and has not fired", tt->name,
-			  UL((now - tt->expires) / NSEC_PER_MSEC));
+		torture_violation("timer %s expired %lu ms ago and has not fired", tt->name,
+				  UL((now - tt->expires) / NSEC_PER_MSEC));
 	}
 }
 
 /* ---- statistics --------------------------------------------------------- */
 
-static void lat_add(struct histogram *h, u64 ns)
+static void torture_lat_add(struct histogram *h, u64 ns)
 {
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
 	histogram_add(h, ns);
-	spin_unlock_irqrestore(&stats_lock, flags);
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 }
 
 /* The verdict only (lat_snapshot): copied under the lock, summarized
  * outside it. */
-static void lat_summary(const struct histogram *h, struct value_summary *out)
+static void torture_lat_summary(const struct histogram *h, struct value_summary *out)
 {
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
 	lat_snapshot = *h;
-	spin_unlock_irqrestore(&stats_lock, flags);
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 	histogram_summarize(&lat_snapshot, out);
 }
 
-static void read_hp_counts(struct hp_counts *c)
+static void torture_read_hp_counts(struct hp_counts *c)
 {
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
-	*c = run.hp;
-	spin_unlock_irqrestore(&stats_lock, flags);
+	*c = torture_run.hp;
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 }
 
-static u64 cycles_completed(void)
+static u64 torture_cycles_completed(void)
 {
 	struct hp_counts c;
 
-	read_hp_counts(&c);
+	torture_read_hp_counts(&c);
 	return c.cycles;
 }
 
@@ -629,13 +635,13 @@ struct work_totals {
 	u64 queued, executed, cancelled;
 };
 
-static void sum_items(struct work_totals *t)
+static void torture_sum_items(struct work_totals *t)
 {
 	*t = (struct work_totals){ 0 };
-	for (unsigned int i = 0; i < run.nr_items; i++) {
-		t->queued += atomic_long_read(&run.items[i].queued);
-		t->executed += atomic_long_read(&run.items[i].executed);
-		t->cancelled += atomic_long_read(&run.items[i].cancelled);
+	for (unsigned int i = 0; i < torture_run.nr_items; i++) {
+		t->queued += atomic_long_read(&torture_run.items[i].queued);
+		t->executed += atomic_long_read(&torture_run.items[i].executed);
+		t->cancelled += atomic_long_read(&torture_run.items[i].cancelled);
 	}
 }
 
@@ -650,15 +656,15 @@ enum hotplug_dir { TAKE_DOWN, BRING_UP };
 
 static bool host_mode(void)
 {
-	return run.params.hotplug != TORTURE_HOTPLUG_OWN;
+	return torture_run.params.hotplug != TORTURE_HOTPLUG_OWN;
 }
 
 static void count_overtaken(void)
 {
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
-	run.hp.overtaken++;
-	spin_unlock_irqrestore(&stats_lock, flags);
+	torture_run.hp.overtaken++;
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 }
 
 static u64 hp_calls(const struct cpuhp_stats *st)
@@ -694,9 +700,9 @@ static bool state_excused(const struct cpuhp_stats *before)
  * injected for this call may bring (0: none). The onoff thread. In the
  * host modes another caller may get there first: the CPU gone (-ENODEV),
  * already in the asked state (-EALREADY), the last one online (-EBUSY). */
-static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
+static int torture_timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 {
-	struct torture_slot *s = &run.slots[ONOFF_SLOT];
+	struct torture_slot *s = &torture_run.slots[ONOFF_SLOT];
 	bool up = dir == BRING_UP;
 	const char *op = up ? "cpu_up" : "cpu_down";
 	struct cpuhp_stats before = { 0 };
@@ -718,39 +724,40 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 		bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
 
 		if ((online == up || act == up || cpu_going_down(cpu)) && !state_excused(&before))
-			violation("after %s(%u) failed as injected (%s): online %d, active %d, "
-				  "going down %d",
-				  op, cpu, errno_name(err), online, act, cpu_going_down(cpu));
-		unsigned long flags = spin_lock_irqsave(&stats_lock);
+			torture_violation(
+				"after %s(%u) failed as injected (%s): online %d, active %d, "
+				"going down %d",
+				op, cpu, errno_name(err), online, act, cpu_going_down(cpu));
+		unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
 		if (up)
-			run.hp.failed_onlines++;
+			torture_run.hp.failed_onlines++;
 		else
-			run.hp.cancelled_offlines++;
-		spin_unlock_irqrestore(&stats_lock, flags);
+			torture_run.hp.cancelled_offlines++;
+		spin_unlock_irqrestore(&torture_stats_lock, flags);
 		return err;
 	}
 	if (err) {
-		violation("%s(%u) returned %d (%s)", op, cpu, err, errno_name(err));
+		torture_violation("%s(%u) returned %d (%s)", op, cpu, err, errno_name(err));
 		return err;
 	}
-	lat_add(up ? &run.lat_up : &run.lat_down, dt);
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	torture_lat_add(up ? &torture_run.lat_up : &torture_run.lat_down, dt);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
 	if (up)
-		run.hp.online++;
+		torture_run.hp.online++;
 	else
-		run.hp.offline++;
-	spin_unlock_irqrestore(&stats_lock, flags);
+		torture_run.hp.offline++;
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 	if (up)
-		cpumask_clear_cpu(cpu, &run.taken_down);
+		cpumask_clear_cpu(cpu, &torture_run.taken_down);
 	else
-		cpumask_set_cpu(cpu, &run.taken_down);
+		cpumask_set_cpu(cpu, &torture_run.taken_down);
 	bool online = cpu_online(cpu), act = cpumask_test_cpu(cpu, &cpu_active_mask);
 
 	if ((online != up || act != up || cpu_going_down(cpu)) && !state_excused(&before))
-		violation("after %s(%u) returned 0: online %d, active %d, going down %d", op, cpu,
-			  online, act, cpu_going_down(cpu));
+		torture_violation("after %s(%u) returned 0: online %d, active %d, going down %d",
+				  op, cpu, online, act, cpu_going_down(cpu));
 	/* Online again, each pool has a worker to run what is queued there
 	 * (none can go meanwhile: idle ones are culled down to two). */
 	for (unsigned int p = 0; up && p < WQ_NR_CPU_POOLS; p++) {
@@ -758,8 +765,8 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
 
 		workqueue_pool_stats(cpu, (enum wq_cpu_pool)p, &ps);
 		if (!ps.nr_workers && !state_excused(&before))
-			violation("cpu%u is online again, and its %s pool has no worker", cpu,
-				  p == WQ_POOL_HIGHPRI ? "high-priority" : "normal");
+			torture_violation("cpu%u is online again, and its %s pool has no worker",
+					  cpu, p == WQ_POOL_HIGHPRI ? "high-priority" : "normal");
 	}
 	return 0;
 }
@@ -768,14 +775,14 @@ static int timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail)
  * CPU of the onoff thread's current call (NR_CPUS: none). Its "down"
  * failing cancels an offline; its "up" failing makes cpu_up roll back. */
 static unsigned int step_fail_cpu = NR_CPUS; /* O */
-static bool step_added;			     /* TM */
+static bool torture_step_added;		     /* TM */
 
 static int step_fail_fn(unsigned int cpu)
 {
 	return cpu == READ_ONCE(step_fail_cpu) ? -ECANCELED : 0;
 }
 
-static struct cpuhp_step fail_step = {
+static struct cpuhp_step torture_fail_step = {
 	.name = "torture:fail",
 	.phase = CPUHP_ONLINE,
 	.startup = step_fail_fn,
@@ -788,14 +795,14 @@ static int hotplug_call(struct prng *r, unsigned int cpu, enum hotplug_dir dir)
 {
 	int may_fail = 0;
 
-	if (run.params.fail_steps && prng_below(r, 4) == 0) {
+	if (torture_run.params.fail_steps && prng_below(r, 4) == 0) {
 		WRITE_ONCE(step_fail_cpu, cpu);
 		may_fail = -ECANCELED;
-	} else if (run.params.fail_workers && prng_below(r, 4) == 0) {
+	} else if (torture_run.params.fail_workers && prng_below(r, 4) == 0) {
 		kthread_fail_next(1 + (unsigned int)prng_below(r, 3));
 		may_fail = -ENOMEM;
 	}
-	int err = timed_hotplug(cpu, dir, may_fail);
+	int err = torture_timed_hotplug(cpu, dir, may_fail);
 
 	if (may_fail == -ENOMEM)
 		kthread_fail_next(0);
@@ -809,26 +816,26 @@ enum cycle_kind {
 	UP_AT_ONCE, /* right after it, while the trustee may still run its work */
 };
 
-/* One more completed offline/online cycle (cycles_completed() reads them). */
+/* One more completed offline/online cycle (torture_cycles_completed() reads them). */
 static void count_cycle(enum cycle_kind kind)
 {
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
-	WRITE_ONCE(run.hp.cycles, run.hp.cycles + 1);
-	run.hp.quick_onlines += kind == UP_AT_ONCE;
-	spin_unlock_irqrestore(&stats_lock, flags);
+	WRITE_ONCE(torture_run.hp.cycles, torture_run.hp.cycles + 1);
+	torture_run.hp.quick_onlines += kind == UP_AT_ONCE;
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 }
 
 /* A call that must fail, with the error hotplug.h documents. */
 static void probe_one(const char *call, unsigned int cpu, int err, int want, int also)
 {
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
-	run.hp.probes++;
-	spin_unlock_irqrestore(&stats_lock, flags);
+	torture_run.hp.probes++;
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 	if (err != want && err != also)
-		violation("%s(%u) returned %d (%s), expected %s", call, cpu, err, errno_name(err),
-			  errno_name(want));
+		torture_violation("%s(%u) returned %d (%s), expected %s", call, cpu, err,
+				  errno_name(err), errno_name(want));
 }
 
 /* In the host modes only the calls no other caller can make succeed: on
@@ -839,11 +846,11 @@ static void probe(struct prng *r)
 	unsigned int cpu, online_cand = NR_CPUS, offline_cand = NR_CPUS;
 	bool host = host_mode();
 
-	for (unsigned int i = 0; i < run.nr_cand && !host; i++) {
-		if (cpu_online(run.cand[i]))
-			online_cand = run.cand[i];
+	for (unsigned int i = 0; i < torture_run.nr_cand && !host; i++) {
+		if (cpu_online(torture_run.cand[i]))
+			online_cand = torture_run.cand[i];
 		else
-			offline_cand = run.cand[i];
+			offline_cand = torture_run.cand[i];
 	}
 	switch (prng_below(r, 4)) {
 	case 0:
@@ -883,27 +890,29 @@ static void doom(struct prng *r, unsigned int cpu, enum doom_time when)
 {
 	bool before = when == BEFORE_DOWN;
 
-	for (unsigned int i = 0; i < run.nr_shared; i++) {
-		struct torture_item *it = &run.items[i];
+	for (unsigned int i = 0; i < torture_run.nr_shared; i++) {
+		struct torture_item *it = &torture_run.items[i];
 
 		if (!(it->flags & TI_DOOM))
 			continue;
 		if (it->flags & TI_DELAYED)
-			item_queue_delayed(it, cpu, random_delay_ns(r, before ? 20 : 3),
-					   QUEUE_DELAYED);
+			torture_item_queue_delayed(it, cpu,
+						   torture_random_delay_ns(r, before ? 20 : 3),
+						   QUEUE_DELAYED);
 		else
-			item_queue(it, cpu);
+			torture_item_queue(it, cpu);
 	}
 	/* Only this thread takes CPUs down: cpu stays online until we do (not
 	 * so in the host modes: add_timer_on() wants an online CPU). */
 	if (before && !host_mode())
-		timer_arm(&run.timers[ONOFF_TIMER], random_delay_ns(r, 100), cpu);
+		torture_timer_arm(&torture_run.timers[ONOFF_TIMER], torture_random_delay_ns(r, 100),
+				  cpu);
 }
 
 /* torture_fail_workers, now and then: a hand-over starved of workers.
  * Before the offline, no pool may grow (wq_max_workers 1) and the pool of
  * the trustees' workqueue (the unbound high-priority one) has no idle
- * worker (items at a gate, of run.starve_wq which shares it, take them one
+ * worker (items at a gate, of torture_run.starve_wq which shares it, take them one
  * by one);
  * after it, no thread can be made at all. The offline CPU's trustees must
  * still start (by their workqueue's rescuer), and an item of the
@@ -940,7 +949,7 @@ static void starve_item_fn(struct work_struct *w)
 		while (!(__ok = (cond)) && ktime_get_ns() - __t0 < STARVE_LIMIT_NS)                \
 			msleep(1);                                                                 \
 		if (!__ok)                                                                         \
-			violation("starved hand-over: " fmt, ##__VA_ARGS__);                       \
+			torture_violation("starved hand-over: " fmt, ##__VA_ARGS__);               \
 		__ok;                                                                              \
 	})
 
@@ -957,7 +966,7 @@ static unsigned int trustee_idle(void)
 {
 	struct wq_pool_stats st;
 
-	workqueue_wq_pool_stats(run.starve_wq, WORK_CPU_UNBOUND, &st);
+	workqueue_wq_pool_stats(torture_run.starve_wq, WORK_CPU_UNBOUND, &st);
 	return st.nr_idle;
 }
 
@@ -980,7 +989,7 @@ static void starve_begin(unsigned int cpu)
 		struct work_struct *w = &starve_blockers[starve_queued++];
 
 		INIT_WORK(w, starve_blocker_fn);
-		queue_work(run.starve_wq, w);
+		queue_work(torture_run.starve_wq, w);
 		int inside = atomic_read(&starve_inside);
 
 		starve_wait(atomic_read(&starve_inside) > inside ||
@@ -993,7 +1002,7 @@ static void starve_begin(unsigned int cpu)
 /* cpu went down while starved. */
 static void starve_check(unsigned int cpu)
 {
-	struct torture_slot *s = &run.slots[ONOFF_SLOT];
+	struct torture_slot *s = &torture_run.slots[ONOFF_SLOT];
 	struct wq_pool_stats before, after;
 
 	slot_begin(s, "starved hand-over", torture_wq_names[TWQ_HIGHPRI], cpu);
@@ -1009,19 +1018,19 @@ static void starve_check(unsigned int cpu)
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &before);
 	init_completion(&starve_ran);
 	starve_ran_on = NR_CPUS;
-	queue_work_on(cpu, run.wqs[TWQ_HIGHPRI], &starve_item);
+	queue_work_on(cpu, torture_run.wqs[TWQ_HIGHPRI], &starve_item);
 	if (starve_wait(completion_done(&starve_ran),
 			"an item of %s for offline cpu%u did not run within 30 s with no "
 			"worker to be made",
 			torture_wq_names[TWQ_HIGHPRI], cpu) &&
 	    starve_ran_on == cpu)
-		violation("starved hand-over: an item for offline cpu%u ran on it", cpu);
+		torture_violation("starved hand-over: an item for offline cpu%u ran on it", cpu);
 	workqueue_pool_stats(cpu, WQ_POOL_HIGHPRI, &after);
-	WRITE_ONCE(run.nr_starved, run.nr_starved + 1);
+	WRITE_ONCE(torture_run.nr_starved, torture_run.nr_starved + 1);
 	if (full)
-		WRITE_ONCE(run.nr_starved_full, run.nr_starved_full + 1);
+		WRITE_ONCE(torture_run.nr_starved_full, torture_run.nr_starved_full + 1);
 	if (after.nr_rescued > before.nr_rescued)
-		WRITE_ONCE(run.nr_starved_rescued, run.nr_starved_rescued + 1);
+		WRITE_ONCE(torture_run.nr_starved_rescued, torture_run.nr_starved_rescued + 1);
 	slot_end(s);
 }
 
@@ -1037,24 +1046,25 @@ static void starve_end(void)
 
 static bool onoff_should_end(void)
 {
-	if (READ_ONCE(run.stop_requested) ||
-	    atomic_long_read(&run.nr_violations) >= VIOLATIONS_ABORT)
+	if (READ_ONCE(torture_run.stop_requested) ||
+	    atomic_long_read(&torture_run.nr_violations) >= VIOLATIONS_ABORT)
 		return true;
-	if (run.params.cycles)
-		return cycles_completed() >= run.params.cycles;
-	return run.params.duration_s &&
-	       ktime_get_ns() - run.start_ns >= (u64)run.params.duration_s * NSEC_PER_SEC;
+	if (torture_run.params.cycles)
+		return torture_cycles_completed() >= torture_run.params.cycles;
+	return torture_run.params.duration_s &&
+	       ktime_get_ns() - torture_run.start_ns >=
+		       (u64)torture_run.params.duration_s * NSEC_PER_SEC;
 }
 
 /* idle: the round made no hotplug call (there was none to make). */
 static void onoff_pause(bool idle)
 {
-	unsigned int ms = run.params.interval_ms;
+	unsigned int ms = torture_run.params.interval_ms;
 
 	if (idle && ms < IDLE_PAUSE_MS)
 		ms = IDLE_PAUSE_MS;
 	if (ms)
-		wait_event_timeout(onoff_wait, READ_ONCE(run.stop_requested),
+		wait_event_timeout(torture_onoff_wait, READ_ONCE(torture_run.stop_requested),
 				   (u64)ms * NSEC_PER_MSEC);
 }
 
@@ -1065,7 +1075,7 @@ static unsigned int pick_cpu(struct prng *r)
 	struct cpumask m;
 
 	if (!host_mode())
-		return run.cand[prng_below(r, run.nr_cand)];
+		return torture_run.cand[prng_below(r, torture_run.nr_cand)];
 	cpumask_copy(&m, &cpu_present_mask);
 	cpumask_clear_cpu(0, &m);
 	unsigned int n = cpumask_weight(&m);
@@ -1080,23 +1090,25 @@ static bool inject_due(void)
 	struct cpuhp_stats now;
 
 	if (!host_mode())
-		return cycles_completed() >= 10;
+		return torture_cycles_completed() >= 10;
 	cpuhp_get_stats(&now);
-	return now.nr_down + now.nr_up - run.hp_before.nr_down - run.hp_before.nr_up >= 20;
+	return now.nr_down + now.nr_up - torture_run.hp_before.nr_down -
+		       torture_run.hp_before.nr_up >=
+	       20;
 }
 
-static void end_run(void);
+static void torture_end_run(void);
 
 /* The harness's self-test: faults the torture must catch. */
 static void inject_fault(void)
 {
-	struct torture_slot *s = &run.slots[ONOFF_SLOT];
+	struct torture_slot *s = &torture_run.slots[ONOFF_SLOT];
 
-	if (run.params.inject == TORTURE_INJECT_LOST) {
+	if (torture_run.params.inject == TORTURE_INJECT_LOST) {
 		pr_notice("injecting a fault: a queueing of %s that never happens\n",
-			  run.items[0].name);
-		atomic_long_inc(&run.items[0].queued);
-	} else if (run.params.inject == TORTURE_INJECT_HANG) {
+			  torture_run.items[0].name);
+		atomic_long_inc(&torture_run.items[0].queued);
+	} else if (torture_run.params.inject == TORTURE_INJECT_HANG) {
 		pr_notice("injecting a fault: torture/onoff hangs\n");
 		slot_begin(s, "injected hang", NULL, 0);
 		for (;;)
@@ -1104,23 +1116,24 @@ static void inject_fault(void)
 	}
 }
 
-static int onoff_thread(void *arg)
+static int torture_onoff_thread(void *arg)
 {
 	struct prng *r = arg;
 	bool injected = false;
 
 	while (!onoff_should_end()) {
-		if (run.params.inject && !injected && inject_due()) {
+		if (torture_run.params.inject && !injected && inject_due()) {
 			inject_fault();
 			injected = true;
 		}
-		check_cpu("thread", "torture/onoff");
-		timer_check_late(&run.timers[ONOFF_TIMER]);
+		torture_check_cpu("thread", "torture/onoff");
+		torture_timer_check_late(&torture_run.timers[ONOFF_TIMER]);
 		if (prng_below(r, 16) == 0)
 			probe(r);
-		if (run.params.hotplug == TORTURE_HOTPLUG_HOST) {
-			wait_event_timeout(onoff_wait, READ_ONCE(run.stop_requested),
-					   (u64)max(run.params.interval_ms, HOST_PAUSE_MS) *
+		if (torture_run.params.hotplug == TORTURE_HOTPLUG_HOST) {
+			wait_event_timeout(torture_onoff_wait,
+					   READ_ONCE(torture_run.stop_requested),
+					   (u64)max(torture_run.params.interval_ms, HOST_PAUSE_MS) *
 						   NSEC_PER_MSEC);
 			continue;
 		}
@@ -1129,7 +1142,7 @@ static int onoff_thread(void *arg)
 		if (cpu >= NR_CPUS) {
 			onoff_pause(true);
 		} else if (cpu_online(cpu)) {
-			bool starve = run.params.fail_workers && prng_below(r, 4) == 0;
+			bool starve = torture_run.params.fail_workers && prng_below(r, 4) == 0;
 
 			if (starve)
 				starve_begin(cpu);
@@ -1145,7 +1158,7 @@ static int onoff_thread(void *arg)
 			/* Sometimes at once, while the trustee still has work. */
 			if (!down && prng_below(r, 4) == 0 && !hotplug_call(r, cpu, BRING_UP))
 				count_cycle(UP_AT_ONCE);
-		} else if (cpumask_test_cpu(cpu, &run.taken_down)) {
+		} else if (cpumask_test_cpu(cpu, &torture_run.taken_down)) {
 			if (!hotplug_call(r, cpu, BRING_UP))
 				count_cycle(UP_LATER);
 		} else {
@@ -1154,7 +1167,7 @@ static int onoff_thread(void *arg)
 		}
 		onoff_pause(false);
 	}
-	end_run();
+	torture_end_run();
 	return 0;
 }
 
@@ -1162,15 +1175,17 @@ static int onoff_thread(void *arg)
 
 static struct torture_item *random_shared(struct prng *r)
 {
-	return &run.items[prng_below(r, run.nr_shared)];
+	return &torture_run.items[prng_below(r, torture_run.nr_shared)];
 }
 
 /* Shared and ordered items: anyone may flush or cancel them. */
 static struct torture_item *random_flushable(struct prng *r)
 {
-	unsigned int i = prng_below(r, run.nr_shared + NR_ORDERED);
+	unsigned int i = prng_below(r, torture_run.nr_shared + NR_ORDERED);
 
-	return &run.items[i < run.nr_shared ? i : run.first_ordered + (i - run.nr_shared)];
+	return &torture_run.items[i < torture_run.nr_shared ?
+					  i :
+					  torture_run.first_ordered + (i - torture_run.nr_shared)];
 }
 
 enum cancel_wait {
@@ -1178,7 +1193,7 @@ enum cancel_wait {
 	CANCEL_SYNC,   /* the _sync ones: also wait for a running execution */
 };
 
-/* The name of the call do_flush() / do_cancel() makes for it. */
+/* The name of the call torture_do_flush() / do_cancel() makes for it. */
 static const char *flush_call(const struct torture_item *it)
 {
 	return it->flags & TI_DELAYED ? "flush_delayed_work" : "flush_work";
@@ -1191,7 +1206,7 @@ static const char *cancel_call(const struct torture_item *it, enum cancel_wait w
 	return wait == CANCEL_SYNC ? "cancel_work_sync" : "cancel_work";
 }
 
-static void do_flush(struct torture_slot *s, struct torture_item *it)
+static void torture_do_flush(struct torture_slot *s, struct torture_item *it)
 {
 	slot_begin(s, flush_call(it), it->name, 0);
 	if (it->flags & TI_DELAYED)
@@ -1199,7 +1214,7 @@ static void do_flush(struct torture_slot *s, struct torture_item *it)
 	else
 		flush_work(&it->dw.work);
 	slot_end(s);
-	atomic_long_inc(&run.nr_flushes);
+	atomic_long_inc(&torture_run.nr_flushes);
 }
 
 static bool do_cancel(struct torture_slot *s, struct torture_item *it, enum cancel_wait wait)
@@ -1212,7 +1227,7 @@ static bool do_cancel(struct torture_slot *s, struct torture_item *it, enum canc
 	else
 		ret = sync ? cancel_work_sync(&it->dw.work) : cancel_work(&it->dw.work);
 	slot_end(s);
-	atomic_long_inc(&run.nr_cancels);
+	atomic_long_inc(&torture_run.nr_cancels);
 	if (ret) {
 		atomic_long_inc(&it->cancelled);
 		if (it->flags & TI_ORDERED)
@@ -1221,12 +1236,12 @@ static bool do_cancel(struct torture_slot *s, struct torture_item *it, enum canc
 	return ret;
 }
 
-static void do_flush_workqueue(struct torture_slot *s, enum torture_wq w)
+static void torture_do_flush_workqueue(struct torture_slot *s, enum torture_wq w)
 {
 	slot_begin(s, "flush_workqueue", torture_wq_names[w], 0);
-	flush_workqueue(run.wqs[w]);
+	flush_workqueue(torture_run.wqs[w]);
 	slot_end(s);
-	atomic_long_inc(&run.nr_flushes);
+	atomic_long_inc(&torture_run.nr_flushes);
 }
 
 /* A private item after a flush or a _sync cancel: nothing in flight, and
@@ -1240,35 +1255,39 @@ static void private_check(struct torture_item *it, const char *after)
 	int inside = atomic_read(&it->inside);
 
 	if (e + c != q || pending || inside)
-		violation("%s returned early: item %s queued %ld, ran %ld, cancelled %ld%s%s",
-			  after, it->name, q, e, c, pending ? ", still pending" : "",
-			  inside ? ", still running" : "");
+		torture_violation(
+			"%s returned early: item %s queued %ld, ran %ld, cancelled %ld%s%s", after,
+			it->name, q, e, c, pending ? ", still pending" : "",
+			inside ? ", still running" : "");
 	it->idle_executed = e;
 	it->idle_after = after;
 }
 
 /* A private item idle since a flush or _sync cancel has not run since. */
-static void private_idle_check(struct torture_item *it)
+static void torture_private_idle_check(struct torture_item *it)
 {
 	long e = atomic_long_read(&it->executed);
 
 	if (it->idle_after && e != it->idle_executed)
-		violation("item %s ran %ld more time(s) after %s returned, not queued again",
-			  it->name, e - it->idle_executed, it->idle_after);
+		torture_violation(
+			"item %s ran %ld more time(s) after %s returned, not queued again",
+			it->name, e - it->idle_executed, it->idle_after);
 	it->idle_after = NULL;
 }
 
 static void private_queue(struct torture_item *it, struct prng *r)
 {
-	private_idle_check(it);
-	bool ok = it->flags & TI_DELAYED ?
-			  item_queue_delayed(it, random_present_cpu(r), random_delay_ns(r, 3),
-					     prng_below(r, 2) ? MOD_DELAYED : QUEUE_DELAYED) :
-			  item_queue(it, random_queue_cpu(r));
+	torture_private_idle_check(it);
+	bool ok =
+		it->flags & TI_DELAYED ?
+			torture_item_queue_delayed(it, random_present_cpu(r),
+						   torture_random_delay_ns(r, 3),
+						   prng_below(r, 2) ? MOD_DELAYED : QUEUE_DELAYED) :
+			torture_item_queue(it, random_queue_cpu(r));
 
 	/* Idle since its last flush or _sync cancel: a queueing must succeed. */
 	if (!ok)
-		violation("private item %s was still pending when queued again", it->name);
+		torture_violation("private item %s was still pending when queued again", it->name);
 }
 
 /* A plain (not delayed) item on workqueue w? */
@@ -1299,7 +1318,7 @@ static void private_op(struct stress *st, struct torture_slot *s)
 		for (unsigned int i = 0; i < NR_PRIVATE; i++)
 			if (plain_on(st->priv[i], w))
 				private_queue(st->priv[i], r);
-		do_flush_workqueue(s, w);
+		torture_do_flush_workqueue(s, w);
 		for (unsigned int i = 0; i < NR_PRIVATE; i++)
 			if (plain_on(st->priv[i], w))
 				private_check(st->priv[i], "flush_workqueue");
@@ -1309,7 +1328,7 @@ static void private_op(struct stress *st, struct torture_slot *s)
 		private_queue(it, r);
 		if (op == 3)
 			msleep(prng_below(r, 4));
-		do_flush(s, it);
+		torture_do_flush(s, it);
 		private_check(it, flush_call(it));
 		break;
 	}
@@ -1330,9 +1349,9 @@ static void hop(struct stress *st, struct torture_slot *s)
 
 	slot_end(s);
 	if (err && err != -EINVAL) /* -EINVAL: it went down meanwhile */
-		violation("set_cpus_allowed(cpu%u) returned %d", cpu, err);
-	check_cpu("thread", current->name);
-	timer_arm(&run.timers[st->id], random_delay_ns(r, 50), NR_CPUS);
+		torture_violation("set_cpus_allowed(cpu%u) returned %d", cpu, err);
+	torture_check_cpu("thread", current->name);
+	torture_timer_arm(&torture_run.timers[st->id], torture_random_delay_ns(r, 50), NR_CPUS);
 	if (prng_below(r, 64))
 		set_cpus_allowed(current, &cpu_possible_mask);
 }
@@ -1358,41 +1377,42 @@ static void change_attrs(struct stress *st, struct torture_slot *s)
 	bool has_boot_cpu = cpumask_test_cpu(0, &a.cpumask);
 
 	slot_begin(s, "apply_workqueue_attrs", torture_wq_names[which], a.nice);
-	int err = apply_workqueue_attrs(run.wqs[which], &a);
+	int err = apply_workqueue_attrs(torture_run.wqs[which], &a);
 
 	slot_end(s);
 	if (!err)
-		atomic_long_inc(&run.nr_attrs);
-	else if (!(err == -EINVAL && !has_boot_cpu) && !(err == -ENOMEM && run.params.fail_workers))
-		violation("apply_workqueue_attrs(%s, nice %d) returned %d (%s)",
-			  torture_wq_names[which], a.nice, err, errno_name(err));
+		atomic_long_inc(&torture_run.nr_attrs);
+	else if (!(err == -EINVAL && !has_boot_cpu) &&
+		 !(err == -ENOMEM && torture_run.params.fail_workers))
+		torture_violation("apply_workqueue_attrs(%s, nice %d) returned %d (%s)",
+				  torture_wq_names[which], a.nice, err, errno_name(err));
 }
 
 static int stress_thread(void *arg)
 {
 	struct stress *st = arg;
 	struct prng *r = &st->rng;
-	struct torture_slot *s = &run.slots[st->id];
+	struct torture_slot *s = &torture_run.slots[st->id];
 
-	while (!READ_ONCE(run.stopping)) {
+	while (!READ_ONCE(torture_run.stopping)) {
 		unsigned int op = prng_below(r, 64);
 		struct torture_item *it;
 
 		if (op < 24) {
 			it = random_shared(r);
 			if (it->flags & TI_DELAYED)
-				item_queue_delayed(it, random_queue_cpu(r), random_delay_ns(r, 4),
-						   prng_below(r, 3) == 0 ? MOD_DELAYED :
-									   QUEUE_DELAYED);
+				torture_item_queue_delayed(
+					it, random_queue_cpu(r), torture_random_delay_ns(r, 4),
+					prng_below(r, 3) == 0 ? MOD_DELAYED : QUEUE_DELAYED);
 			else
-				item_queue(it, random_queue_cpu(r));
+				torture_item_queue(it, random_queue_cpu(r));
 		} else if (op < 30) {
-			do_flush(s, random_flushable(r));
+			torture_do_flush(s, random_flushable(r));
 		} else if (op < 36) {
 			do_cancel(s, random_flushable(r),
 				  prng_below(r, 4) ? CANCEL_SYNC : CANCEL_NOWAIT);
 		} else if (op < 38) {
-			do_flush_workqueue(s, (enum torture_wq)prng_below(r, NR_TWQ));
+			torture_do_flush_workqueue(s, (enum torture_wq)prng_below(r, NR_TWQ));
 		} else if (op < 46) {
 			ordered_queue(r);
 		} else if (op < 54) {
@@ -1400,14 +1420,14 @@ static int stress_thread(void *arg)
 		} else if (op < 58) {
 			hop(st, s);
 		} else if (op < 60) {
-			timer_delete(&run.timers[st->id]);
-		} else if (op == 60 && run.params.attrs) {
+			torture_timer_delete(&torture_run.timers[st->id]);
+		} else if (op == 60 && torture_run.params.attrs) {
 			change_attrs(st, s);
 		} else {
 			msleep(1 + prng_below(r, 2));
 		}
-		check_cpu("thread", current->name);
-		timer_check_late(&run.timers[st->id]);
+		torture_check_cpu("thread", current->name);
+		torture_timer_check_late(&torture_run.timers[st->id]);
 	}
 	set_cpus_allowed(current, &cpu_possible_mask);
 	complete(&st->done);
@@ -1418,7 +1438,7 @@ static int stress_thread(void *arg)
 
 /* How a run reaches its verdict. */
 enum run_end {
-	RUN_ENDED,   /* end_run(): the threads stopped, the end checks are done */
+	RUN_ENDED,   /* torture_end_run(): the threads stopped, the end checks are done */
 	RUN_GAVE_UP, /* threads are stuck: the verdict without them */
 };
 
@@ -1427,7 +1447,7 @@ static void report_verdict(enum run_end how);
 static void watch_slots(u64 now, u64 *first_stall)
 {
 	for (unsigned int i = 0; i < NR_SLOTS; i++) {
-		struct torture_slot *s = &run.slots[i];
+		struct torture_slot *s = &torture_run.slots[i];
 		u64 st = READ_ONCE(s->state);
 
 		if (!(st & 1) || st != s->seen_state) {
@@ -1446,11 +1466,11 @@ static void watch_slots(u64 now, u64 *first_stall)
 			continue; /* it returned just now */
 		s->reported = true;
 		if (obj)
-			violation("%s: %s(%s) has not returned after %lu s", s->thread, what, obj,
-				  UL((now - s->seen_since) / NSEC_PER_SEC));
+			torture_violation("%s: %s(%s) has not returned after %lu s", s->thread,
+					  what, obj, UL((now - s->seen_since) / NSEC_PER_SEC));
 		else
-			violation("%s: %s(%d) has not returned after %lu s", s->thread, what, arg,
-				  UL((now - s->seen_since) / NSEC_PER_SEC));
+			torture_violation("%s: %s(%d) has not returned after %lu s", s->thread,
+					  what, arg, UL((now - s->seen_since) / NSEC_PER_SEC));
 		if (!*first_stall) {
 			*first_stall = now;
 			sched_dump_threads();
@@ -1462,28 +1482,30 @@ static void watch_slots(u64 now, u64 *first_stall)
 /* Never more executions and cancels than queueings, at any time. */
 static void watch_counts(void)
 {
-	for (unsigned int i = 0; i < run.nr_items; i++) {
-		struct torture_item *it = &run.items[i];
+	for (unsigned int i = 0; i < torture_run.nr_items; i++) {
+		struct torture_item *it = &torture_run.items[i];
 		long e = atomic_long_read(&it->executed), c = atomic_long_read(&it->cancelled);
 		long q = atomic_long_read(&it->queued);
 
 		if (e + c > q && !it->over_reported) {
 			it->over_reported = true;
-			violation("item %s ran %ld times and was cancelled %ld times, queued only "
-				  "%ld",
-				  it->name, e, c, q);
+			torture_violation(
+				"item %s ran %ld times and was cancelled %ld times, queued only "
+				"%ld",
+				it->name, e, c, q);
 		}
 	}
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		struct torture_timer *tt = &run.timers[i];
+		struct torture_timer *tt = &torture_run.timers[i];
 		long f = atomic_long_read(&tt->fired), d = atomic_long_read(&tt->deleted);
 		long a = atomic_long_read(&tt->armed);
 
 		if (f + d > a && !tt->over_reported) {
 			tt->over_reported = true;
-			violation("timer %s fired %ld times and was deleted %ld times, armed only "
-				  "%ld",
-				  tt->name, f, d, a);
+			torture_violation(
+				"timer %s fired %ld times and was deleted %ld times, armed only "
+				"%ld",
+				tt->name, f, d, a);
 		}
 	}
 }
@@ -1493,16 +1515,16 @@ static void print_progress(u64 now)
 	struct work_totals works;
 	struct hp_counts hp;
 
-	sum_items(&works);
-	read_hp_counts(&hp);
+	torture_sum_items(&works);
+	torture_read_hp_counts(&hp);
 	pr_info("%lu s: %lu cycles (%lu offline, %lu online), %lu works run, %ld violations\n",
-		UL((now - run.start_ns) / NSEC_PER_SEC), UL(hp.cycles), UL(hp.offline),
-		UL(hp.online), UL(works.executed), atomic_long_read(&run.nr_violations));
+		UL((now - torture_run.start_ns) / NSEC_PER_SEC), UL(hp.cycles), UL(hp.offline),
+		UL(hp.online), UL(works.executed), atomic_long_read(&torture_run.nr_violations));
 }
 
-static int watch_thread_fn(void *unused)
+static int torture_watch_thread_fn(void *unused)
 {
-	u64 first_stall = 0, next_progress = run.start_ns + PROGRESS_NS;
+	u64 first_stall = 0, next_progress = torture_run.start_ns + PROGRESS_NS;
 	int offline_fires_seen = 0;
 
 	while (!kthread_should_stop()) {
@@ -1511,16 +1533,17 @@ static int watch_thread_fn(void *unused)
 
 		watch_slots(now, &first_stall);
 		watch_counts();
-		check_kernel_reports();
-		int n = atomic_read(&run.timer_offline_fires);
+		torture_check_kernel_reports();
+		int n = atomic_read(&torture_run.timer_offline_fires);
 
 		if (n != offline_fires_seen) {
-			violation("a torture timer fired on cpu%u while it was offline (%d such so "
-				  "far)",
-				  READ_ONCE(run.timer_offline_cpu), n);
+			torture_violation(
+				"a torture timer fired on cpu%u while it was offline (%d such so "
+				"far)",
+				READ_ONCE(torture_run.timer_offline_cpu), n);
 			offline_fires_seen = n;
 		}
-		if (atomic_read(&run.verdict_given))
+		if (atomic_read(&torture_run.verdict_given))
 			continue;
 		if (first_stall && now - first_stall >= STALL_NS) {
 			pr_err("threads are stuck: ending the run without them\n");
@@ -1550,19 +1573,20 @@ static bool drain_items(struct torture_slot *s)
 	for (unsigned int round = 0; round < DRAIN_ROUNDS; round++) {
 		bool idle = true;
 
-		for (unsigned int i = 0; i < run.nr_items; i++)
-			do_flush(s, &run.items[i]);
+		for (unsigned int i = 0; i < torture_run.nr_items; i++)
+			torture_do_flush(s, &torture_run.items[i]);
 		for (unsigned int w = 0; w < NR_TWQ; w++)
-			do_flush_workqueue(s, (enum torture_wq)w);
-		for (unsigned int i = 0; i < run.nr_items; i++)
-			idle &= item_idle(&run.items[i]);
+			torture_do_flush_workqueue(s, (enum torture_wq)w);
+		for (unsigned int i = 0; i < torture_run.nr_items; i++)
+			idle &= item_idle(&torture_run.items[i]);
 		if (idle)
 			return true;
 	}
-	for (unsigned int i = 0; i < run.nr_items; i++)
-		if (!item_idle(&run.items[i]))
-			violation("item %s still pending or running after %u rounds of flushing",
-				  run.items[i].name, DRAIN_ROUNDS);
+	for (unsigned int i = 0; i < torture_run.nr_items; i++)
+		if (!item_idle(&torture_run.items[i]))
+			torture_violation(
+				"item %s still pending or running after %u rounds of flushing",
+				torture_run.items[i].name, DRAIN_ROUNDS);
 	return false;
 }
 
@@ -1570,20 +1594,21 @@ static bool drain_items(struct torture_slot *s)
  * inside its function. */
 static void check_items_balanced(void)
 {
-	for (unsigned int i = 0; i < run.nr_items; i++) {
-		struct torture_item *it = &run.items[i];
+	for (unsigned int i = 0; i < torture_run.nr_items; i++) {
+		struct torture_item *it = &torture_run.items[i];
 		long q = atomic_long_read(&it->queued), e = atomic_long_read(&it->executed);
 		long c = atomic_long_read(&it->cancelled);
 
 		if (e + c != q)
-			violation("item %s: queued %ld times, ran %ld, cancelled %ld (%s %ld)",
-				  it->name, q, e, c, e + c < q ? "lost" : "extra",
-				  e + c < q ? q - e - c : e + c - q);
+			torture_violation(
+				"item %s: queued %ld times, ran %ld, cancelled %ld (%s %ld)",
+				it->name, q, e, c, e + c < q ? "lost" : "extra",
+				e + c < q ? q - e - c : e + c - q);
 		if (atomic_read(&it->inside))
-			violation("item %s: %d executions still inside", it->name,
-				  atomic_read(&it->inside));
+			torture_violation("item %s: %d executions still inside", it->name,
+					  atomic_read(&it->inside));
 		if (it->flags & TI_PRIVATE)
-			private_idle_check(it);
+			torture_private_idle_check(it);
 	}
 }
 
@@ -1592,7 +1617,7 @@ static void check_items_balanced(void)
 static void check_timers_balanced(void)
 {
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		struct torture_timer *tt = &run.timers[i];
+		struct torture_timer *tt = &torture_run.timers[i];
 
 		if (del_timer_sync(&tt->timer))
 			atomic_long_inc(&tt->deleted);
@@ -1600,8 +1625,8 @@ static void check_timers_balanced(void)
 		long d = atomic_long_read(&tt->deleted);
 
 		if (f + d != a)
-			violation("timer %s: armed %ld times, fired %ld, deleted %ld", tt->name, a,
-				  f, d);
+			torture_violation("timer %s: armed %ld times, fired %ld, deleted %ld",
+					  tt->name, a, f, d);
 	}
 }
 
@@ -1625,9 +1650,10 @@ static void check_pools_rebound(void)
 			     h = workqueue_pool_unbound_workers(cpu, WQ_POOL_HIGHPRI);
 
 		if (n + h)
-			violation("cpu%u is online but %u normal and %u highpri workers are still "
-				  "unbound",
-				  cpu, n, h);
+			torture_violation(
+				"cpu%u is online but %u normal and %u highpri workers are still "
+				"unbound",
+				cpu, n, h);
 	}
 	if (left) { /* for whoever debugs it: the busy ones too */
 		workqueue_show();
@@ -1638,27 +1664,29 @@ static void check_pools_rebound(void)
 }
 
 /* cpuhp_get_stats() counted exactly our successful calls; in the host
- * modes, ours and those of others (whose count it gives run.hp). */
+ * modes, ours and those of others (whose count it gives torture_run.hp). */
 static void check_hotplug_counted(void)
 {
 	struct cpuhp_stats now;
 
 	cpuhp_get_stats(&now);
 	struct hp_counts hp;
-	u64 downs = now.nr_down - run.hp_before.nr_down, ups = now.nr_up - run.hp_before.nr_up;
+	u64 downs = now.nr_down - torture_run.hp_before.nr_down,
+	    ups = now.nr_up - torture_run.hp_before.nr_up;
 
-	read_hp_counts(&hp);
+	torture_read_hp_counts(&hp);
 	if (host_mode() ? downs < hp.offline || ups < hp.online :
 			  downs != hp.offline || ups != hp.online)
-		violation("cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu "
-			  "and %lu",
-			  UL(downs), UL(ups), UL(hp.offline), UL(hp.online));
+		torture_violation(
+			"cpuhp_get_stats: %lu offline and %lu online during the run, we made %lu "
+			"and %lu",
+			UL(downs), UL(ups), UL(hp.offline), UL(hp.online));
 	if (host_mode()) {
-		unsigned long flags = spin_lock_irqsave(&stats_lock);
+		unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
 
-		run.hp.others_offline = downs >= hp.offline ? downs - hp.offline : 0;
-		run.hp.others_online = ups >= hp.online ? ups - hp.online : 0;
-		spin_unlock_irqrestore(&stats_lock, flags);
+		torture_run.hp.others_offline = downs >= hp.offline ? downs - hp.offline : 0;
+		torture_run.hp.others_online = ups >= hp.online ? ups - hp.online : 0;
+		spin_unlock_irqrestore(&torture_stats_lock, flags);
 	}
 }
 
@@ -1669,8 +1697,9 @@ static void check_stacks_released(void)
 	unsigned int held = kstack_nr_held(NULL);
 
 	if (held && !cpus_in_transit())
-		violation("%u freed kernel stacks still held back, with no CPU starting or dying",
-			  held);
+		torture_violation(
+			"%u freed kernel stacks still held back, with no CPU starting or dying",
+			held);
 }
 
 /* The run did what it was asked: CPUs went offline and online (the cycles
@@ -1679,29 +1708,31 @@ static void check_stacks_released(void)
  * calls. */
 static void check_run_exercised(void)
 {
-	u64 cycles = cycles_completed();
+	u64 cycles = torture_cycles_completed();
 	struct work_totals works;
 	struct hp_counts hp;
 
-	sum_items(&works);
-	read_hp_counts(&hp);
+	torture_sum_items(&works);
+	torture_read_hp_counts(&hp);
 	if (!cycles && !host_mode())
-		violation("no offline/online cycle was completed");
+		torture_violation("no offline/online cycle was completed");
 	else if (host_mode() && !hp.offline && !hp.online && !hp.others_offline &&
 		 !hp.others_online)
-		violation("no CPU went offline or online during the run");
-	else if (run.params.cycles && cycles < run.params.cycles && !READ_ONCE(run.stop_requested))
-		violation("only %lu of %u cycles were done", UL(cycles), run.params.cycles);
+		torture_violation("no CPU went offline or online during the run");
+	else if (torture_run.params.cycles && cycles < torture_run.params.cycles &&
+		 !READ_ONCE(torture_run.stop_requested))
+		torture_violation("only %lu of %u cycles were done", UL(cycles),
+				  torture_run.params.cycles);
 	if (!works.executed)
-		violation("no work item ran");
-	if (run.params.fail_steps && !hp.cancelled_offlines && !hp.failed_onlines)
-		violation("torture_fail_steps: no call failed at its step");
-	if (run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
-		violation("torture_fail_workers: no call failed for want of a thread");
-	if (run.params.fail_workers && !READ_ONCE(run.nr_starved) && !host_mode())
-		violation("torture_fail_workers: no hand-over was starved of threads");
-	if (run.params.attrs && !atomic_long_read(&run.nr_attrs))
-		violation("torture_attrs: no attribute change was made");
+		torture_violation("no work item ran");
+	if (torture_run.params.fail_steps && !hp.cancelled_offlines && !hp.failed_onlines)
+		torture_violation("torture_fail_steps: no call failed at its step");
+	if (torture_run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
+		torture_violation("torture_fail_workers: no call failed for want of a thread");
+	if (torture_run.params.fail_workers && !READ_ONCE(torture_run.nr_starved) && !host_mode())
+		torture_violation("torture_fail_workers: no hand-over was starved of threads");
+	if (torture_run.params.attrs && !atomic_long_read(&torture_run.nr_attrs))
+		torture_violation("torture_attrs: no attribute change was made");
 }
 
 /* In a sanitized image, the data-race detector sampled the run at its
@@ -1712,9 +1743,9 @@ static void check_detector_sampled(void)
 	struct kcsan_stats during;
 	char why[TORTURE_REPORT_LEN];
 
-	kcsan_stats_since(&during, &run.kcsan_at_start);
+	kcsan_stats_since(&during, &torture_run.kcsan_at_start);
 	if (!kcsan_sampled(&during, why, sizeof(why)))
-		violation("%s", why);
+		torture_violation("%s", why);
 }
 
 /* The end state, once the stress threads have stopped and the items are
@@ -1726,52 +1757,53 @@ static void final_checks(void)
 	check_pools_rebound();
 	check_hotplug_counted();
 	check_stacks_released();
-	check_kernel_reports();
+	torture_check_kernel_reports();
 	check_run_exercised();
 	check_detector_sampled();
 }
 
-static void destroy_wqs(void)
+static void torture_destroy_wqs(void)
 {
 	for (unsigned int w = 0; w < NR_TWQ; w++) {
-		if (run.wqs[w])
-			destroy_workqueue(run.wqs[w]);
-		run.wqs[w] = NULL;
+		if (torture_run.wqs[w])
+			destroy_workqueue(torture_run.wqs[w]);
+		torture_run.wqs[w] = NULL;
 	}
-	if (run.starve_wq)
-		destroy_workqueue(run.starve_wq);
-	run.starve_wq = NULL;
+	if (torture_run.starve_wq)
+		destroy_workqueue(torture_run.starve_wq);
+	torture_run.starve_wq = NULL;
 }
 
 /* The onoff thread, once the cycles or the time are done: restore the
  * CPUs, stop the stress threads, drain everything, check the end state,
  * then report the verdict and stop the watchdog. */
-static void end_run(void)
+static void torture_end_run(void)
 {
-	struct torture_slot *s = &run.slots[ONOFF_SLOT];
+	struct torture_slot *s = &torture_run.slots[ONOFF_SLOT];
 	bool stuck = false;
 
 	/* Leave the CPUs as we found them (the stress goes on meanwhile); in
 	 * the host modes, bring back those we took down that are still there. */
-	for (unsigned int i = 0; i < run.nr_cand && !host_mode(); i++)
-		if (cpumask_test_cpu(run.cand[i], &run.initially_online) &&
-		    !cpu_online(run.cand[i]))
-			timed_hotplug(run.cand[i], BRING_UP, 0);
+	for (unsigned int i = 0; i < torture_run.nr_cand && !host_mode(); i++)
+		if (cpumask_test_cpu(torture_run.cand[i], &torture_run.initially_online) &&
+		    !cpu_online(torture_run.cand[i]))
+			torture_timed_hotplug(torture_run.cand[i], BRING_UP, 0);
 	unsigned int cpu;
 
-	for_each_cpu(cpu, &run.taken_down)
+	for_each_cpu(cpu, &torture_run.taken_down)
 		if (host_mode() && cpumask_test_cpu(cpu, &cpu_present_mask) && !cpu_online(cpu))
-			timed_hotplug(cpu, BRING_UP, 0);
-	WRITE_ONCE(run.stopping, true);
+			torture_timed_hotplug(cpu, BRING_UP, 0);
+	WRITE_ONCE(torture_run.stopping, true);
 	smp_mb();
-	for (unsigned int i = 0; i < run.params.threads; i++) {
-		slot_begin(s, "waiting for", run.stress[i].thread->name, 0);
-		u64 left = wait_for_completion_timeout(&run.stress[i].done, STOP_WAIT_NS);
+	for (unsigned int i = 0; i < torture_run.params.threads; i++) {
+		slot_begin(s, "waiting for", torture_run.stress[i].thread->name, 0);
+		u64 left = wait_for_completion_timeout(&torture_run.stress[i].done, STOP_WAIT_NS);
 
 		slot_end(s);
 		if (!left) {
-			violation("%s did not stop within %lu s", run.stress[i].thread->name,
-				  UL(STOP_WAIT_NS / NSEC_PER_SEC));
+			torture_violation("%s did not stop within %lu s",
+					  torture_run.stress[i].thread->name,
+					  UL(STOP_WAIT_NS / NSEC_PER_SEC));
 			stuck = true;
 		}
 	}
@@ -1779,32 +1811,32 @@ static void end_run(void)
 		report_verdict(RUN_GAVE_UP);
 		return; /* leave everything as it is: threads still use it */
 	}
-	for (unsigned int i = 0; i < run.params.threads; i++)
-		kthread_stop(run.stress[i].thread);
-	timer_delete(&run.timers[ONOFF_TIMER]);
+	for (unsigned int i = 0; i < torture_run.params.threads; i++)
+		kthread_stop(torture_run.stress[i].thread);
+	torture_timer_delete(&torture_run.timers[ONOFF_TIMER]);
 	bool idle = drain_items(s);
 
 	if (idle) {
 		for (unsigned int w = 0; w < NR_TWQ; w++) {
 			slot_begin(s, "drain_workqueue", torture_wq_names[w], 0);
-			drain_workqueue(run.wqs[w]);
+			drain_workqueue(torture_run.wqs[w]);
 			slot_end(s);
 		}
 	}
 	final_checks();
 	mutex_lock(&torture_mutex);
-	if (step_added)
-		cpuhp_remove_step(&fail_step);
-	step_added = false;
+	if (torture_step_added)
+		cpuhp_remove_step(&torture_fail_step);
+	torture_step_added = false;
 	mutex_unlock(&torture_mutex);
 	if (idle)
-		destroy_wqs();
+		torture_destroy_wqs();
 	report_verdict(RUN_ENDED);
-	kthread_stop(run.watch_thread);
+	kthread_stop(torture_run.watch_thread);
 	/* Items left in flight (a violation) keep the run "active": a new one
 	 * must not re-initialise them under the workqueue. */
 	mutex_lock(&torture_mutex);
-	active = !idle;
+	torture_active = !idle;
 	mutex_unlock(&torture_mutex);
 }
 
@@ -1834,23 +1866,23 @@ static void report_delay_points(void)
 		  UL(st.delayed_ns / NSEC_PER_USEC));
 }
 
-/* Fill in run.result from the run's counts: the verdict (passed unless
+/* Fill in torture_run.result from the run's counts: the verdict (passed unless
  * there were violations or the run gave up) and the statistics it reports. */
 static void decide_verdict(bool gave_up)
 {
-	struct torture_result *res = &run.result;
+	struct torture_result *res = &torture_run.result;
 	struct work_totals works;
 	struct hp_counts hp;
 	u64 armed = 0, fired = 0;
 
-	lat_summary(&run.lat_down, &res->offline);
-	lat_summary(&run.lat_up, &res->online);
-	sum_items(&works);
+	torture_lat_summary(&torture_run.lat_down, &res->offline);
+	torture_lat_summary(&torture_run.lat_up, &res->online);
+	torture_sum_items(&works);
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		armed += atomic_long_read(&run.timers[i].armed);
-		fired += atomic_long_read(&run.timers[i].fired);
+		armed += atomic_long_read(&torture_run.timers[i].armed);
+		fired += atomic_long_read(&torture_run.timers[i].fired);
 	}
-	read_hp_counts(&hp);
+	torture_read_hp_counts(&hp);
 	res->cycles = hp.cycles;
 	res->nr_offline = hp.offline;
 	res->nr_online = hp.online;
@@ -1861,31 +1893,31 @@ static void decide_verdict(bool gave_up)
 	res->overtaken = hp.overtaken;
 	res->others_offline = hp.others_offline;
 	res->others_online = hp.others_online;
-	res->attrs_changes = (u64)atomic_long_read(&run.nr_attrs);
-	res->starved_handovers = READ_ONCE(run.nr_starved);
-	res->starved_rescued = READ_ONCE(run.nr_starved_rescued);
-	res->starved_full = READ_ONCE(run.nr_starved_full);
-	res->seed = run.params.seed;
-	res->elapsed_ns = ktime_get_ns() - run.start_ns;
-	res->stopped = READ_ONCE(run.stop_requested);
+	res->attrs_changes = (u64)atomic_long_read(&torture_run.nr_attrs);
+	res->starved_handovers = READ_ONCE(torture_run.nr_starved);
+	res->starved_rescued = READ_ONCE(torture_run.nr_starved_rescued);
+	res->starved_full = READ_ONCE(torture_run.nr_starved_full);
+	res->seed = torture_run.params.seed;
+	res->elapsed_ns = ktime_get_ns() - torture_run.start_ns;
+	res->stopped = READ_ONCE(torture_run.stop_requested);
 	res->gave_up = gave_up;
 	res->works_queued = works.queued;
 	res->works_run = works.executed;
 	res->works_cancelled = works.cancelled;
-	res->ran_elsewhere = atomic_long_read(&run.ran_elsewhere);
-	res->flushes = atomic_long_read(&run.nr_flushes);
-	res->cancels = atomic_long_read(&run.nr_cancels);
+	res->ran_elsewhere = atomic_long_read(&torture_run.ran_elsewhere);
+	res->flushes = atomic_long_read(&torture_run.nr_flushes);
+	res->cancels = atomic_long_read(&torture_run.nr_cancels);
 	res->timers_armed = armed;
 	res->timers_fired = fired;
-	res->spin_stuck = READ_ONCE(spin_stuck_reports) - run.spin_stuck_at_start;
+	res->spin_stuck = READ_ONCE(spin_stuck_reports) - torture_run.spin_stuck_at_start;
 	kstack_nr_held(&res->stacks_held);
-	res->stacks_held -= run.stacks_held_at_start;
-	kcsan_stats_since(&res->detector, &run.kcsan_at_start);
-	unsigned long flags = spin_lock_irqsave(&report_lock);
+	res->stacks_held -= torture_run.stacks_held_at_start;
+	kcsan_stats_since(&res->detector, &torture_run.kcsan_at_start);
+	unsigned long flags = spin_lock_irqsave(&torture_report_lock);
 
-	res->violations = atomic_long_read(&run.nr_violations);
+	res->violations = atomic_long_read(&torture_run.nr_violations);
 	res->passed = res->violations == 0 && !gave_up;
-	spin_unlock_irqrestore(&report_lock, flags);
+	spin_unlock_irqrestore(&torture_report_lock, flags);
 }
 
 /* The validators' statistics beside the verdict: lockdep's since boot, and
@@ -1914,12 +1946,12 @@ static void print_validators(const struct torture_result *res)
 			KCSAN_FLOOR_PER_MILLION, UL(kc->races), UL(kc->reported));
 }
 
-/* Print run.result as decide_verdict() left it: the statistics, the
+/* Print torture_run.result as decide_verdict() left it: the statistics, the
  * trace up to the first violation if one froze it, the violations, and
  * PASS or FAIL last. */
 static void print_verdict(void)
 {
-	const struct torture_result *res = &run.result;
+	const struct torture_result *res = &torture_run.result;
 
 	pr_notice("%s after %lu s: %lu cycles (%lu offline, %lu online, %lu at once), %lu error "
 		  "probes, seed %lu\n",
@@ -1941,23 +1973,24 @@ static void print_verdict(void)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
 			  "busy host can cause them)\n",
 			  UL(res->spin_stuck));
-	if (run.params.fail_workers || run.params.fail_steps || run.params.attrs)
+	if (torture_run.params.fail_workers || torture_run.params.fail_steps ||
+	    torture_run.params.attrs)
 		pr_notice("variants (%s%s%s): %lu cancelled offlines, %lu failed onlines, %lu "
 			  "attribute changes, %lu starved hand-overs (%lu with the trustees' pool "
 			  "full, %lu items by rescuers)\n",
-			  run.params.fail_workers ? " fail_workers" : "",
-			  run.params.fail_steps ? " fail_steps" : "",
-			  run.params.attrs ? " attrs" : "", UL(res->cancelled_offlines),
+			  torture_run.params.fail_workers ? " fail_workers" : "",
+			  torture_run.params.fail_steps ? " fail_steps" : "",
+			  torture_run.params.attrs ? " attrs" : "", UL(res->cancelled_offlines),
 			  UL(res->failed_onlines), UL(res->attrs_changes),
 			  UL(res->starved_handovers), UL(res->starved_full),
 			  UL(res->starved_rescued));
 	if (host_mode())
 		pr_notice("torture_hotplug=%s: others took CPUs offline %lu times and online %lu "
 			  "times; %lu of our calls found the CPU moved by them\n",
-			  hotplug_names[run.params.hotplug], UL(res->others_offline),
-			  UL(res->others_online), UL(res->overtaken));
+			  torture_hotplug_names[torture_run.params.hotplug],
+			  UL(res->others_offline), UL(res->others_online), UL(res->overtaken));
 	report_delay_points();
-	if (run.tracing) {
+	if (torture_run.tracing) {
 		trace_stop(); /* the ring must stand still to be printed */
 		if (res->violations) {
 			pr_notice("the trace up to the first violation follows "
@@ -1976,22 +2009,22 @@ static void print_verdict(void)
 }
 
 /* Decide and print the verdict, once per run (the first caller does it:
- * end_run(), or the watchdog giving up on stuck threads), then wake whoever
+ * torture_end_run(), or the watchdog giving up on stuck threads), then wake whoever
  * waits for it. */
 static void report_verdict(enum run_end how)
 {
 	bool gave_up = how == RUN_GAVE_UP;
 
-	if (atomic_cmpxchg(&run.verdict_given, 0, 1) != 0)
+	if (atomic_cmpxchg(&torture_run.verdict_given, 0, 1) != 0)
 		return;
 	if (gave_up)
-		WRITE_ONCE(run.stopping, true); /* the stress threads that can, stop */
+		WRITE_ONCE(torture_run.stopping, true); /* the stress threads that can, stop */
 	decide_verdict(gave_up);
 	print_verdict();
 	mutex_lock(&torture_mutex);
-	have_result = true;
+	torture_have_result = true;
 	mutex_unlock(&torture_mutex);
-	complete_all(&run.finished);
+	complete_all(&torture_run.finished);
 }
 
 /* ---- starting ------------------------------------------------------------ */
@@ -1999,7 +2032,7 @@ static void report_verdict(enum run_end how)
 static struct torture_item *item_init(unsigned int idx, const struct item_spec *sp, unsigned int n,
 				      u64 seed)
 {
-	struct torture_item *it = &run.items[idx];
+	struct torture_item *it = &torture_run.items[idx];
 
 	*it = (struct torture_item){ .flags = sp->flags, .wq = sp->wq };
 	if (sp->flags & TI_DELAYED)
@@ -2023,16 +2056,16 @@ static void items_init(u64 seed)
 	for (size_t i = 0; i < ARRAY_SIZE(shared_specs); i++)
 		for (unsigned int k = 0; k < shared_specs[i].count; k++, n++)
 			item_init(n, &shared_specs[i], k, seed);
-	run.nr_shared = n;
-	run.first_ordered = n;
+	torture_run.nr_shared = n;
+	torture_run.first_ordered = n;
 	for (unsigned int k = 0; k < NR_ORDERED; k++, n++)
 		item_init(n, &ordered_spec[k % 2], k, seed);
 	for (unsigned int t = 0; t < NR_STRESS; t++) {
 		for (unsigned int k = 0; k < NR_PRIVATE; k++, n++) {
-			run.stress[t].priv[k] = item_init(n, &private_specs[k], t, seed);
+			torture_run.stress[t].priv[k] = item_init(n, &private_specs[k], t, seed);
 		}
 	}
-	run.nr_items = n;
+	torture_run.nr_items = n;
 }
 
 /* The one place a run is reset: zero it, then set up everything but the
@@ -2042,33 +2075,33 @@ static void run_init(const struct torture_params *p, const struct cpumask *onlin
 {
 	unsigned int cpu;
 
-	memset(&run, 0, sizeof(run));
-	run.params = *p;
-	if (!run.params.seed)
-		run.params.seed = det_mode() ? det_seed() : ktime_get_ns() | 1;
-	if (!run.params.threads || run.params.threads > NR_STRESS)
-		run.params.threads = NR_STRESS;
-	init_completion(&run.finished);
-	cpumask_copy(&run.initially_online, online);
+	memset(&torture_run, 0, sizeof(torture_run));
+	torture_run.params = *p;
+	if (!torture_run.params.seed)
+		torture_run.params.seed = det_mode() ? det_seed() : ktime_get_ns() | 1;
+	if (!torture_run.params.threads || torture_run.params.threads > NR_STRESS)
+		torture_run.params.threads = NR_STRESS;
+	init_completion(&torture_run.finished);
+	cpumask_copy(&torture_run.initially_online, online);
 	for_each_present_cpu(cpu)
 		if (cpu != 0 && cpumask_test_cpu(cpu, online))
-			run.cand[run.nr_cand++] = cpu;
-	prng_seed(&run.onoff_rng, run.params.seed);
+			torture_run.cand[torture_run.nr_cand++] = cpu;
+	prng_seed(&torture_run.onoff_rng, torture_run.params.seed);
 	for (unsigned int i = 0; i < NR_STRESS; i++) {
-		struct stress *st = &run.stress[i];
+		struct stress *st = &torture_run.stress[i];
 
 		st->id = i;
-		prng_seed(&st->rng, run.params.seed + i + 1);
+		prng_seed(&st->rng, torture_run.params.seed + i + 1);
 		init_completion(&st->done);
 	}
-	run.warns_seen = READ_ONCE(warn_count);
-	run.bugs_seen = bug_reports();
-	run.spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
-	kstack_nr_held(&run.stacks_held_at_start);
-	kcsan_get_stats(&run.kcsan_at_start);
-	items_init(run.params.seed);
+	torture_run.warns_seen = READ_ONCE(warn_count);
+	torture_run.bugs_seen = bug_reports();
+	torture_run.spin_stuck_at_start = READ_ONCE(spin_stuck_reports);
+	kstack_nr_held(&torture_run.stacks_held_at_start);
+	kcsan_get_stats(&torture_run.kcsan_at_start);
+	items_init(torture_run.params.seed);
 	for (unsigned int i = 0; i < NR_TIMERS; i++) {
-		struct torture_timer *tt = &run.timers[i];
+		struct torture_timer *tt = &torture_run.timers[i];
 
 		tt->late_reported = true;
 		timer_setup(&tt->timer, torture_timer_fn);
@@ -2077,7 +2110,7 @@ static void run_init(const struct torture_params *p, const struct cpumask *onlin
 		else
 			snprintf(tt->name, sizeof(tt->name), "stress%u", i);
 	}
-	run.slots[ONOFF_SLOT].thread = "torture/onoff";
+	torture_run.slots[ONOFF_SLOT].thread = "torture/onoff";
 }
 
 static const unsigned int wq_flags[NR_TWQ] = {
@@ -2114,7 +2147,7 @@ int torture_start(const struct torture_params *p)
 	    (p->hotplug == TORTURE_HOTPLUG_HOST && p->cycles))
 		return -EINVAL;
 	mutex_lock(&torture_mutex);
-	if (active) {
+	if (torture_active) {
 		mutex_unlock(&torture_mutex);
 		return -EBUSY;
 	}
@@ -2129,69 +2162,71 @@ int torture_start(const struct torture_params *p)
 	}
 	run_init(p, &online);
 	for (unsigned int w = 0; w < NR_TWQ; w++) {
-		run.wqs[w] = w == TWQ_ORDERED ?
-				     alloc_ordered_workqueue(torture_wq_names[w], 0) :
-				     alloc_workqueue(torture_wq_names[w], wq_flags[w], 0);
-		if (!run.wqs[w])
+		torture_run.wqs[w] = w == TWQ_ORDERED ?
+					     alloc_ordered_workqueue(torture_wq_names[w], 0) :
+					     alloc_workqueue(torture_wq_names[w], wq_flags[w], 0);
+		if (!torture_run.wqs[w])
 			goto fail_wq;
 	}
-	if (run.params.fail_workers) {
-		run.starve_wq = alloc_workqueue("torture_starve", WQ_UNBOUND | WQ_HIGHPRI, 0);
-		if (!run.starve_wq)
+	if (torture_run.params.fail_workers) {
+		torture_run.starve_wq =
+			alloc_workqueue("torture_starve", WQ_UNBOUND | WQ_HIGHPRI, 0);
+		if (!torture_run.starve_wq)
 			goto fail_wq;
 	}
-	for (; made < run.params.threads; made++) {
-		struct stress *st = &run.stress[made];
+	for (; made < torture_run.params.threads; made++) {
+		struct stress *st = &torture_run.stress[made];
 
 		st->thread = kthread_create(stress_thread, st, "torture/stress%u", made);
 		if (!st->thread)
 			goto fail_threads;
-		run.slots[made].thread = st->thread->name;
+		torture_run.slots[made].thread = st->thread->name;
 	}
-	run.watch_thread = kthread_create(watch_thread_fn, NULL, "torture/watch");
-	if (!run.watch_thread)
+	torture_run.watch_thread = kthread_create(torture_watch_thread_fn, NULL, "torture/watch");
+	if (!torture_run.watch_thread)
 		goto fail_threads;
-	onoff = kthread_create(onoff_thread, &run.onoff_rng, "torture/onoff");
+	onoff = kthread_create(torture_onoff_thread, &torture_run.onoff_rng, "torture/onoff");
 	if (!onoff) {
-		kthread_stop(run.watch_thread);
+		kthread_stop(torture_run.watch_thread);
 		goto fail_threads;
 	}
-	if (run.params.fail_steps && !step_added) {
-		cpuhp_add_step(&fail_step);
-		step_added = true;
+	if (torture_run.params.fail_steps && !torture_step_added) {
+		cpuhp_add_step(&torture_fail_step);
+		torture_step_added = true;
 	}
-	if (run.params.trace) {
-		int terr = trace_start(run.params.trace);
+	if (torture_run.params.trace) {
+		int terr = trace_start(torture_run.params.trace);
 
 		if (terr)
 			pr_warn("torture_trace: tracing could not start (%s): the run goes on "
 				"without it\n",
 				errno_name(terr));
-		run.tracing = !terr;
+		torture_run.tracing = !terr;
 	}
-	cpuhp_get_stats(&run.hp_before);
-	run.start_ns = ktime_get_ns();
-	active = true;
+	cpuhp_get_stats(&torture_run.hp_before);
+	torture_run.start_ns = ktime_get_ns();
+	torture_active = true;
 	mutex_unlock(&torture_mutex);
 	pr_notice("starting: %u CPUs to take down, %u%s cycles, %u s, interval %u ms, seed %lu, "
 		  "torture_hotplug=%s, %u stress threads%s\n",
-		  run.nr_cand, run.params.cycles, run.params.cycles ? "" : " (time-bound)",
-		  run.params.duration_s, run.params.interval_ms, UL(run.params.seed),
-		  hotplug_names[run.params.hotplug], run.params.threads,
-		  run.tracing ? ", traced" : "");
-	wake_up_thread(run.watch_thread);
-	for (unsigned int i = 0; i < run.params.threads; i++)
-		wake_up_thread(run.stress[i].thread);
+		  torture_run.nr_cand, torture_run.params.cycles,
+		  torture_run.params.cycles ? "" : " (time-bound)", torture_run.params.duration_s,
+		  torture_run.params.interval_ms, UL(torture_run.params.seed),
+		  torture_hotplug_names[torture_run.params.hotplug], torture_run.params.threads,
+		  torture_run.tracing ? ", traced" : "");
+	wake_up_thread(torture_run.watch_thread);
+	for (unsigned int i = 0; i < torture_run.params.threads; i++)
+		wake_up_thread(torture_run.stress[i].thread);
 	wake_up_thread(onoff);
 	put_thread(onoff); /* it ends the run and exits by itself */
 	return 0;
 
 fail_threads:
-	WRITE_ONCE(run.stopping, true);
+	WRITE_ONCE(torture_run.stopping, true);
 	for (unsigned int i = 0; i < made; i++)
-		kthread_stop(run.stress[i].thread);
+		kthread_stop(torture_run.stress[i].thread);
 fail_wq:
-	destroy_wqs();
+	torture_destroy_wqs();
 	mutex_unlock(&torture_mutex);
 	return err;
 }
@@ -2200,7 +2235,7 @@ fail_wq:
 static bool run_in_progress(void)
 {
 	WARN_ON(!mutex_owned(&torture_mutex));
-	return active && !atomic_read(&run.verdict_given);
+	return torture_active && !atomic_read(&torture_run.verdict_given);
 }
 
 void torture_stop(void)
@@ -2209,12 +2244,12 @@ void torture_stop(void)
 	bool running = run_in_progress();
 
 	if (running) {
-		WRITE_ONCE(run.stop_requested, true);
-		wake_up_all(&onoff_wait);
+		WRITE_ONCE(torture_run.stop_requested, true);
+		wake_up_all(&torture_onoff_wait);
 	}
 	mutex_unlock(&torture_mutex);
 	if (running)
-		wait_for_completion(&run.finished);
+		wait_for_completion(&torture_run.finished);
 }
 
 bool torture_running(void)
@@ -2229,26 +2264,26 @@ bool torture_running(void)
 bool torture_wait(u64 timeout_ns)
 {
 	mutex_lock(&torture_mutex);
-	bool started = active || have_result;
+	bool started = torture_active || torture_have_result;
 
 	mutex_unlock(&torture_mutex);
 	if (!started)
 		return false;
 	if (timeout_ns == UINT64_MAX) {
-		wait_for_completion(&run.finished);
+		wait_for_completion(&torture_run.finished);
 		return true;
 	}
-	return wait_for_completion_timeout(&run.finished, timeout_ns) != 0 ||
-	       completion_done(&run.finished);
+	return wait_for_completion_timeout(&torture_run.finished, timeout_ns) != 0 ||
+	       completion_done(&torture_run.finished);
 }
 
 bool torture_get_result(struct torture_result *r)
 {
 	mutex_lock(&torture_mutex);
-	bool have = have_result && atomic_read(&run.verdict_given);
+	bool have = torture_have_result && atomic_read(&torture_run.verdict_given);
 
 	if (have)
-		*r = run.result;
+		*r = torture_run.result;
 	mutex_unlock(&torture_mutex);
 	return have;
 }
@@ -2256,13 +2291,13 @@ bool torture_get_result(struct torture_result *r)
 size_t torture_status(char *buf, size_t size)
 {
 	mutex_lock(&torture_mutex);
-	bool running = run_in_progress(), have = have_result;
+	bool running = run_in_progress(), have = torture_have_result;
 
 	mutex_unlock(&torture_mutex);
 	if (!running && !have)
 		return scnprintf(buf, size, "torture: not run\n");
 	if (!running) {
-		const struct torture_result *r = &run.result;
+		const struct torture_result *r = &torture_run.result;
 		size_t n = scnprintf(
 			buf, size,
 			"torture: %s after %lu s: %lu cycles, offline us %lu/%lu/%lu, online us "
@@ -2277,16 +2312,18 @@ size_t torture_status(char *buf, size_t size)
 	}
 	struct work_totals works;
 
-	sum_items(&works);
-	unsigned long flags = spin_lock_irqsave(&stats_lock);
-	u64 cycles = run.hp.cycles, dmin = run.lat_down.min, dmax = run.lat_down.max,
-	    umin = run.lat_up.min, umax = run.lat_up.max;
+	torture_sum_items(&works);
+	unsigned long flags = spin_lock_irqsave(&torture_stats_lock);
+	u64 cycles = torture_run.hp.cycles, dmin = torture_run.lat_down.min,
+	    dmax = torture_run.lat_down.max, umin = torture_run.lat_up.min,
+	    umax = torture_run.lat_up.max;
 
-	spin_unlock_irqrestore(&stats_lock, flags);
+	spin_unlock_irqrestore(&torture_stats_lock, flags);
 	return scnprintf(buf, size,
 			 "torture: running for %lu s: %lu cycles of %u, offline us %lu-%lu, online "
 			 "us %lu-%lu, works run %lu, violations %ld\n",
-			 UL((ktime_get_ns() - run.start_ns) / NSEC_PER_SEC), UL(cycles),
-			 run.params.cycles, to_us(dmin), to_us(dmax), to_us(umin), to_us(umax),
-			 UL(works.executed), atomic_long_read(&run.nr_violations));
+			 UL((ktime_get_ns() - torture_run.start_ns) / NSEC_PER_SEC), UL(cycles),
+			 torture_run.params.cycles, to_us(dmin), to_us(dmax), to_us(umin),
+			 to_us(umax), UL(works.executed),
+			 atomic_long_read(&torture_run.nr_violations));
 }
