@@ -185,7 +185,7 @@ def serial_rx_pattern(n):
     return bytes(((i * 7) ^ ((i >> 8) * 0x35)) & 0xFF for i in range(n))
 
 
-# The CPU-hotplug torture's verdict (kernel/tools/torture.c prints exactly one).
+# The CPU-hotplug torture's verdict (kernel/tools/torture_end.c prints exactly one).
 TORTURE_PASS = r"\]\[cpu\d+\] torture: PASS\r?$"
 TORTURE_VERDICT = r"\]\[cpu\d+\] torture: (PASS|FAIL\b[^\r\n]*)\r?$"
 TORTURE_CYCLES = 500
