@@ -1,7 +1,8 @@
 /* kernel/lockdep.h - the hooks of the lock-dependency validator ("lockdep"):
  * what the locks, the waits and interrupt entry call. The validator is
- * kernel/debug/lockdep.c; what its tests and tools read of it (reports,
- * table use), kernel/debug/lockdep.h.
+ * kernel/debug/lockdep.c (what it prints: kernel/debug/lockdep_report.c);
+ * what its tests and tools read of it (reports, table use),
+ * kernel/debug/lockdep.h.
  *
  * Every lock belongs to a class (its init site, or the lock itself if it is
  * declared statically; docs/lockdep.md). As the kernel runs, the validator

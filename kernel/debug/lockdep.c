@@ -13,14 +13,13 @@
  * are given back, with their dependencies and stack traces: "Giving
  * classes back" below says why that is safe against those reads.
  *
- * Field legend: G = graph_lock; A = atomic (READ_ONCE/WRITE_ONCE or the
- * atomics); I = set before others see it (a class's: under G, before its
- * key is published with release; class_find() reads the key with acquire);
- * C = this CPU only, interrupts off.
+ * This file finds problems; lockdep_report.c prints them. What the two
+ * share (the tables' structs, the report under way, the field legend) is
+ * kernel/debug/lockdep_internal.h.
  */
-#include "kernel/debug/lockdep.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/cpu_local.h"
+#include "kernel/debug/lockdep_internal.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
@@ -30,21 +29,12 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define MAX_CLASSES	2048
 #define CLASS_HASH_BITS 10
 #define CLASS_HASH_SIZE (1 << CLASS_HASH_BITS)
-#define MAX_DEPS	8192
 #define CHAIN_HASH_BITS 14
 #define CHAIN_SLOTS	(1 << CHAIN_HASH_BITS)
 #define CHAIN_PROBES	16
 #define ZOMBIE_BATCH	32 /* zapped classes reused per emptying of the chain cache */
-#define MAX_TRACES	(MAX_DEPS + 2 * MAX_CLASSES)
-#define MAX_TRACE_IPS	65536
-#define TRACE_DEPTH	10
-#define NAME_LEN	40
-
-#define USED_IN_HARDIRQ 0x1 /* taken in hard-interrupt context: "hardirq-safe" */
-#define ENABLED_HARDIRQ 0x2 /* taken with interrupts enabled: "hardirq-unsafe" */
 
 enum { LOCKDEP_OFF, LOCKDEP_TRACKING, LOCKDEP_ON };
 static int lockdep_state; /* A */
@@ -54,67 +44,33 @@ PARAM_BOOL(lockdep, lockdep_enabled,
 	   "the lock-dependency validator: reports possible deadlocks (0: off)");
 static unsigned long nr_reports; /* A */
 
-struct lock_class {
-	const void *key;    /* A, set under G: the key, or the static lock's map;
-			     * NULL from its unregistering until its reuse */
-	u16 hash_next;	    /* A, set under G: the next class in its hash bucket */
-	u16 free_next;	    /* G: while dead, the next on its list (pending,
-			     * zombie or free: "Giving classes back") */
-	u8 subclass;	    /* A */
-	u8 kind;	    /* I: enum lockdep_kind */
-	u8 usage;	    /* A, set under G: USED_IN_HARDIRQ, ENABLED_HARDIRQ */
-	bool dead;	    /* A, set under G: its key was unregistered */
-	u32 after;	    /* G: first dependency out of it (index in deps; 0: none) */
-	u32 before;	    /* G: first dependency into it */
-	u32 first_trace;    /* I: where it was first taken (zapping frees it, under G) */
-	u32 usage_trace[2]; /* G: where each usage bit was first seen */
-	u32 bfs_gen[2];	    /* G: last search (forward, backward) that reached it */
-	u32 bfs_dep[2];	    /* G: the dependency that search reached it by */
-	char name[NAME_LEN];
-};
-
-struct lock_dep { /* "to was taken while from was held" */
-	u16 from, to;
-	u32 next_after;	 /* G: the next dependency out of from; while free, the next free */
-	u32 next_before; /* G: the next dependency into to */
-	u32 trace;	 /* where it was first made */
-};
-
-struct ld_trace {		    /* all G */
-	u32 start;		    /* in trace_ips */
-	u32 next_free;		    /* while free: the next free one of its cap */
-	u8 len;			    /* return addresses used */
-	u8 cap;			    /* return addresses it owns from start */
-	char comm[THREAD_NAME_LEN]; /* the thread (or "irq") */
-};
-
 /* Index 0 of classes, deps and traces means "none". The nr_ counts
  * without _used are high-water marks: the next never-used entry. */
-static struct lock_class classes[MAX_CLASSES]; /* A/G */
-static unsigned int nr_classes = 1;	       /* G */
-static unsigned int nr_classes_used;	       /* G: not yet zapped */
-static unsigned long nr_classes_reclaimed;     /* G: zapped, ever */
-static u16 pending_classes;		       /* G: dead, not yet zapped */
-static u16 zombie_classes;		       /* G: zapped; a cached chain may name them */
-static unsigned int nr_zombies;		       /* G */
-static u16 free_classes;		       /* G: zapped, and no cached chain names them */
-static u16 class_hash[CLASS_HASH_SIZE];	       /* A, set under G */
-static struct lock_dep deps[MAX_DEPS];	       /* G */
-static unsigned int nr_deps = 1;	       /* G */
-static unsigned int nr_deps_used;	       /* G */
-static u32 free_deps;			       /* G: through next_after */
-static u64 chains[CHAIN_SLOTS];		       /* A, written under G: 0 = empty */
-static unsigned int nr_chains;		       /* G */
-static unsigned int nr_chain_flushes;	       /* G: times the cache was emptied */
-static struct ld_trace traces[MAX_TRACES];     /* G */
-static unsigned int nr_traces = 1;	       /* G */
-static u32 free_traces[TRACE_DEPTH + 1];       /* G: by cap, through next_free */
-static u64 trace_ips[MAX_TRACE_IPS];	       /* G */
-static unsigned int nr_trace_ips;	       /* G */
-static unsigned int nr_trace_ips_used;	       /* G */
-static u32 bfs_gen;			       /* G */
-static u16 bfs_queue[MAX_CLASSES];	       /* G */
-static unsigned int max_depth_seen;	       /* A */
+struct lock_class classes[MAX_CLASSES];	   /* A/G */
+static unsigned int nr_classes = 1;	   /* G */
+static unsigned int nr_classes_used;	   /* G: not yet zapped */
+static unsigned long nr_classes_reclaimed; /* G: zapped, ever */
+static u16 pending_classes;		   /* G: dead, not yet zapped */
+static u16 zombie_classes;		   /* G: zapped; a cached chain may name them */
+static unsigned int nr_zombies;		   /* G */
+static u16 free_classes;		   /* G: zapped, and no cached chain names them */
+static u16 class_hash[CLASS_HASH_SIZE];	   /* A, set under G */
+struct lock_dep deps[MAX_DEPS];		   /* G */
+static unsigned int nr_deps = 1;	   /* G */
+static unsigned int nr_deps_used;	   /* G */
+static u32 free_deps;			   /* G: through next_after */
+static u64 chains[CHAIN_SLOTS];		   /* A, written under G: 0 = empty */
+static unsigned int nr_chains;		   /* G */
+static unsigned int nr_chain_flushes;	   /* G: times the cache was emptied */
+struct ld_trace traces[MAX_TRACES];	   /* G */
+static unsigned int nr_traces = 1;	   /* G */
+static u32 free_traces[TRACE_DEPTH + 1];   /* G: by cap, through next_free */
+u64 trace_ips[MAX_TRACE_IPS];		   /* G */
+static unsigned int nr_trace_ips;	   /* G */
+static unsigned int nr_trace_ips_used;	   /* G */
+static u32 bfs_gen;			   /* G */
+static u16 bfs_queue[MAX_CLASSES];	   /* G */
+static unsigned int max_depth_seen;	   /* A */
 
 static u32 graph_lock_word; /* 0, or the holder's CPU number + 1 */
 
@@ -149,30 +105,11 @@ static bool validating(void)
 /* ---- the report under way ------------------------------------------------
  * Only one report is ever printed at a time: the CPU that moves the state
  * from ON to TRACKING owns it, fills `rep` under the graph lock and prints
- * it after dropping the lock. Nothing changes the graph meanwhile (only
- * ON changes it), so the search results it points at stay valid. */
-enum report_kind {
-	REP_NONE,
-	REP_CIRCULAR,	  /* the new dependency closes a cycle */
-	REP_RECURSIVE,	  /* a class taken while held */
-	REP_INCONSISTENT, /* a class both hardirq-safe and hardirq-unsafe */
-	REP_IRQ_ORDER,	  /* a hardirq-safe class before a hardirq-unsafe one */
-	REP_FULL,	  /* a table ran out */
-};
-
-/* Written by its owner only: the CPU whose report_begin() succeeded, until
- * print_report() clears kind (no other CPU can succeed meanwhile). */
-static struct {
-	unsigned int owner; /* the CPU that took the right to report */
-	enum report_kind kind;
-	u16 prev, next;		      /* the held class and the one being taken */
-	const struct held_lock *held; /* REP_RECURSIVE: the entry already held */
-	u8 new_bit;		      /* REP_INCONSISTENT: the usage just seen */
-	u16 safe, unsafe;	      /* REP_IRQ_ORDER */
-	bool via_new_dep;	      /* REP_IRQ_ORDER: the new prev -> next closes it */
-	bool safe_is_new;	      /* REP_IRQ_ORDER, not via_new_dep: next just became safe */
-	const char *table;	      /* REP_FULL */
-} rep;
+ * it (lockdep_report.c) after dropping the lock. Nothing changes the graph
+ * meanwhile (only ON changes it), so the search results it points at stay
+ * valid. */
+/* Its kind and what it names: struct ld_report in lockdep_internal.h. */
+struct ld_report rep;
 
 /* Take the right to report: false if validation is already off. */
 static bool report_begin(void)
@@ -207,15 +144,6 @@ static void report_full(const char *table)
 }
 
 /* ---- traces -------------------------------------------------------------- */
-
-static const char *ctx_name(void)
-{
-	if (this_cpu_read(lockdep.hardirq_depth))
-		return "irq";
-	struct thread *t = this_cpu_read(sched.curr_thread);
-
-	return t ? t->name : "boot";
-}
 
 /* Under G: a trace with room for n return addresses: a free one with the
  * least room that fits, else a new one; 0 if the tables are full. */
@@ -284,60 +212,13 @@ static u32 save_trace(const void *ip)
 	return idx;
 }
 
-static void print_trace(u32 idx, const char *indent)
-{
-	char sym[128];
-
-	if (!idx) {
-		printk(KERN_ERR "%s(no trace: the table was full)\n", indent);
-		return;
-	}
-	const struct ld_trace *tr = &traces[idx];
-
-	for (unsigned int i = 0; i < tr->len; i++) {
-		u64 a = trace_ips[tr->start + i];
-
-		sprint_symbol(sym, sizeof(sym), a - 1);
-		printk(KERN_ERR "%s[<%016lx>] %s\n", indent, (unsigned long)a, sym);
-	}
-}
-
-static void print_ip(char *buf, size_t size, const void *ip)
-{
-	sprint_symbol(buf, size, (u64)ip - 1);
-}
-
 /* ---- classes ------------------------------------------------------------- */
-
-static const char *const kind_names[] = {
-	[LD_SPIN] = "spinlock",
-	[LD_MUTEX] = "mutex",
-	[LD_BIGLOCK] = "big lock",
-	[LD_WQ] = "workqueue",
-	[LD_WORK] = "work",
-	[LD_TIMER] = "timer",
-	[LD_NOVALIDATE] = "not validated",
-};
 
 /* A pseudo-lock: "taking" it is waiting for whoever holds it (a flush, or
  * del_timer_sync()), so taking the very one held waits for itself. */
 static bool is_pseudo(u8 kind)
 {
 	return kind == LD_WQ || kind == LD_WORK || kind == LD_TIMER;
-}
-
-/* "'name'" or "'name/1'", then "(kind)": the form every report line uses. */
-static const char *class_str(u16 idx, char *buf, size_t size)
-{
-	const struct lock_class *c = &classes[idx];
-
-	if (!idx)
-		scnprintf(buf, size, "(a lock taken before validation began)");
-	else if (c->subclass)
-		scnprintf(buf, size, "'%s/%u' (%s)", c->name, c->subclass, kind_names[c->kind]);
-	else
-		scnprintf(buf, size, "'%s' (%s)", c->name, kind_names[c->kind]);
-	return buf;
 }
 
 /* The subclass goes into bits that are all ones in every kernel address
@@ -803,21 +684,6 @@ static void chain_add(u64 key)
 
 /* ---- contexts ------------------------------------------------------------ */
 
-/* The current context's held-lock stack, or NULL where nothing is tracked:
- * in an NMI, once the machine panics, and before this CPU has a thread. */
-static struct lockdep_ctx *ctx_get(struct percpu *pc)
-{
-	if (pc->lockdep.in_nmi || READ_ONCE(panic_cpu) >= 0 || !sched_ready)
-		return NULL;
-	if (pc->lockdep.hardirq_depth)
-		return &pc->lockdep.irq_ctx;
-	struct thread *t = pc->sched.curr_thread;
-
-	return t ? t->lockdep : NULL;
-}
-
-static void print_report(const struct lockdep_ctx *ctx, const void *ip, const void *instance);
-
 static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 			   unsigned int subclass, unsigned int flags, const void *instance,
 			   const void *ip, bool irqs_on, bool in_irq)
@@ -898,7 +764,7 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 	goto push;
 report:
 	reported = true;
-	print_report(ctx, ip, instance);
+	lockdep_print_report(ctx, ip, instance);
 push:
 	if (ctx->depth >= LOCKDEP_MAX_HELD) {
 		if (report_begin())
@@ -937,7 +803,7 @@ bool __lock_acquire_hook(const struct lockdep_map *m, unsigned int subclass, uns
 		/* A table that ran out on the way (a class, a trace) is
 		 * reported here: the acquisition itself went on. */
 		if (own_report()) {
-			print_report(ctx, ip, instance);
+			lockdep_print_report(ctx, ip, instance);
 			reported = true;
 		}
 		pc->lockdep.recursion = false;
@@ -1009,18 +875,6 @@ void lockdep_unregister_key(struct lock_class_key *key)
 
 /* ---- contexts entering and leaving --------------------------------------- */
 
-static void report_held(const struct lockdep_ctx *ctx);
-
-/* The end of every report: what the context holds, the stack, and that
- * validation is now off. Inline, so that the stack dumped starts at the
- * function that reports. */
-static __always_inline void print_report_end(const struct lockdep_ctx *ctx)
-{
-	report_held(ctx);
-	dump_stack();
-	printk(KERN_ERR "validator off after this report (locks are still tracked)\n");
-}
-
 /* A context that must hold at most `depth` locks holds more: report it
  * (once, while validating) and forget the extra ones. With
  * lockdep.recursion set. */
@@ -1033,7 +887,7 @@ static void check_leak(struct lockdep_ctx *ctx, unsigned int depth, const char *
 	if (validating() && report_begin()) {
 		char name[NAME_LEN + 24];
 
-		class_str(ctx->held[ctx->depth - 1].class_idx, name, sizeof(name));
+		lockdep_class_str(ctx->held[ctx->depth - 1].class_idx, name, sizeof(name));
 		if (fn)
 			report_bug("lockdep", "%s %pS returned holding %s", what, fn, name);
 		else
@@ -1133,237 +987,6 @@ void lockdep_check_depth(unsigned int depth, const char *what, const void *fn)
 		pc->lockdep.recursion = false;
 	}
 	local_irq_restore(irqf);
-}
-
-/* ---- reports ------------------------------------------------------------- */
-
-static void report_held(const struct lockdep_ctx *ctx)
-{
-	char name[NAME_LEN + 24], where[128];
-
-	printk(KERN_ERR "%s holds %u lock%s:\n", ctx_name(), ctx->depth,
-	       ctx->depth == 1 ? "" : "s");
-	for (unsigned int i = 0; i < ctx->depth; i++) {
-		const struct held_lock *h = &ctx->held[i];
-
-		print_ip(where, sizeof(where), h->ip);
-		printk(KERN_ERR "  #%u %s taken at %s%s\n", i,
-		       class_str(h->class_idx, name, sizeof(name)), where,
-		       h->flags & LD_TRY ? " (trylock)" : "");
-	}
-}
-
-/* One dependency of a chain, with where it was first made. */
-static void print_dep(u32 d)
-{
-	char a[NAME_LEN + 24], b[NAME_LEN + 24];
-	const struct ld_trace *tr = &traces[deps[d].trace];
-
-	printk(KERN_ERR "  %s -> %s, first by %s:\n", class_str(deps[d].from, a, sizeof(a)),
-	       class_str(deps[d].to, b, sizeof(b)), deps[d].trace ? tr->comm : "?");
-	print_trace(deps[d].trace, "      ");
-}
-
-/* The path a search found, from its start to `to`, in order. */
-static void print_path(u16 to, int backward)
-{
-	u32 path[64];
-	unsigned int n = 0;
-
-	for (u32 d = classes[to].bfs_dep[backward]; d && n < 64;
-	     d = classes[backward ? deps[d].to : deps[d].from].bfs_dep[backward])
-		path[n++] = d;
-	if (backward) /* found walking back: from `to` forward already */
-		for (unsigned int i = 0; i < n; i++)
-			print_dep(path[i]);
-	else
-		while (n)
-			print_dep(path[--n]);
-}
-
-static void print_first(u16 c)
-{
-	char name[NAME_LEN + 24];
-
-	printk(KERN_ERR "%s first taken by %s:\n", class_str(c, name, sizeof(name)),
-	       classes[c].first_trace ? traces[classes[c].first_trace].comm : "?");
-	print_trace(classes[c].first_trace, "      ");
-}
-
-static void print_hints(u16 c)
-{
-	if (classes[c].kind == LD_WQ)
-		printk(KERN_ERR
-		       "(a workqueue is 'held' by each item it runs and 'taken' by "
-		       "flush_workqueue(), and by flush_work() on an ordered or max_active 1 "
-		       "workqueue)\n");
-	else if (classes[c].kind == LD_WORK)
-		printk(KERN_ERR "(a work item is 'held' while it runs and 'taken' by flush_work() "
-				"and cancel_work_sync(): they wait for it)\n");
-	else if (classes[c].kind == LD_TIMER)
-		printk(KERN_ERR "(a timer is 'held' while its callback runs and 'taken' by "
-				"del_timer_sync(): it waits for the callback)\n");
-}
-
-/* Where the classes of a cycle or of a recursion were first taken. */
-static void print_first_taken(void)
-{
-	print_first(rep.prev ? rep.prev : rep.next);
-	if (rep.prev && rep.prev != rep.next)
-		print_first(rep.next);
-}
-
-/* REP_CIRCULAR: who takes rep.next at `where` while holding rep.prev. */
-static void print_circular(const char *who, const char *where)
-{
-	char a[NAME_LEN + 24], b[NAME_LEN + 24];
-
-	report_bug("lockdep",
-		   "possible circular locking dependency: %s takes %s at %s while "
-		   "holding %s",
-		   who, class_str(rep.next, a, sizeof(a)), where,
-		   class_str(rep.prev, b, sizeof(b)));
-	printk(KERN_ERR "the existing chain back (each dependency where it was first "
-			"made):\n");
-	print_path(rep.prev, 0);
-	printk(KERN_ERR "  %s -> %s: the new dependency, taken at %s\n",
-	       class_str(rep.prev, b, sizeof(b)), class_str(rep.next, a, sizeof(a)), where);
-	print_hints(rep.next);
-	print_hints(rep.prev);
-	print_first_taken();
-}
-
-/* REP_RECURSIVE: who takes instance, of class rep.next, at `where` while
- * holding rep.held of the same class. */
-static void print_recursive(const char *who, const char *where, const void *instance)
-{
-	char a[NAME_LEN + 24], held_at[128];
-
-	print_ip(held_at, sizeof(held_at), rep.held->ip);
-	report_bug("lockdep",
-		   "possible recursive locking: %s takes %s at %s while holding %s "
-		   "(taken at %s)",
-		   who, class_str(rep.next, a, sizeof(a)), where,
-		   rep.held->instance == instance ? "that very one" : "another of its class",
-		   held_at);
-	if (classes[rep.next].kind == LD_TIMER)
-		printk(KERN_ERR "del_timer_sync() from a timer's own callback waits for "
-				"itself; from the callback of another timer of its class, "
-				"the two callbacks can wait for each other\n");
-	else if (classes[rep.next].kind == LD_WQ || classes[rep.next].kind == LD_WORK)
-		printk(KERN_ERR "flushing a work item from inside itself, a workqueue "
-				"from one of its own items, or a later item of an ordered or "
-				"max_active 1 workqueue from an earlier one, waits for "
-				"itself\n");
-	else
-		printk(KERN_ERR "two locks of one class nest without a subclass "
-				"(spin_lock_nested()) saying in which order\n");
-	print_hints(rep.next);
-	print_first_taken();
-}
-
-/* REP_INCONSISTENT: rep.next, just seen with usage rep.new_bit, had the
- * other one. */
-static void print_inconsistent(const char *who, const char *where)
-{
-	char a[NAME_LEN + 24];
-	bool now_irq = rep.new_bit == USED_IN_HARDIRQ;
-	u32 before = classes[rep.next].usage_trace[now_irq ? 1 : 0];
-
-	report_bug("lockdep", "inconsistent lock state %s: %s takes %s at %s %s",
-		   now_irq ? "{HARDIRQ-ON-W} -> {IN-HARDIRQ-W}" :
-			     "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}",
-		   who, class_str(rep.next, a, sizeof(a)), where,
-		   now_irq ? "in an interrupt handler" : "with interrupts enabled");
-	printk(KERN_ERR "it was taken %s before, first by %s:\n",
-	       now_irq ? "with interrupts enabled" : "in an interrupt handler",
-	       traces[before].comm);
-	print_trace(before, "      ");
-	printk(KERN_ERR "an interrupt taking it on a CPU that holds it with interrupts "
-			"on spins forever\n");
-}
-
-/* REP_IRQ_ORDER: a chain from hardirq-safe rep.safe to hardirq-unsafe
- * rep.unsafe, closed by the new rep.prev -> rep.next or by a usage just
- * seen on rep.next. */
-static void print_irq_order(const char *who, const char *where)
-{
-	char a[NAME_LEN + 24], b[NAME_LEN + 24], c[NAME_LEN + 24];
-
-	report_bug("lockdep",
-		   "hardirq-safe -> hardirq-unsafe lock order: %s takes %s at %s; %s "
-		   "is taken in interrupt handlers and %s with interrupts enabled",
-		   who, class_str(rep.next, a, sizeof(a)), where, class_str(rep.safe, b, sizeof(b)),
-		   class_str(rep.unsafe, c, sizeof(c)));
-	printk(KERN_ERR "the chain from the hardirq-safe lock to the hardirq-unsafe one:\n");
-	if (rep.via_new_dep) {
-		print_path(rep.safe, 1);
-		printk(KERN_ERR "  %s -> %s: the new dependency\n",
-		       class_str(rep.prev, a, sizeof(a)), class_str(rep.next, b, sizeof(b)));
-	}
-	if (rep.via_new_dep || rep.safe_is_new)
-		print_path(rep.unsafe, 0); /* searched forward, to it */
-	else
-		print_path(rep.safe, 1); /* searched backward, to it */
-	printk(KERN_ERR "%s taken in an interrupt handler, first by %s:\n",
-	       class_str(rep.safe, a, sizeof(a)), traces[classes[rep.safe].usage_trace[0]].comm);
-	print_trace(classes[rep.safe].usage_trace[0], "      ");
-	printk(KERN_ERR "%s taken with interrupts enabled, first by %s:\n",
-	       class_str(rep.unsafe, a, sizeof(a)),
-	       traces[classes[rep.unsafe].usage_trace[1]].comm);
-	print_trace(classes[rep.unsafe].usage_trace[1], "      ");
-	printk(KERN_ERR "an interrupt taking the first while this CPU waits for the second, "
-			"held by a CPU that the interrupt stopped, deadlocks\n");
-}
-
-/* The report this CPU owns (rep), for the acquisition of instance at ip
- * by ctx; with interrupts off and lockdep.recursion set. */
-static void print_report(const struct lockdep_ctx *ctx, const void *ip, const void *instance)
-{
-	char where[128];
-	const char *who = ctx_name();
-
-	assert(irqs_disabled() && this_cpu_read(lockdep.recursion));
-	print_ip(where, sizeof(where), ip);
-	switch (rep.kind) {
-	case REP_CIRCULAR:
-		print_circular(who, where);
-		break;
-	case REP_RECURSIVE:
-		print_recursive(who, where, instance);
-		break;
-	case REP_INCONSISTENT:
-		print_inconsistent(who, where);
-		break;
-	case REP_IRQ_ORDER:
-		print_irq_order(who, where);
-		break;
-	case REP_FULL:
-		report_bug("lockdep", "out of %s; validator off", rep.table);
-		break;
-	case REP_NONE:
-		return;
-	}
-	print_report_end(ctx);
-	rep.kind = REP_NONE;
-}
-
-void lockdep_report_misuse(const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vscnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	report_bug("lockdep", "%s", msg);
-	unsigned long irqf = local_irq_save();
-	struct lockdep_ctx *ctx = ctx_get(this_cpu_ptr());
-
-	if (ctx)
-		report_held(ctx);
-	local_irq_restore(irqf);
-	dump_stack();
 }
 
 /* ---- state --------------------------------------------------------------- */

@@ -2,7 +2,8 @@
  * of it (the shell's `lockdep`, the test runner, the benchmarks, the
  * torture): whether it validates, its reports, its tables' use. The core
  * calls only the hooks of kernel/lockdep.h, which this includes; the
- * validator is kernel/debug/lockdep.c.
+ * validator is kernel/debug/lockdep.c, its reports
+ * kernel/debug/lockdep_report.c.
  */
 #ifndef KERNEL_DEBUG_LOCKDEP_H
 #define KERNEL_DEBUG_LOCKDEP_H
