@@ -1,8 +1,8 @@
-/* kernel/sched.c - the scheduler's paths: wake-ups, context switching,
- * slices and balancing, the sleep/wake hooks, set-up and CPU hotplug. The
- * run queue and the classes' steps they share with the attributes (nice,
- * FIFO, affinity: sched_attrs.c) are in sched_internal.h; the contracts are
- * in sched.h.
+/* kernel/sched.c - the scheduler's paths: the classes' steps, wake-ups,
+ * context switching, slices and balancing, the sleep/wake hooks, set-up and
+ * CPU hotplug. The run queue, and the contracts of the steps the attributes
+ * (nice, FIFO, affinity: sched_attrs.c) take too, are in sched_internal.h;
+ * the scheduler's contracts for the rest of the kernel are in sched.h.
  *
  * Locking: rq->lock (interrupts off) protects a run queue and the
  * scheduling fields of the threads on it. t->pi_lock serialises wake-ups
@@ -42,6 +42,210 @@ bool sched_ready;
 
 extern void __switch_to(u64 *prev_rsp, u64 next_rsp);
 extern char thread_start[], boot_stack[];
+
+/* ---- the classes (contracts of the shared steps: sched_internal.h) ----- */
+
+u64 update_curr(struct rq *rq)
+{
+	struct thread *c = rq->curr;
+	u64 now = ktime_get_ns();
+	u64 delta = now > c->exec_start ? now - c->exec_start : 0;
+
+	assert_spin_locked(&rq->lock);
+	c->exec_start = now;
+	rq->clock = now;
+	if (c == rq->idle)
+		return now;
+	c->stats.sum_exec_ns += delta;
+	if (c->policy == SCHED_CLASS_FAIR) {
+		c->vruntime += delta * NICE_0_WEIGHT / c->weight;
+		u64 least = c->vruntime;
+
+		if (!list_empty(&rq->fair))
+			least = min(least,
+				    list_first_entry(&rq->fair, struct thread, run_link)->vruntime);
+		rq->min_vruntime = max(rq->min_vruntime, least);
+	}
+	return now;
+}
+
+/* The slice of the current fair thread: its share of the latency period
+ * among the runnable fair threads, at least the minimum granularity. */
+static inline u64 fair_slice(const struct rq *rq)
+{
+	return max(SCHED_LATENCY_NS / (rq->nr_queued + 1), SCHED_MIN_GRANULARITY_NS);
+}
+
+/* Has the current thread's slice ended? It has run its slice in this stint,
+ * or run so far ahead of the fair thread waiting first (in vruntime) that
+ * the distance exceeds a slice. rq->lock held (its one caller,
+ * sched_clock_event(), has just taken it), update_curr() just done. */
+static inline bool slice_over(const struct rq *rq)
+{
+	const struct thread *c = rq->curr;
+
+	if (c == rq->idle || c->policy != SCHED_CLASS_FAIR || list_empty(&rq->fair))
+		return false;
+	u64 slice = fair_slice(rq);
+
+	return c->stats.sum_exec_ns - c->slice_start_exec >= slice ||
+	       c->vruntime > list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice;
+}
+
+/* When slice_over() becomes true if nothing else changes (KTIME_MAX: it
+ * cannot): the earlier of the stint reaching the slice and the vruntime
+ * lead reaching it (the vruntime grows by run time x NICE_0_WEIGHT /
+ * weight), counted from the last update_curr() (c->exec_start). rq->lock
+ * held: asserted by its one caller, update_slice_end() (on the wake-up
+ * path, where each check costs). */
+static inline u64 slice_deadline(const struct rq *rq)
+{
+	const struct thread *c = rq->curr;
+
+	if (c == rq->idle || c->policy != SCHED_CLASS_FAIR || list_empty(&rq->fair))
+		return KTIME_MAX;
+	u64 slice = fair_slice(rq), ran = c->stats.sum_exec_ns - c->slice_start_exec;
+	u64 first = list_first_entry(&rq->fair, struct thread, run_link)->vruntime + slice;
+	u64 by_stint = c->exec_start + (ran < slice ? slice - ran : 0);
+	/* The lead passes `first` one weighted nanosecond after it equals it. */
+	u64 by_lead =
+		c->vruntime > first ?
+			c->exec_start :
+			c->exec_start + ((first - c->vruntime) * c->weight / NICE_0_WEIGHT) + 1;
+
+	return min(by_stint, by_lead);
+}
+
+void update_slice_end(struct rq *rq)
+{
+	u64 old = rq->slice_end, end = slice_deadline(rq);
+
+	assert_spin_locked(&rq->lock);
+	if (end == old)
+		return;
+	WRITE_ONCE(rq->slice_end, end);
+	if (end > old)
+		return;
+	if (rq->cpu == smp_processor_id())
+		clockevent_earlier(end, rq->clock);
+	else
+		clockevent_kick(rq->cpu);
+}
+
+void enqueue(struct rq *rq, struct thread *t, enum queue_place place)
+{
+	struct thread *pos;
+
+	assert_spin_locked(&rq->lock);
+	/* Queued twice, or on a run queue that is not its CPU's: either way
+	 * two CPUs could pick it and run it at once. Stop here, by name. */
+	if (unlikely(!list_empty(&t->run_link) || t->cpu != rq->cpu))
+		panic("thread %s enqueued on cpu%u: already queued %d, its cpu %u", t->name,
+		      rq->cpu, !list_empty(&t->run_link), t->cpu);
+	if (t->policy == SCHED_CLASS_FIFO) {
+		list_for_each_entry(pos, &rq->fifo, run_link) {
+			if (place == QUEUE_AHEAD_OF_EQUALS ? pos->fifo_prio <= t->fifo_prio :
+							     pos->fifo_prio < t->fifo_prio) {
+				list_add_tail(&t->run_link, &pos->run_link);
+				goto queued;
+			}
+		}
+		list_add_tail(&t->run_link, &rq->fifo);
+	} else {
+		list_for_each_entry(pos, &rq->fair, run_link) {
+			if (pos->vruntime > t->vruntime) {
+				list_add_tail(&t->run_link, &pos->run_link);
+				goto queued;
+			}
+		}
+		list_add_tail(&t->run_link, &rq->fair);
+	}
+queued:
+	rq->nr_queued++;
+}
+
+static inline struct thread *pick_next(struct rq *rq)
+{
+	struct thread *t = list_first_entry_or_null(&rq->fifo, struct thread, run_link);
+
+	if (!t)
+		t = list_first_entry_or_null(&rq->fair, struct thread, run_link);
+	if (t)
+		dequeue(rq, t);
+	return t;
+}
+
+/* Should woken thread t take the CPU from rq->curr? rq->lock held: its one
+ * caller, preempt_or_share(), runs right after enqueue(), which asserts it
+ * (on every wake-up: no second check here). */
+static inline bool should_preempt(struct rq *rq, struct thread *t)
+{
+	struct thread *c = rq->curr;
+
+	if (c == rq->idle)
+		return true;
+	if (t->policy == SCHED_CLASS_FIFO)
+		return c->policy != SCHED_CLASS_FIFO || t->fifo_prio > c->fifo_prio;
+	if (c->policy == SCHED_CLASS_FIFO)
+		return false;
+	return c->vruntime > t->vruntime + WAKEUP_GRANULARITY_NS * NICE_0_WEIGHT / t->weight;
+}
+
+void preempt_or_share(struct rq *rq, struct thread *t)
+{
+	if (should_preempt(rq, t))
+		resched_cpu_locked(rq);
+	else
+		update_slice_end(rq);
+}
+
+void activate(struct rq *rq, struct thread *t)
+{
+	/* The running thread's vruntime, and the queue's minimum, as of now:
+	 * without a tick they are brought up to date only here and at
+	 * switches, and a stale minimum places newcomers in the past (a chain
+	 * of threads each making the next would never let the minimum move,
+	 * and keep the CPU from a thread that slept). An idle CPU has none. */
+	if (rq->curr != rq->idle)
+		update_curr(rq);
+	if (t->policy == SCHED_CLASS_FAIR) {
+		/* A sleeper gets at most half a latency period of credit; a new
+		 * thread (never woken before) none: it starts at min_vruntime.
+		 * Otherwise a thread that makes its successor as it ends keeps
+		 * the credit for good, and the threads already here starve. */
+		u64 credit = t->stats.nr_wakeups ? SCHED_LATENCY_NS / 2 : 0;
+		u64 floor = rq->min_vruntime > credit ? rq->min_vruntime - credit : 0;
+
+		t->vruntime = max(t->vruntime, floor);
+	}
+	t->on_rq = true;
+	t->stats.nr_wakeups++;
+	enqueue(rq, t, QUEUE_BEHIND_EQUALS);
+	preempt_or_share(rq, t);
+}
+
+/* t's vruntime above rq's min_vruntime: vruntime is relative to a run
+ * queue, so a thread moving between queues carries only this lead. */
+static inline u64 vruntime_lead(const struct thread *t, const struct rq *rq)
+{
+	return t->vruntime - min(t->vruntime, rq->min_vruntime);
+}
+
+struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
+{
+	u64 lead = vruntime_lead(t, rq);
+
+	assert_spin_locked(&t->pi_lock);
+	assert_spin_locked(&rq->lock);
+	t->cpu = cpu; /* under both P and the old R */
+	t->stats.nr_migrations++;
+	spin_unlock_no_resched(&rq->lock);
+	delay_point(DP_MIGRATE); /* in transit: on neither run queue's lock */
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	t->vruntime = rq->min_vruntime + lead;
+	return rq;
+}
 
 /* ---- wake-ups ----------------------------------------------------------- */
 
