@@ -80,8 +80,8 @@ KCSAN_CFLAGS := -fsanitize=thread --param tsan-distinguish-volatile=1 \
 # path (docs/sanitizers.md says why each).
 KCSAN_EXCLUDE := kernel/debug/kcsan.c kernel/debug/ubsan.c arch/x86_64/traps.c \
 	arch/x86_64/idt.c arch/x86_64/percpu.c arch/x86_64/smpboot.c arch/x86_64/gdt.c \
-	kernel/spinlock.c arch/x86_64/tsc.c kernel/sched.c kernel/time.c kernel/main.c \
-	kernel/panic.c kernel/tools/ktest_expect.c kernel/printk.c kernel/ksyms.c \
+	kernel/spinlock.c arch/x86_64/tsc.c kernel/sched.c kernel/sched_attrs.c kernel/time.c \
+	kernel/main.c kernel/panic.c kernel/tools/ktest_expect.c kernel/printk.c kernel/ksyms.c \
 	kernel/debug/lockdep.c kernel/debug/lockdep_report.c lib/string.c lib/printf.c
 UBSAN_EXCLUDE := kernel/debug/ubsan.c kernel/debug/kcsan.c
 # The flags of one file: CFLAGS less the instrumentation it is excluded from.

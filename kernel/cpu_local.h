@@ -21,7 +21,8 @@
 #include "lib/list.h"
 #include "lib/types.h"
 
-/* kernel/sched.c (and kernel/preempt.h's inline counters). */
+/* The scheduler: kernel/sched.c, sched_attrs.c (and kernel/preempt.h's inline
+ * counters). */
 struct sched_cpu {
 	void *curr_thread;	    /* C: the running struct thread */
 	int preempt_count;	    /* C: preemption disabled while > 0 */

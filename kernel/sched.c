@@ -1,6 +1,8 @@
-/* kernel/sched.c - per-CPU run queues, the fair and FIFO classes, context
- * switching, wake-ups, affinity, balancing and the sleep/wake hooks; the
- * contracts are in sched.h.
+/* kernel/sched.c - the scheduler's paths: the classes' steps, wake-ups,
+ * context switching, slices and balancing, the sleep/wake hooks, set-up and
+ * CPU hotplug. The run queue, and the contracts of the steps the attributes
+ * (nice, FIFO, affinity: sched_attrs.c) take too, are in sched_internal.h;
+ * the scheduler's contracts for the rest of the kernel are in sched.h.
  *
  * Locking: rq->lock (interrupts off) protects a run queue and the
  * scheduling fields of the threads on it. t->pi_lock serialises wake-ups
@@ -11,10 +13,6 @@
  * switched to (finish_switch()), so while a CPU holds its lock the thread
  * it switches out cannot be picked up elsewhere; the validator is told of
  * the hand-over (in __schedule() and finish_switch()).
- *
- * The fair class keeps runnable threads in a list sorted by vruntime (a
- * linear insert: run queues here are short). The current thread is never
- * on the list.
  */
 #define pr_fmt(fmt) "sched: " fmt
 #include "kernel/sched.h"
@@ -38,64 +36,16 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define SCHED_LATENCY_NS	 (20 * NSEC_PER_MSEC)
-#define SCHED_MIN_GRANULARITY_NS (4 * NSEC_PER_MSEC)
-#define WAKEUP_GRANULARITY_NS	 (1 * NSEC_PER_MSEC)
-#define BALANCE_INTERVAL_NS	 (100 * NSEC_PER_MSEC)
-
-/* Linux's sched_prio_to_weight: each nice level is about 10% of CPU. */
-static const unsigned int nice_weights[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
-	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
-	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
-};
-
-struct rq {
-	struct spinlock lock;
-	unsigned int cpu;	/* I */
-	struct thread *curr;	/* lock */
-	struct thread *idle;	/* I */
-	struct list_head fifo;	/* lock: by priority, highest first */
-	struct list_head fair;	/* lock: by vruntime */
-	unsigned int nr_queued; /* lock: on the two lists */
-	u64 min_vruntime;	/* lock */
-	u64 clock;		/* lock: when update_curr() last read the clock */
-	u64 nr_switches;	/* lock */
-	u64 idle_ns;		/* lock */
-	u64 idle_since;		/* lock */
-	struct thread *prev;	/* lock: handed from __schedule to finish_switch */
-	/* lock (its CPU reads it without, for the clock event): when the
-	 * current thread's slice ends, KTIME_MAX while no slice runs (the
-	 * CPU idle, a FIFO thread, or a fair one with nobody waiting) */
-	u64 slice_end;
-	/* Periodic balancing, armed while the CPU is busy (an idle CPU pulls
-	 * work as it goes idle and is a wake-up's first choice): a busy CPU
-	 * evens out with the others every BALANCE_INTERVAL_NS. */
-	struct timer_list balance_timer;
-};
-
-static struct rq runqueues[NR_CPUS];
+struct rq runqueues[NR_CPUS];
 static struct thread idle_threads[NR_CPUS];
 bool sched_ready;
 
 extern void __switch_to(u64 *prev_rsp, u64 next_rsp);
 extern char thread_start[], boot_stack[];
 
-static struct rq *cpu_rq(unsigned int cpu)
-{
-	return &runqueues[cpu];
-}
-static struct rq *this_rq(void)
-{
-	return &runqueues[smp_processor_id()];
-}
+/* ---- the classes (contracts of the shared steps: sched_internal.h) ----- */
 
-/* ---- the classes -------------------------------------------------------- */
-
-/* Charge the current thread its time since exec_start; returns the time it
- * read (the caller's "now"). Called with rq->lock held. */
-static u64 update_curr(struct rq *rq)
+u64 update_curr(struct rq *rq)
 {
 	struct thread *c = rq->curr;
 	u64 now = ktime_get_ns();
@@ -121,7 +71,7 @@ static u64 update_curr(struct rq *rq)
 
 /* The slice of the current fair thread: its share of the latency period
  * among the runnable fair threads, at least the minimum granularity. */
-static u64 fair_slice(const struct rq *rq)
+static inline u64 fair_slice(const struct rq *rq)
 {
 	return max(SCHED_LATENCY_NS / (rq->nr_queued + 1), SCHED_MIN_GRANULARITY_NS);
 }
@@ -130,7 +80,7 @@ static u64 fair_slice(const struct rq *rq)
  * or run so far ahead of the fair thread waiting first (in vruntime) that
  * the distance exceeds a slice. rq->lock held (its one caller,
  * sched_clock_event(), has just taken it), update_curr() just done. */
-static bool slice_over(const struct rq *rq)
+static inline bool slice_over(const struct rq *rq)
 {
 	const struct thread *c = rq->curr;
 
@@ -148,7 +98,7 @@ static bool slice_over(const struct rq *rq)
  * weight), counted from the last update_curr() (c->exec_start). rq->lock
  * held: asserted by its one caller, update_slice_end() (on the wake-up
  * path, where each check costs). */
-static u64 slice_deadline(const struct rq *rq)
+static inline u64 slice_deadline(const struct rq *rq)
 {
 	const struct thread *c = rq->curr;
 
@@ -166,12 +116,7 @@ static u64 slice_deadline(const struct rq *rq)
 	return min(by_stint, by_lead);
 }
 
-/* Recompute when the current slice ends; if it moved earlier, tell the
- * CPU's clock event (at once on this CPU, by a kick on another; a deadline
- * that moved later costs one early interrupt at most: kernel/time.h).
- * rq->lock held, and update_curr() done in the same locked section (its
- * clock reading is the programming's "now"). */
-static void update_slice_end(struct rq *rq)
+void update_slice_end(struct rq *rq)
 {
 	u64 old = rq->slice_end, end = slice_deadline(rq);
 
@@ -187,15 +132,7 @@ static void update_slice_end(struct rq *rq)
 		clockevent_kick(rq->cpu);
 }
 
-/* Where enqueue() puts a thread among those of its own FIFO priority (fair
- * threads go by vruntime either way). */
-enum queue_place {
-	QUEUE_BEHIND_EQUALS,   /* woken, or yielding: after its equals */
-	QUEUE_AHEAD_OF_EQUALS, /* a FIFO thread preempted: it keeps its turn */
-};
-
-/* Put t on rq's lists. Called with rq->lock held; t is not current. */
-static void enqueue(struct rq *rq, struct thread *t, enum queue_place place)
+void enqueue(struct rq *rq, struct thread *t, enum queue_place place)
 {
 	struct thread *pos;
 
@@ -227,13 +164,7 @@ queued:
 	rq->nr_queued++;
 }
 
-static void dequeue(struct rq *rq, struct thread *t)
-{
-	list_del_init(&t->run_link);
-	rq->nr_queued--;
-}
-
-static struct thread *pick_next(struct rq *rq)
+static inline struct thread *pick_next(struct rq *rq)
 {
 	struct thread *t = list_first_entry_or_null(&rq->fifo, struct thread, run_link);
 
@@ -247,7 +178,7 @@ static struct thread *pick_next(struct rq *rq)
 /* Should woken thread t take the CPU from rq->curr? rq->lock held: its one
  * caller, preempt_or_share(), runs right after enqueue(), which asserts it
  * (on every wake-up: no second check here). */
-static bool should_preempt(struct rq *rq, struct thread *t)
+static inline bool should_preempt(struct rq *rq, struct thread *t)
 {
 	struct thread *c = rq->curr;
 
@@ -260,27 +191,60 @@ static bool should_preempt(struct rq *rq, struct thread *t)
 	return c->vruntime > t->vruntime + WAKEUP_GRANULARITY_NS * NICE_0_WEIGHT / t->weight;
 }
 
-static void resched_cpu_locked(struct rq *rq)
-{
-	struct percpu *pc = per_cpu_ptr(rq->cpu);
-
-	if (rq->cpu == smp_processor_id()) {
-		this_cpu_write(sched.need_resched, true);
-	} else if (!pc->sched.need_resched) {
-		pc->sched.need_resched = true;
-		smp_send_reschedule(rq->cpu);
-	}
-}
-
-/* t was just queued on rq: it takes the CPU now, or waits for the current
- * thread's slice to end (which it may have brought closer). rq->lock held:
- * its callers queued t under it (enqueue() asserts it). */
-static void preempt_or_share(struct rq *rq, struct thread *t)
+void preempt_or_share(struct rq *rq, struct thread *t)
 {
 	if (should_preempt(rq, t))
 		resched_cpu_locked(rq);
 	else
 		update_slice_end(rq);
+}
+
+void activate(struct rq *rq, struct thread *t)
+{
+	/* The running thread's vruntime, and the queue's minimum, as of now:
+	 * without a tick they are brought up to date only here and at
+	 * switches, and a stale minimum places newcomers in the past (a chain
+	 * of threads each making the next would never let the minimum move,
+	 * and keep the CPU from a thread that slept). An idle CPU has none. */
+	if (rq->curr != rq->idle)
+		update_curr(rq);
+	if (t->policy == SCHED_CLASS_FAIR) {
+		/* A sleeper gets at most half a latency period of credit; a new
+		 * thread (never woken before) none: it starts at min_vruntime.
+		 * Otherwise a thread that makes its successor as it ends keeps
+		 * the credit for good, and the threads already here starve. */
+		u64 credit = t->stats.nr_wakeups ? SCHED_LATENCY_NS / 2 : 0;
+		u64 floor = rq->min_vruntime > credit ? rq->min_vruntime - credit : 0;
+
+		t->vruntime = max(t->vruntime, floor);
+	}
+	t->on_rq = true;
+	t->stats.nr_wakeups++;
+	enqueue(rq, t, QUEUE_BEHIND_EQUALS);
+	preempt_or_share(rq, t);
+}
+
+/* t's vruntime above rq's min_vruntime: vruntime is relative to a run
+ * queue, so a thread moving between queues carries only this lead. */
+static inline u64 vruntime_lead(const struct thread *t, const struct rq *rq)
+{
+	return t->vruntime - min(t->vruntime, rq->min_vruntime);
+}
+
+struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
+{
+	u64 lead = vruntime_lead(t, rq);
+
+	assert_spin_locked(&t->pi_lock);
+	assert_spin_locked(&rq->lock);
+	t->cpu = cpu; /* under both P and the old R */
+	t->stats.nr_migrations++;
+	spin_unlock_no_resched(&rq->lock);
+	delay_point(DP_MIGRATE); /* in transit: on neither run queue's lock */
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	t->vruntime = rq->min_vruntime + lead;
+	return rq;
 }
 
 /* ---- wake-ups ----------------------------------------------------------- */
@@ -330,59 +294,6 @@ static unsigned int select_cpu(struct thread *t)
 	return fallback;
 }
 
-/* Make t runnable on rq: rq->lock held (enqueue() asserts it, on every
- * wake-up), t off every run queue. */
-static void activate(struct rq *rq, struct thread *t)
-{
-	/* The running thread's vruntime, and the queue's minimum, as of now:
-	 * without a tick they are brought up to date only here and at
-	 * switches, and a stale minimum places newcomers in the past (a chain
-	 * of threads each making the next would never let the minimum move,
-	 * and keep the CPU from a thread that slept). An idle CPU has none. */
-	if (rq->curr != rq->idle)
-		update_curr(rq);
-	if (t->policy == SCHED_CLASS_FAIR) {
-		/* A sleeper gets at most half a latency period of credit; a new
-		 * thread (never woken before) none: it starts at min_vruntime.
-		 * Otherwise a thread that makes its successor as it ends keeps
-		 * the credit for good, and the threads already here starve. */
-		u64 credit = t->stats.nr_wakeups ? SCHED_LATENCY_NS / 2 : 0;
-		u64 floor = rq->min_vruntime > credit ? rq->min_vruntime - credit : 0;
-
-		t->vruntime = max(t->vruntime, floor);
-	}
-	t->on_rq = true;
-	t->stats.nr_wakeups++;
-	enqueue(rq, t, QUEUE_BEHIND_EQUALS);
-	preempt_or_share(rq, t);
-}
-
-/* t's vruntime above rq's min_vruntime: vruntime is relative to a run
- * queue, so a thread moving between queues carries only this lead. */
-static u64 vruntime_lead(const struct thread *t, const struct rq *rq)
-{
-	return t->vruntime - min(t->vruntime, rq->min_vruntime);
-}
-
-/* Move t, on no run queue, from rq (locked; t->pi_lock held too) to cpu's
- * run queue: returns that one, locked instead (each lock is taken alone,
- * so the pair's order does not matter). */
-static struct rq *move_to_cpu(struct rq *rq, struct thread *t, unsigned int cpu)
-{
-	u64 lead = vruntime_lead(t, rq);
-
-	assert_spin_locked(&t->pi_lock);
-	assert_spin_locked(&rq->lock);
-	t->cpu = cpu; /* under both P and the old R */
-	t->stats.nr_migrations++;
-	spin_unlock_no_resched(&rq->lock);
-	delay_point(DP_MIGRATE); /* in transit: on neither run queue's lock */
-	rq = cpu_rq(cpu);
-	spin_lock(&rq->lock);
-	t->vruntime = rq->min_vruntime + lead;
-	return rq;
-}
-
 /* Queue t, on no run queue, where select_cpu() places it: rq (locked; t's
  * pi_lock held too: its two callers, wake_up_thread() and migrate_away(),
  * take both just before) or another CPU's, which is
@@ -395,19 +306,6 @@ static struct rq *place_and_activate(struct rq *rq, struct thread *t)
 		rq = move_to_cpu(rq, t, cpu);
 	activate(rq, t);
 	return rq;
-}
-
-/* Lock the run queue t is on (t->cpu may change until we hold it). */
-static struct rq *lock_thread_rq(struct thread *t)
-{
-	for (;;) {
-		struct rq *rq = cpu_rq(READ_ONCE(t->cpu));
-
-		spin_lock(&rq->lock);
-		if (rq->cpu == READ_ONCE(t->cpu))
-			return rq;
-		spin_unlock_no_resched(&rq->lock);
-	}
 }
 
 bool wake_up_thread(struct thread *t)
@@ -895,187 +793,6 @@ static void migrate_away(struct thread *t)
 	spin_unlock_irqrestore(&t->pi_lock, flags);
 }
 
-/* ---- attributes --------------------------------------------------------- */
-
-int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
-{
-	struct cpumask m;
-
-	if (!cpumask_and(&m, mask, &cpu_active_mask))
-		return -EINVAL;
-	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
-	struct rq *rq = lock_thread_rq(t);
-
-	/* Again under the locks: a CPU may have gone inactive meanwhile. */
-	if (!cpumask_and(&m, mask, &cpu_active_mask)) {
-		spin_unlock_no_resched(&rq->lock);
-		spin_unlock_irqrestore(&t->pi_lock, flags);
-		return -EINVAL;
-	}
-
-	cpumask_copy(&t->cpus_allowed, mask);
-	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
-		/* Queued on a CPU it may not use: move it now. */
-		dequeue(rq, t);
-		t->on_rq = false;
-		rq = move_to_cpu(rq, t, cpumask_first(&m));
-		activate(rq, t);
-	} else if (rq->curr == t && !cpumask_test_cpu(rq->cpu, mask)) {
-		resched_cpu_locked(rq);
-	}
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
-	/* Current on a CPU it may not use: move it before returning. Test the
-	 * mask in force, not ours: another set_cpus_allowed (CPU hotplug) may
-	 * have replaced it meanwhile, and we would wait for a CPU forever. */
-	while (t == current && !cpumask_test_cpu(smp_processor_id(), &t->cpus_allowed) &&
-	       cpumask_intersects(&t->cpus_allowed, &cpu_active_mask))
-		schedule();
-	return 0;
-}
-
-u64 thread_runtime_ns(struct thread *t)
-{
-	unsigned long flags = local_irq_save();
-	struct rq *rq = lock_thread_rq(t);
-
-	if (rq->curr == t)
-		update_curr(rq);
-	u64 ns = t->stats.sum_exec_ns;
-
-	spin_unlock_no_resched(&rq->lock);
-	local_irq_restore(flags);
-	return ns;
-}
-
-void thread_get_cpus_allowed(struct thread *t, struct cpumask *mask)
-{
-	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
-
-	cpumask_copy(mask, &t->cpus_allowed);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
-}
-
-int sched_pin_current(unsigned int cpu, struct cpumask *saved)
-{
-	might_sleep();
-	thread_get_cpus_allowed(current, saved);
-	return set_cpus_allowed(current, cpumask_of(cpu));
-}
-
-int sched_unpin_current(const struct cpumask *saved)
-{
-	might_sleep();
-	return set_cpus_allowed(current, saved);
-}
-
-/* Runnable threads on rq, its current one included, the idle one not (a
- * CPU that never started has no current thread). rq->lock held. */
-static unsigned int rq_nr_running(const struct rq *rq)
-{
-	assert_spin_locked(&rq->lock);
-	return rq->nr_queued + (rq->curr && rq->curr != rq->idle);
-}
-
-void sched_describe_thread(struct thread *t, struct thread_desc *d)
-{
-	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
-	struct rq *rq = lock_thread_rq(t);
-
-	if (rq->curr == t)
-		update_curr(rq);
-	d->cpu = t->cpu;
-	d->state = t->state;
-	d->policy = t->policy;
-	d->nice = t->nice;
-	d->fifo_prio = t->fifo_prio;
-	cpumask_copy(&d->cpus_allowed, &t->cpus_allowed);
-	d->runtime_ns = t->stats.sum_exec_ns;
-	d->vruntime = t->vruntime;
-	d->min_vruntime = rq->min_vruntime;
-	d->nr_running = rq_nr_running(rq);
-	d->nvcsw = t->stats.nvcsw;
-	d->nivcsw = t->stats.nivcsw;
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
-}
-
-unsigned int sched_thread_backtrace(struct thread *t, u64 *ips, unsigned int max)
-{
-	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
-	struct rq *rq = lock_thread_rq(t);
-	unsigned int n = 0;
-
-	if (max && t != current && !READ_ONCE(t->on_cpu)) {
-		/* switch.S's frame: the saved rbp, then the return address. */
-		const u64 *frame = (const u64 *)t->ctx_rsp;
-
-		ips[n++] = frame[6];
-		n += save_backtrace(frame[5], ips + 1, max - 1);
-	}
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
-	return n;
-}
-
-static void set_weight(struct thread *t, int nice)
-{
-	t->nice = nice;
-	t->weight = nice_weights[nice - NICE_MIN];
-}
-
-int sched_set_nice(struct thread *t, int nice)
-{
-	if (nice < NICE_MIN || nice > NICE_MAX)
-		return -EINVAL;
-	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
-	struct rq *rq = lock_thread_rq(t);
-
-	update_curr(rq);
-	set_weight(t, nice);
-	update_slice_end(rq); /* a new weight moves the vruntime lead's deadline */
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
-	return 0;
-}
-
-static int set_policy(struct thread *t, enum sched_class policy, unsigned int prio)
-{
-	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
-	struct rq *rq = lock_thread_rq(t);
-	bool queued = !list_empty(&t->run_link);
-
-	if (queued)
-		dequeue(rq, t);
-	update_curr(rq);
-	t->policy = policy;
-	t->fifo_prio = prio;
-	if (policy == SCHED_CLASS_FAIR)
-		t->vruntime = max(t->vruntime, rq->min_vruntime);
-	if (queued) {
-		enqueue(rq, t, QUEUE_BEHIND_EQUALS);
-		preempt_or_share(rq, t);
-	} else {
-		update_slice_end(rq); /* t may be the current thread */
-	}
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
-	preempt_check_resched();
-	return 0;
-}
-
-int sched_set_fifo(struct thread *t, unsigned int prio)
-{
-	if (prio < FIFO_PRIO_MIN || prio > FIFO_PRIO_MAX)
-		return -EINVAL;
-	return set_policy(t, SCHED_CLASS_FIFO, prio);
-}
-
-int sched_set_normal(struct thread *t)
-{
-	return set_policy(t, SCHED_CLASS_FAIR, 0);
-}
-
 /* ---- hooks -------------------------------------------------------------- */
 
 int sched_hook_add(const struct sched_hook_ops *ops, void *data)
@@ -1130,7 +847,7 @@ void sched_thread_init(struct thread *t, const char *name)
 	t->tid = __atomic_add_fetch(&next_tid, 1, __ATOMIC_RELAXED);
 	t->state = THREAD_BLOCKED;
 	t->policy = SCHED_CLASS_FAIR;
-	set_weight(t, 0);
+	sched_set_weight(t, 0);
 	INIT_LIST_HEAD(&t->run_link);
 	spin_lock_init(&t->pi_lock, "pi_lock");
 	cpumask_copy(&t->cpus_allowed, &cpu_possible_mask);

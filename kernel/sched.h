@@ -1,8 +1,8 @@
 /* kernel/sched.h - threads and the scheduler.
  *
- * Every CPU has a run queue (struct rq, in sched.c) holding its runnable
- * threads in two classes: FIFO real-time threads (priority 1..99, highest
- * first, never preempted by fair ones, no slice) and fair threads
+ * Every CPU has a run queue (struct rq, in sched_internal.h) holding its
+ * runnable threads in two classes: FIFO real-time threads (priority 1..99,
+ * highest first, never preempted by fair ones, no slice) and fair threads
  * (nice -20..19; the one with the least weighted run time, vruntime, runs
  * next, as in Linux's CFS). Each CPU has an idle thread that halts.
  * Preemption: a fair thread's slice ends when it is due, by the CPU's

@@ -8,9 +8,9 @@
  * The clock event: each CPU's local APIC timer, in one-shot mode, raises
  * one interrupt at the CPU's earliest deadline: its first timer
  * (kernel/timer.h) or the end of the running thread's slice (the fair
- * class, kernel/sched.c), whichever comes first; with neither, none at
- * all (a CPU with nothing to do takes no timer interrupt: no tick). The
- * interrupt runs the expired timers and the slice check, then programs
+ * class, kernel/sched_internal.h), whichever comes first; with neither,
+ * none at all (a CPU with nothing to do takes no timer interrupt: no tick).
+ * The interrupt runs the expired timers and the slice check, then programs
  * the next deadline. The hardware is written only when the earliest
  * deadline moves.
  *
