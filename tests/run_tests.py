@@ -574,9 +574,9 @@ HARNESS_BOOTS = [
     # Lab 8: with the plain increment, the detector must name it on the
     # first run (the sanitized image: make test boots it). In deterministic
     # mode: under multi-threaded TCG whether a sampled access meets the
-    # other CPU's is the host's choice (a loaded host ran the two vCPUs by
-    # turns, on one core: 11,974 events lost, no report, in one make test
-    # of ten). One vCPU at a time in guest time, the run is the same every
+    # other CPU's is the host's choice (a loaded host may run the two vCPUs
+    # by turns: 11,974 events lost, no report, in one make test of ten).
+    # One vCPU at a time in guest time, the run is the same every
     # time: the report comes at 0.112 s of guest time (seeds 1, 2 and 8).
     Boot("lab8-race-broken", "lab_race", expect="fail", smp=2, mem="256M", deterministic=8,
          extra_cmdline="kcsan_lab_racy=1",
