@@ -314,6 +314,7 @@ KTEST_SUITE_EXPLICIT(sched_pingpong, KTEST_CASE(hundred_thousand_round_trips));
 #define NR_TEST_TIMERS 40
 static struct timer_list test_timers[NR_TEST_TIMERS];
 static u64 fired_at[NR_TEST_TIMERS];
+static unsigned int fired_cpu[NR_TEST_TIMERS];
 static int fire_order[NR_TEST_TIMERS];
 static atomic_t fired;
 
@@ -322,18 +323,28 @@ static void timer_fired(struct timer_list *tl)
 	int i = (int)(tl - test_timers);
 
 	fired_at[i] = ktime_get_ns();
+	fired_cpu[i] = smp_processor_id();
 	fire_order[atomic_inc_return(&fired) - 1] = i;
 }
 
 /* Timers armed in one order expire in another: timer i gets the expiry of
  * rank place[i], a random permutation (seeded, so a failure repeats), and
  * ranks are 137 us apart (far less than the 10 ms tick baton once had:
- * expiry is exact now). */
+ * expiry is exact now). The order promised is that of one CPU's timers
+ * (kernel/timer.h), so all are armed, and timer 0 disarmed, with
+ * interrupts off on one CPU: none can fire before the last is armed, nor
+ * the test thread move, however long the host holds the vCPU meanwhile.
+ * (Armed with interrupts on, a 20 ms stall of the vCPU there let the first
+ * timers fire, timer 0 among them, while the others were still being
+ * armed: one run of make test beside a torture.) */
 static void timers_fire_in_order_never_early(struct ktest *t)
 {
 	struct prng r;
 	int place[NR_TEST_TIMERS];
-	u64 now = ktime_get_ns();
+	unsigned long flags;
+	unsigned int cpu;
+	bool pending, pending_again;
+	u64 now, armed;
 
 	prng_seed(&r, 42);
 	for (int i = 0; i < NR_TEST_TIMERS; i++)
@@ -349,17 +360,34 @@ static void timers_fire_in_order_never_early(struct ktest *t)
 		timer_setup(&test_timers[i], timer_fired);
 		fired_at[i] = 0;
 	}
+	flags = local_irq_save();
+	cpu = smp_processor_id();
+	now = ktime_get_ns();
 	for (int i = 0; i < NR_TEST_TIMERS; i++)
 		add_timer(&test_timers[i],
 			  now + 20 * NSEC_PER_MSEC + (u64)place[i] * 137 * NSEC_PER_USEC);
-	KT_EXPECT_TRUE(t, del_timer(&test_timers[0]));
-	KT_EXPECT_FALSE(t, del_timer(&test_timers[0]));
+	pending = del_timer(&test_timers[0]);
+	pending_again = del_timer(&test_timers[0]);
+	armed = ktime_get_ns();
+	local_irq_restore(flags);
+	KT_EXPECT_TRUE(t, pending);
+	KT_EXPECT_FALSE(t, pending_again);
 	KT_WAIT_UNTIL(t, atomic_read(&fired) >= NR_TEST_TIMERS - 1);
-	for (int i = 1; i < NR_TEST_TIMERS; i++)
+	for (int i = 1; i < NR_TEST_TIMERS; i++) {
 		KT_EXPECT_TRUE(t, fired_at[i] >= test_timers[i].expires);
+		KT_EXPECT_EQ(t, fired_cpu[i], cpu);
+	}
 	for (int n = 1; n < NR_TEST_TIMERS - 1; n++)
-		KT_EXPECT_TRUE(t, test_timers[fire_order[n - 1]].expires <=
-					  test_timers[fire_order[n]].expires);
+		if (test_timers[fire_order[n - 1]].expires > test_timers[fire_order[n]].expires)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "timer %d (expiry +%lu us) fired before timer %d (+%lu us), "
+				   "at +%lu and +%lu us; armed on cpu%u in %lu us",
+				   fire_order[n - 1],
+				   (test_timers[fire_order[n - 1]].expires - now) / 1000,
+				   fire_order[n], (test_timers[fire_order[n]].expires - now) / 1000,
+				   (fired_at[fire_order[n - 1]] - now) / 1000,
+				   (fired_at[fire_order[n]] - now) / 1000, cpu,
+				   (armed - now) / 1000);
 	KT_EXPECT_EQ(t, fired_at[0], 0);
 	u64 t0 = ktime_get_ns();
 

@@ -35,9 +35,14 @@ static void spinner_fn(struct work_struct *w)
 	mdelay(3);
 }
 
+/* Scenario 2's items wait until the CPU is down: they are there when it
+ * goes, and end after it, by construction (items that slept 10 ms could
+ * all end before a slow cpu_down() reached the dying step). */
+static struct completion pending_release;
+
 static void pending_fn(struct work_struct *w)
 {
-	msleep(10);
+	wait_for_completion(&pending_release);
 }
 
 static unsigned int pool_workers(unsigned int cpu, enum wq_cpu_pool which)
@@ -80,11 +85,13 @@ static void trace_the_classic_scenarios(struct ktest *t)
 	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
 	/* 2: a CPU goes offline with pending work; the trustee's workers finish it. */
 	if (cpu) {
+		init_completion(&pending_release);
 		for (int i = 0; i < 6; i++) {
 			INIT_WORK(&pend[i], pending_fn);
 			queue_work_on(cpu, system_wq, &pend[i]);
 		}
 		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+		complete_all(&pending_release); /* (on failure too: let them end) */
 		for (int i = 0; i < 6; i++)
 			flush_work(&pend[i]);
 		/* The trustees done: their pools' workers released (else the

@@ -298,20 +298,29 @@ static struct ktest_timed_dwork timed;
 static struct ktest_gate delayed_gate;
 static struct ktest_gate_work delayed_gate_item;
 
-/* Not run before its delay (a slow host only makes it later). Cancelled
- * while pending it never runs, whether its timer is still armed or has
- * fired: an ordered workqueue held by a gate item keeps it from running
- * until the test opens the gate, however long the host stalls us. */
+/* Not run before its delay (a slow host only makes it later). Queued
+ * again while pending, it is not queued twice: both queueings are made
+ * with interrupts off, so its timer, armed on this CPU, cannot fire in
+ * between however long the host stalls the vCPU there. Cancelled while
+ * pending it never runs, whether its timer is still armed or has fired:
+ * an ordered workqueue held by a gate item keeps it from running until
+ * the test opens the gate, however long the host stalls us. */
 static void delayed_work_is_not_early(struct ktest *t)
 {
 	struct workqueue_struct *wq = alloc_ordered_workqueue("test_delayed", 0);
+	unsigned long flags;
+	bool queued, queued_again;
 
 	KT_ASSERT_NOT_NULL(t, wq);
 	ktest_timed_dwork_init(&timed);
 	u64 t0 = ktime_get_ns();
 
-	KT_EXPECT_TRUE(t, queue_delayed_work(system_wq, &timed.dwork, 50 * NSEC_PER_MSEC));
-	KT_EXPECT_FALSE(t, queue_delayed_work(system_wq, &timed.dwork, 50 * NSEC_PER_MSEC));
+	flags = local_irq_save();
+	queued = queue_delayed_work(system_wq, &timed.dwork, 50 * NSEC_PER_MSEC);
+	queued_again = queue_delayed_work(system_wq, &timed.dwork, 50 * NSEC_PER_MSEC);
+	local_irq_restore(flags);
+	KT_EXPECT_TRUE(t, queued);
+	KT_EXPECT_FALSE(t, queued_again);
 	KT_WAIT_UNTIL(t, timed.ran_at != 0);
 	KT_EXPECT_TRUE(t, timed.ran_at - t0 >= 50 * NSEC_PER_MSEC);
 	flush_delayed_work(&timed.dwork);
