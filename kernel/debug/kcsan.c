@@ -367,8 +367,15 @@ static void watch(unsigned long addr, size_t size, bool write, const void *ip)
 
 	if (!__atomic_compare_exchange_n(&watchpoints[slot], &expected, enc, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+		/* Another CPU watches this page's slot: not this time. It may
+		 * be waiting for its turn: under -icount QEMU runs one virtual
+		 * CPU at a time, a watcher's pause gave this one the turn, and
+		 * this one, if it never paused, would keep the turn (and the
+		 * slot blocked) to the end of a loop that never sets a
+		 * watchpoint. The pause gives the turn back. */
 		local_irq_restore(flags);
-		return; /* another CPU watches this page's slot: not this time */
+		cpu_relax();
+		return;
 	}
 	__atomic_add_fetch(&nr_watchpoints, 1, __ATOMIC_RELAXED);
 	u64 before = read_value(addr, size);
