@@ -199,13 +199,6 @@ const struct sched_hook_ops wq_worker_hooks = {
 	.running = wq_worker_running,
 };
 
-/* The calling thread's worker struct (its hook's data), or NULL if it is
- * not a worker. */
-struct worker *current_worker(void)
-{
-	return sched_hook_data(current, &wq_worker_hooks);
-}
-
 /* t is current, or the caller a for_each_thread() callback: the worker
  * struct, freed by worker_die() only after kthread_set_data(current, NULL),
  * which waits for such a callback, stays valid meanwhile. Its fields are
