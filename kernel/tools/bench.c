@@ -22,6 +22,7 @@
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
 #include "lib/histogram.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 
 /* One run of one benchmark: fill samples[0..n) (in the benchmark's unit). */
@@ -707,6 +708,26 @@ static int check_list(const char *list)
 	return 0;
 }
 
+static bool bench_samples;
+PARAM_BOOL(bench_samples, bench_samples,
+	   "benchmarks: print every sample, sorted, after each summary (make bench's wall-clock "
+	   "table takes its percentiles from them)");
+
+/* "bench: NAME: samples v v ...", SAMPLES_PER_LINE to a line, in order. */
+#define SAMPLES_PER_LINE 16
+static void print_samples(const char *name, const u64 *v, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i += SAMPLES_PER_LINE) {
+		char line[SAMPLES_PER_LINE * 21 + 1];
+		size_t len = 0;
+
+		for (unsigned int k = i; k < n && k < i + SAMPLES_PER_LINE; k++)
+			len += scnprintf(line + len, sizeof(line) - len, " %lu",
+					 (unsigned long)v[k]);
+		pr_notice("%s: samples%s\n", name, line);
+	}
+}
+
 static int run_one(const struct bench *bm, unsigned int a, unsigned int b, unsigned int n)
 {
 	struct bench_ctx c = { .a = a, .b = b, .n = n ? n : bm->dfl_n };
@@ -726,6 +747,8 @@ static int run_one(const struct bench *bm, unsigned int a, unsigned int b, unsig
 		summarize_values(c.samples, c.n, &sum);
 		pr_notice("%s: n %lu min %lu median %lu max %lu %s\n", bm->name, sum.n, sum.min,
 			  sum.median, sum.max, bm->unit);
+		if (bench_samples)
+			print_samples(bm->name, c.samples, c.n);
 	} else {
 		pr_err("%s: failed (error %d)\n", bm->name, err);
 	}

@@ -24,7 +24,10 @@ slices, an idle CPU's interrupts) again with nohz=off, the periodic
 100 Hz tick baton had before, for the table that compares the two (under
 "nohz_off" in bench.json). Last, two idle -smp 4 guests, one of each kind,
 without -icount (real time): the host CPU time QEMU spends on each over
-IDLE_SECONDS, read from /proc/PID/stat (under "idle_host" in bench.json). A second boot, with the validator on, runs the
+IDLE_SECONDS, read from /proc/PID/stat (under "idle_host" in bench.json).
+Before those, the wall-clock table (under "wallclock"): WALL_BENCHES in
+real time, as `make run` runs them, with the host as it is and with its
+CPUs kept busy (figures only: nothing on wall time passes or fails). A second boot, with the validator on, runs the
 LOCKDEP_BENCHES again; bench.py prints them against the first boot's
 (off, on, ratio), checks the "on" figures against LOCKDEP_TARGETS, and
 records the validator's table use ("bench: lockdep: ..." at the end of
@@ -491,6 +494,82 @@ def idle_host_report(a, logdir, problems):
     return out
 
 
+# The wall-clock table: the benchmarks users feel in `make run` (multi-
+# threaded TCG, real time), WALL_N samples each, beside their -icount
+# medians; once with the host as it is, once with the host's CPUs kept busy
+# by niced loops, so that the time QEMU's vCPU threads wait for the host to
+# wake them shows as a ratio of the same run (docs/bench.md, "Wall clock").
+WALL_BENCHES = ["wake_same", "wake_cross", "queue_same", "queue_cross", "offline_idle", "online"]
+WALL_N = 30
+SAMPLES_LINE = re.compile(r"\] bench: (\w+): samples((?: \d+)+)\r?$", re.M)
+
+
+def parse_samples(log):
+    """{name: [samples, sorted]} from bench_samples=1 lines."""
+    out = {}
+    for m in SAMPLES_LINE.finditer(log):
+        out.setdefault(m.group(1), []).extend(int(v) for v in m.group(2).split())
+    return out
+
+
+def busy_loops():
+    """One niced busy loop per host CPU: the host's CPUs stay out of idle."""
+    import subprocess
+    code = "import os\nos.nice(19)\nwhile True: pass\n"
+    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(os.cpu_count() or 1)]
+
+
+def wallclock_boot(a, label, logdir, problems):
+    cmdline = "bench=%s bench_n=%d bench_samples=1 panic=exit lockdep=0" % (
+        ",".join(WALL_BENCHES), WALL_N)
+    m = qemu.Machine(a.iso, name="bench-wall-%s" % label, smp=a.smp, mem="512M", machine="q35",
+                     cmdline=cmdline, workdir=logdir, qmp=True)
+    loops = busy_loops() if label == "busy" else []
+    try:
+        m.start()
+        status = m.wait(TIMEOUT, nmi_on_timeout=True)
+    finally:
+        for p in loops:
+            p.kill()
+            p.wait()
+    if status != 33:
+        problems.append("wall clock (%s host): QEMU exit status %s (see %s)" % (label, status,
+                                                                               m.log_path))
+    return parse(m.output), parse_samples(m.output)
+
+
+def wallclock_report(a, figures, logdir, problems):
+    """WALL_BENCHES without -icount, host idle and host busy: figures only."""
+    runs = {label: wallclock_boot(a, label, logdir, problems) for label in ("idle", "busy")}
+    out = {}
+    rows = []
+    for name in WALL_BENCHES:
+        f = figures.get(name)
+        scale = 1000 if f and f["unit"] == "ns" else 1  # shown in us
+        row = {"unit": "us", "icount_median": f["median"] / scale if f else None}
+        for label, (figs, samples) in runs.items():
+            v = samples.get(name)
+            if not v or len(v) != WALL_N:
+                problems.append("wall clock (%s host): %s: %s samples" % (
+                    label, name, len(v) if v else "no"))
+                continue
+            row[label] = {"median": v[len(v) // 2] / scale, "p90": v[len(v) * 9 // 10] / scale,
+                          "max": v[-1] / scale, "min": v[0] / scale}
+        out[name] = row
+        if "idle" in row and "busy" in row and row["icount_median"]:
+            i, b = row["idle"], row["busy"]
+            rows.append([name, "%.1f" % row["icount_median"], "%.1f" % i["median"],
+                         "%.1f" % i["p90"], "%.1f" % i["max"],
+                         "%.1fx" % (i["median"] / row["icount_median"]),
+                         "%.1f" % b["median"], "%.1f" % b["p90"],
+                         "%.1fx" % (i["median"] / b["median"])])
+    md = table("wall clock (make run: q35, -smp %s, multi-threaded TCG), %d samples, us: host as "
+               "it is, and its CPUs kept busy by niced loops" % (a.smp, WALL_N),
+               ["figure", "-icount median", "median", "p90", "max", "/ -icount",
+                "busy-host median", "busy-host p90", "idle / busy"], rows)
+    return {"n": WALL_N, "figures": out, "table": md}
+
+
 def parse(log):
     """{name: {"n", "min", "median", "max", "unit"}} from a serial log."""
     out = {}
@@ -664,6 +743,9 @@ def main():
     nohz_off = nohz_off_report(a, figures, logdir, problems)
     if nohz_off:
         md += "\n" + nohz_off["table"]
+    wall = wallclock_report(a, figures, logdir, problems) if a.only == "all" else {}
+    if wall:
+        md += "\n" + wall["table"]
     idle = idle_host_report(a, logdir, problems) if a.only == "all" else {}
     if "tickless" in idle and "tick" in idle:
         ok = idle["tickless"]["cpu_s"] * 2 <= idle["tick"]["cpu_s"]
@@ -678,7 +760,7 @@ def main():
         json.dump({"smp": a.smp, "icount": ICOUNT, "ns_per_instruction": NS_PER_INSN,
                    "cmdline": "bench=%s panic=exit lockdep=0" % a.only, "figures": figures,
                    "compare": cmp, "claims": verdicts, "lockdep": lockdep,
-                   "nohz_off": nohz_off, "idle_host": idle}, fp, indent=1)
+                   "nohz_off": nohz_off, "wallclock": wall, "idle_host": idle}, fp, indent=1)
     with open(os.path.join(a.build, "bench-tables.md"), "w") as fp:
         fp.write(md)
     for p in problems:
