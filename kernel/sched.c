@@ -260,20 +260,26 @@ static bool cpu_allowed(struct thread *t, unsigned int cpu)
 	       (cpu_online(cpu) && cpumask_weight(&t->cpus_allowed) == 1);
 }
 
-/* Where should t run? Its last CPU if allowed and idle; else an allowed
- * active CPU that is idle with nothing queued; else its last CPU if
- * allowed; else the first allowed active CPU; else (none of its CPUs is
- * active) the first active CPU. */
+/* Idle with nothing queued: a thread woken onto the CPU a moment ago
+ * waits there until the CPU takes the wake-up's IPI, its idle thread
+ * still current meanwhile. A glance, without rq->lock. */
+static bool rq_idle(const struct rq *rq)
+{
+	return READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_queued);
+}
+
+/* Where should t run? Its last CPU if allowed and idle (rq_idle(): with
+ * nothing queued either); else an allowed active CPU that is idle; else
+ * its last CPU if allowed; else the first allowed active CPU; else (none
+ * of its CPUs is active) the first active CPU. */
 static unsigned int select_cpu(struct thread *t)
 {
 	unsigned int cpu, fallback = NR_CPUS;
 
-	if (cpu_allowed(t, t->cpu) && cpu_rq(t->cpu)->curr == cpu_rq(t->cpu)->idle)
+	if (cpu_allowed(t, t->cpu) && rq_idle(cpu_rq(t->cpu)))
 		return t->cpu;
 	for_each_cpu_and(cpu, &t->cpus_allowed, &cpu_active_mask) {
-		struct rq *rq = cpu_rq(cpu);
-
-		if (READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_queued))
+		if (rq_idle(cpu_rq(cpu)))
 			return cpu;
 		if (fallback == NR_CPUS)
 			fallback = cpu;

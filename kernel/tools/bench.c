@@ -243,10 +243,20 @@ static int bench_hotplug(struct bench_ctx *c, enum hotplug_load load,
 		if (busy)
 			for (unsigned int k = 0; k < BUSY_ITEMS; k++)
 				queue_work_on(c->b, wq, &items[k]);
+		/* Unpinned while it waits, as a user's cpu_down() caller is:
+		 * pinned to A, it would wait behind the trustees' worker when
+		 * that wakes on A too (A idle meanwhile), and the figure
+		 * would depend on where that worker ran last. */
+		struct cpumask pin;
+
+		sched_unpin_current(&cpu_possible_mask);
 		u64 t0 = ktime_get_ns();
 
 		err = cpu_down(c->b);
 		u64 t1 = ktime_get_ns();
+
+		if (sched_pin_current(c->a, &pin) && !err)
+			err = -EINVAL; /* A is the first online CPU: never taken down here */
 
 		if (err) {
 			pr_err("cpu_down(%u): error %d\n", c->b, err);
