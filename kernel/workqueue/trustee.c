@@ -97,7 +97,10 @@ void trustee_fn(struct work_struct *work)
 			bool made = create_worker(pool);
 
 			spin_lock_irq(&pool->lock);
-			if (made)
+			/* Made or not, the lock was dropped: the CPU may be
+			 * back, its pool associated again (and its idle list
+			 * its own: the idle-list rule). Look again. */
+			if (made || !pool->disassociated)
 				continue;
 		}
 		if (list_empty(&pool->worklist) && pool->nr_idle == pool->nr_workers &&
