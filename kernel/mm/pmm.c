@@ -138,9 +138,8 @@ void pmm_early_init(void)
 	early_base = early.start;
 }
 
-/* Bump allocation from the early window: size bytes aligned to align. */
-/* Carve from the early window; cleared, as every page is on its first use
- * (never_used, above). */
+/* Bump allocation from the early window: size bytes aligned to align,
+ * cleared, as every page is on its first use (never_used, above). */
 static phys_addr_t early_alloc(u64 size, u64 align)
 {
 	u64 start = ALIGN_UP(early.start, align);

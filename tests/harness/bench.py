@@ -40,6 +40,7 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -514,7 +515,6 @@ def parse_samples(log):
 
 def busy_loops():
     """One niced busy loop per host CPU: the host's CPUs stay out of idle."""
-    import subprocess
     code = "import os\nos.nice(19)\nwhile True: pass\n"
     return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(os.cpu_count() or 1)]
 
