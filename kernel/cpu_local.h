@@ -24,9 +24,27 @@
 /* The scheduler: kernel/sched.c, sched_attrs.c (and kernel/preempt.h's inline
  * counters). */
 struct sched_cpu {
-	void *curr_thread;	    /* C: the running struct thread */
-	int preempt_count;	    /* C: preemption disabled while > 0 */
-	volatile bool need_resched; /* any CPU sets it (then an IPI), this one clears it */
+	void *curr_thread; /* C: the running struct thread */
+	int preempt_count; /* C: preemption disabled while > 0 */
+	bool need_resched; /* any CPU sets it (WRITE_ONCE, then an IPI), this one
+			    * clears it (this_cpu_*(): one load or store each) */
+};
+
+/* kernel/spinlock.c: a waiter that halts (spin_halt_spins) names the lock
+ * and ticket it waits for, so that the unlock that serves the ticket can
+ * kick it. One slot per nesting level: a thread's wait, then an interrupt
+ * handler's that came in while the thread halted with interrupts on. */
+#define SPIN_WAIT_LEVELS 4
+struct spin_wait_slot {
+	struct spinlock *lock; /* C, read by any CPU's unlock: the lock, or NULL */
+	u32 want;	       /* C, read likewise: the ticket it waits for */
+};
+struct spin_cpu {
+	struct spin_wait_slot wait[SPIN_WAIT_LEVELS];
+	unsigned int depth; /* C: slots in use (interrupts off while it changes) */
+	u64 kicks_sent;	    /* atomic, any CPU: NMIs sent to wake this one */
+	u64 kicks_taken;    /* C (NMI handler): kick NMIs this CPU has taken */
+	u64 halts;	    /* C: halts while waiting for a spinlock */
 };
 
 /* kernel/printk.c. */
@@ -64,6 +82,7 @@ struct percpu {
 	struct percpu_arch; /* must stay first: gs:0 is self */
 	struct sched_cpu sched;
 	struct printk_cpu printk;
+	struct spin_cpu spin;
 	struct smp_cpu smp;
 	struct lockdep_cpu lockdep;
 };

@@ -118,8 +118,8 @@ static inline void resched_cpu_locked(struct rq *rq)
 
 	if (rq->cpu == smp_processor_id()) {
 		this_cpu_write(sched.need_resched, true);
-	} else if (!pc->sched.need_resched) {
-		pc->sched.need_resched = true;
+	} else if (!READ_ONCE(pc->sched.need_resched)) {
+		WRITE_ONCE(pc->sched.need_resched, true);
 		smp_send_reschedule(rq->cpu);
 	}
 }

@@ -93,18 +93,26 @@ void smp_init(void)
 
 	det_boot_quiesce(); /* deterministic mode: QEMU's round-robin from guest time */
 
-	unsigned int cpu;
+	unsigned int cpu, started = 0;
+	u64 t0 = ktime_get_ns();
 
 	for_each_present_cpu(cpu) {
 		if (cpu == 0)
 			continue;
 		int err = smp_bringup_cpu(cpu);
 
+		started += !err;
 		if (err)
 			pr_err("cpu%u (APIC id %u) did not come up (error %d); continuing without "
 			       "it\n",
 			       cpu, cpu_apic_ids[cpu], err);
 	}
+	u64 took = ktime_get_ns() - t0;
+
+	/* make bench reads this line: the bring-up's cost per CPU. */
+	if (started)
+		pr_info("%u other CPUs brought up in %lu us, %lu us each\n", started,
+			(unsigned long)(took / 1000), (unsigned long)(took / 1000 / started));
 	kstack_reclaim(); /* stacks freed while a CPU was starting */
 	pr_info("%u CPUs possible, %u present, %u online\n", cpumask_weight(&cpu_possible_mask),
 		cpumask_weight(&cpu_present_mask), num_online_cpus());

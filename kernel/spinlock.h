@@ -11,6 +11,25 @@
  * lock (reported once per wait with the holder's CPU and where it took the
  * lock; the console's own lock is exempt, since the report needs it).
  *
+ * Waiting that gives the host its core back. baton runs in QEMU, often with
+ * more vCPUs than the host has cores: a vCPU holding a lock can be
+ * descheduled on the host, and then every waiter spinning on it burns a host
+ * core its holder needs. So a waiter spins for spin_halt_us and then
+ * halts (the pv-ticketlock design of Linux 3.12, with an NMI for the
+ * hypervisor's kick): it names the lock and its ticket in a per-CPU slot
+ * and counts itself in the lock's 'halted', and an unlock that finds
+ * 'halted' non-zero looks through the slots for the CPU whose ticket it
+ * has just served and sends it an NMI. No wake-up is lost: the waiter's
+ * count and the unlock's new 'serving' are both locked instructions, each
+ * followed by a load of the other, so at least one side sees the other
+ * (the waiter does not halt, or the unlock kicks it); a kick that lands
+ * between the waiter's last look and its hlt makes the hlt return at once
+ * (arch/x86_64/halt_unless.S). A waiter that had interrupts on halts with
+ * them on. The uncontended path pays one load of 'halted' per unlock.
+ * A wait that halted is reported as too long when it ends (it cannot
+ * watch the clock while halted); an NMI (the harness's on a hang,
+ * smp_show_backtraces()) prints what a halted waiter waits for.
+ *
  * Holding a spinlock disables preemption (kernel/preempt.h).
  *
  * The lock validator (kernel/lockdep.h) checks the order in which they are
@@ -37,6 +56,7 @@
 struct spinlock {
 	u32 next;		    /* next ticket to hand out */
 	u32 serving;		    /* ticket now holding the lock */
+	u32 halted;		    /* waiters halted (or about to halt) until kicked */
 	int holder_cpu;		    /* debug: CPU holding it, or -1 */
 	u32 stuck_reports;	    /* debug: waits on it reported as too long */
 	const void *holder_ip;	    /* debug: where it was taken */
@@ -59,6 +79,13 @@ struct spinlock {
 
 extern unsigned int spin_stuck_ms;	 /* report waits longer than this */
 extern unsigned long spin_stuck_reports; /* how many so far */
+extern unsigned int spin_halt_us;	 /* wait before a waiter halts (0: never) */
+
+/* The NMI handler's questions (arch/x86_64/traps.c): was this NMI a kick
+ * (then it has done its work), and, for an NMI that asks what the CPU
+ * does, print the spinlock it is halted waiting for, if any. */
+bool spin_nmi_was_kick(void);
+void spin_show_halted_wait(void);
 
 void __spin_lock_init(struct spinlock *l, const char *name, const struct lock_class_key *key);
 /* One class per call site. */

@@ -121,6 +121,11 @@ void lapic_send_ipi(u32 apic_id, u8 vector)
 	send_icr(apic_id, ICR_DELIVERY_FIXED | vector);
 }
 
+void lapic_send_nmi(u32 apic_id)
+{
+	send_icr(apic_id, ICR_DELIVERY_NMI);
+}
+
 void lapic_send_nmi_allbutself(void)
 {
 	send_icr(0, ICR_DELIVERY_NMI | ICR_ALL_BUT_SELF);

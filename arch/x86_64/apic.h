@@ -19,7 +19,7 @@
  *   lapic_init_cpu()       enable this CPU's APIC (every CPU, each bring-up)
  *   lapic_id()             this CPU's APIC id
  *   lapic_eoi()            end of interrupt
- *   lapic_send_ipi(apic_id, vector), lapic_send_nmi_allbutself(),
+ *   lapic_send_ipi(apic_id, vector), lapic_send_nmi(apic_id), lapic_send_nmi_allbutself(),
  *   lapic_send_init(apic_id), lapic_send_startup(apic_id, page)
  *                          the caller's earlier stores are visible to the
  *                          target before the interrupt arrives (xAPIC and
@@ -53,6 +53,7 @@ bool lapic_is_x2apic(void);
 void lapic_eoi(void);
 void lapic_send_ipi(u32 apic_id, u8 vector);
 void lapic_send_nmi_allbutself(void);
+void lapic_send_nmi(u32 apic_id);
 void lapic_send_init(u32 apic_id);
 void lapic_send_startup(u32 apic_id, u8 page);
 /* Did the last IPI get accepted? (xAPIC: ESR and delivery status) */

@@ -134,6 +134,10 @@ static inline void halt(void)
 {
 	__asm__ volatile("hlt" ::: "memory");
 }
+/* Halt unless *word == val, until any wake-up; interrupts off on entry, on
+ * during the halt (and on return) if irqs_on. An NMI that lands between the
+ * test and the hlt makes it return at once (halt_unless.S). */
+void halt_unless(const volatile u32 *word, u32 val, bool irqs_on);
 static inline __attribute__((noreturn)) void halt_forever(void)
 {
 	for (;;)

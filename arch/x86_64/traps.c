@@ -161,14 +161,29 @@ static __noreturn void die(struct pt_regs *regs)
 	panic_after_report("fatal exception: %s", exception_names[v]);
 }
 
-/* NMIs: the panicking CPU's stop request, smp_show_backtraces()'s request,
- * or something external. */
+/* An NMI that lands in halt_unless() between its test and its hlt: go on
+ * past the hlt, so that the caller looks at the word again instead of
+ * halting for a kick already spent. */
+static void halt_unless_nmi_fixup(struct pt_regs *regs)
+{
+	extern const char halt_unless_window[], halt_unless_resume[];
+
+	if (regs->rip >= (u64)halt_unless_window && regs->rip < (u64)halt_unless_resume)
+		regs->rip = (u64)halt_unless_resume;
+}
+
+/* NMIs: the panicking CPU's stop request, a spinlock's kick of a halted
+ * waiter (kernel/spinlock.c), smp_show_backtraces()'s request, or
+ * something external. */
 static void nmi(struct pt_regs *regs)
 {
 	int p = READ_ONCE(panic_cpu);
 
 	if (p >= 0 && p != (int)smp_processor_id())
 		halt_forever(); /* stopped by panic(): stay out of its way */
+	halt_unless_nmi_fixup(regs);
+	if (spin_nmi_was_kick())
+		return;
 	/* An offline CPU halted for good (cpu_play_dead()) waits for INIT,
 	 * which could leave a lock taken here held: back to its halt. */
 	if (smp_booted && !cpumask_test_cpu(smp_processor_id(), &cpu_live_mask))
@@ -178,6 +193,7 @@ static void nmi(struct pt_regs *regs)
 	 * say what this CPU is doing. */
 	printk(KERN_ERR "NMI on cpu%u: thread %s at %pS\n", smp_processor_id(),
 	       sched_ready ? current->name : "-", (void *)regs->rip);
+	spin_show_halted_wait();
 	show_exception_backtrace(regs->rsp, regs->rbp);
 	if (smp_processor_id() == 0 && sched_ready)
 		sched_dump_threads();

@@ -570,6 +570,62 @@ def wallclock_report(a, figures, logdir, problems):
     return {"n": WALL_N, "figures": out, "table": md}
 
 
+# Booting: the wall-clock time from QEMU's start to the kernel's exit after
+# its first (one-sample) benchmark, at -smp 4 and 64 (q35, 1 GiB), BOOT_N
+# boots each, and the kernel's own count of its CPU bring-up (smp_init():
+# "N other CPUs brought up in X us, Y us each"), in wall clock and under
+# -icount (guest instructions: the bring-up's own cost, the same on any host).
+BOOT_SMPS = [4, 64]
+BOOT_N = 3
+BRINGUP_LINE = re.compile(r"smp: (\d+) other CPUs brought up in (\d+) us, (\d+) us each")
+
+
+def boot_once(a, smp, icount, logdir, problems):
+    """(wall seconds to exit, {"cpus", "us", "each_us"} or None) of one boot."""
+    label = "bench-boot-smp%d-%s" % (smp, "icount" if icount else "wall")
+    m = qemu.Machine(a.iso, name=label, smp=str(smp), mem="1G", machine="q35",
+                     cmdline="bench=lock_spin bench_n=1 panic=exit lockdep=0", workdir=logdir,
+                     qmp=True, extra=["-icount", ICOUNT] if icount else [])
+    t0 = time.monotonic()
+    m.start()
+    status = m.wait(TIMEOUT, nmi_on_timeout=True)
+    wall = time.monotonic() - t0
+    if status != 33:
+        problems.append("boot -smp %d: QEMU exit status %s (see %s)" % (smp, status, m.log_path))
+    b = BRINGUP_LINE.search(m.output)
+    if not b:
+        problems.append("boot -smp %d: no bring-up line (see %s)" % (smp, m.log_path))
+    return wall, ({"cpus": int(b.group(1)), "us": int(b.group(2)), "each_us": int(b.group(3))}
+                  if b else None)
+
+
+def boot_report(a, logdir, problems):
+    """Wall-clock boot times and the bring-up's cost per CPU: figures only."""
+    out, rows = {}, []
+    for smp in BOOT_SMPS:
+        _, ic = boot_once(a, smp, True, logdir, problems)
+        walls, ups = [], []
+        for _ in range(BOOT_N):
+            w, up = boot_once(a, smp, False, logdir, problems)
+            walls.append(w)
+            if up:
+                ups.append(up)
+        walls.sort()
+        ups.sort(key=lambda u: u["us"])
+        med = ups[len(ups) // 2] if ups else None
+        out[smp] = {"wall_s": walls, "bringup_wall": ups, "bringup_icount": ic}
+        if ic and med:
+            rows.append(["%d" % smp, "%.2f" % walls[len(walls) // 2], "%.2f" % walls[-1],
+                         "%.1f" % (med["us"] / 1000), "%d" % med["each_us"],
+                         "%.1f" % (ic["us"] / 1000), "%d" % ic["each_us"]])
+    md = table("boot (q35, 1 GiB): QEMU start to exit after one benchmark, %d boots, wall "
+               "clock; the kernel's bring-up of the other CPUs, wall clock (median boot) and "
+               "-icount" % BOOT_N,
+               ["-smp", "boot median (s)", "boot max (s)", "bring-up (ms)", "per CPU (us)",
+                "-icount bring-up (ms)", "-icount per CPU (us)"], rows)
+    return {"n": BOOT_N, "boots": out, "table": md}
+
+
 def parse(log):
     """{name: {"n", "min", "median", "max", "unit"}} from a serial log."""
     out = {}
@@ -746,6 +802,9 @@ def main():
     wall = wallclock_report(a, figures, logdir, problems) if a.only == "all" else {}
     if wall:
         md += "\n" + wall["table"]
+    boots = boot_report(a, logdir, problems) if a.only == "all" else {}
+    if boots:
+        md += "\n" + boots["table"]
     idle = idle_host_report(a, logdir, problems) if a.only == "all" else {}
     if "tickless" in idle and "tick" in idle:
         ok = idle["tickless"]["cpu_s"] * 2 <= idle["tick"]["cpu_s"]
@@ -760,7 +819,8 @@ def main():
         json.dump({"smp": a.smp, "icount": ICOUNT, "ns_per_instruction": NS_PER_INSN,
                    "cmdline": "bench=%s panic=exit lockdep=0" % a.only, "figures": figures,
                    "compare": cmp, "claims": verdicts, "lockdep": lockdep,
-                   "nohz_off": nohz_off, "wallclock": wall, "idle_host": idle}, fp, indent=1)
+                   "nohz_off": nohz_off, "wallclock": wall, "boot": boots,
+                   "idle_host": idle}, fp, indent=1)
     with open(os.path.join(a.build, "bench-tables.md"), "w") as fp:
         fp.write(md)
     for p in problems:

@@ -5,6 +5,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/traps.h"
+#include "kernel/cpu_local.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
@@ -12,6 +13,7 @@
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/tools/ktest.h"
+#include "kernel/workqueue.h"
 #include "tests/kernel/ktest_helpers.h"
 
 static void masks_are_nested(struct ktest *t)
@@ -152,26 +154,46 @@ static void unlock_by_non_owner_warns(struct ktest *t)
 	KT_EXPECT_FALSE(t, spin_is_locked(&l));
 }
 
+/* Is cpu halted waiting for l (spin_halt_us)? */
+static bool halted_waiting_for(unsigned int cpu, struct spinlock *l)
+{
+	struct spin_cpu *sc = &per_cpu_ptr(cpu)->spin;
+
+	for (unsigned int d = 0; d < SPIN_WAIT_LEVELS; d++)
+		if (READ_ONCE(sc->wait[d].lock) == l)
+			return true;
+	return false;
+}
+
 static u32 stuck_reports_before;
 static volatile bool holder_saw_report;
 
-/* Holds the lock until the waiter has reported its wait (in an IPI handler,
- * interrupts off: the wait spins), however slowly the host runs either. */
+/* Holds the lock until the waiter (cpu *arg) has reported its wait (in an
+ * IPI handler, interrupts off: the wait spins), however slowly the host
+ * runs either; or, if the waiter halted (it reports when the wait ends),
+ * until spin_stuck_ms more have passed since it was seen halted: its wait
+ * is longer than that by construction. */
 static void hold_lock_until_reported(void *arg)
 {
-	u64 deadline = 0;
+	unsigned int waiter = *(unsigned int *)arg;
+	u64 deadline = 0, halted_at = 0;
 
 	spin_lock(&test_lock);
 	while (READ_ONCE(test_lock.stuck_reports) == stuck_reports_before &&
-	       ktest_wait_poll(&deadline))
-		;
-	holder_saw_report = READ_ONCE(test_lock.stuck_reports) != stuck_reports_before;
+	       ktest_wait_poll(&deadline)) {
+		if (!halted_at && halted_waiting_for(waiter, &test_lock))
+			halted_at = ktime_get_ns();
+		if (halted_at && ktime_get_ns() - halted_at > (u64)spin_stuck_ms * 1000000)
+			break;
+	}
+	holder_saw_report = READ_ONCE(test_lock.stuck_reports) != stuck_reports_before || halted_at;
 	spin_unlock(&test_lock);
 }
 
 /* A wait longer than spin_stuck_ms is reported, once per wait: the holder
- * lets go only after the report, so the wait is long enough by
- * construction, and one wait gives exactly one report. */
+ * lets go only after the report (or, for a waiter that halted, after the
+ * time), so the wait is long enough by construction, and one wait gives
+ * exactly one report. */
 static void spinlock_held_too_long_is_reported(struct ktest *t)
 {
 	if (!ktest_need_cpus(t, 2))
@@ -182,9 +204,10 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 	stuck_reports_before = test_lock.stuck_reports;
 	holder_saw_report = false;
 	preempt_disable(); /* the waits below spin: we stay on this CPU */
-	unsigned int other = cpumask_any_but(&cpu_online_mask, smp_processor_id());
+	unsigned int me = smp_processor_id();
+	unsigned int other = cpumask_any_but(&cpu_online_mask, me);
 
-	smp_call_function_single(other, hold_lock_until_reported, NULL, false);
+	smp_call_function_single(other, hold_lock_until_reported, &me, false);
 	KT_WAIT_UNTIL(t, spin_is_locked(&test_lock));
 	/* Interrupts off, as everywhere test_lock is taken: IPI handlers take
 	 * it too (the lock validator reports a plain spin_lock() here). This
@@ -196,6 +219,88 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 	KT_EXPECT_TRUE(t, holder_saw_report);
 	/* Other locks may be reported too on a crowded host: count this one. */
 	KT_EXPECT_EQ(t, test_lock.stuck_reports - stuck_reports_before, 1);
+}
+
+static u64 sum_spin_stat(size_t offset)
+{
+	u64 sum = 0;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(*(u64 *)((char *)&per_cpu_ptr(cpu)->spin + offset));
+	return sum;
+}
+
+/* Waiters that halt are woken by the unlock that serves them, and none is
+ * left halted. Two locks: kick_lock_irq, taken with interrupts off (in IPI
+ * handlers on every other CPU, and here): only the kick's NMI wakes a
+ * waiter; kick_lock, taken with interrupts on by a work item on every CPU:
+ * its waiters halt with interrupts on and take them while halted. First
+ * every other CPU waits, halted, for kick_lock_irq held here
+ * (spin_halt_us=1: a waiter halts at its second look at the clock); then
+ * all go on taking each lock, halting at most contended acquisitions. A
+ * lost wake-up leaves a count short and a wait below times out. */
+static DEFINE_SPINLOCK(kick_lock_irq);
+static DEFINE_SPINLOCK(kick_lock);
+static unsigned long kick_count_irq; /* kick_lock_irq */
+static unsigned long kick_count;     /* kick_lock */
+static atomic_t kick_done;
+
+static void hammer_kick_lock_irq(void *arg)
+{
+	for (unsigned int i = 0; i < lock_rounds; i++) {
+		unsigned long flags = spin_lock_irqsave(&kick_lock_irq);
+
+		kick_count_irq++;
+		spin_unlock_irqrestore(&kick_lock_irq, flags);
+	}
+	atomic_inc(&kick_done);
+}
+
+static void hammer_kick_lock(struct work_struct *w)
+{
+	for (unsigned int i = 0; i < lock_rounds; i++) {
+		spin_lock(&kick_lock);
+		kick_count++;
+		spin_unlock(&kick_lock);
+	}
+}
+
+static struct work_struct kick_works[NR_CPUS];
+
+static void halted_spinlock_waiters_are_kicked(struct ktest *t)
+{
+	if (!ktest_need_cpus(t, 2))
+		return;
+	unsigned int saved = spin_halt_us, n = num_online_cpus(), cpu;
+	u64 halts = sum_spin_stat(offsetof(struct spin_cpu, halts));
+	u64 kicks = sum_spin_stat(offsetof(struct spin_cpu, kicks_sent));
+
+	spin_halt_us = 1;
+	lock_rounds = max(LOCK_ACQUISITIONS / n, 50u);
+	kick_count_irq = kick_count = 0;
+	atomic_set(&kick_done, 0);
+	preempt_disable();
+	unsigned long flags = spin_lock_irqsave(&kick_lock_irq);
+
+	smp_call_function_many(&cpu_online_mask, hammer_kick_lock_irq, NULL, false);
+	KT_WAIT_UNTIL(t, READ_ONCE(kick_lock_irq.halted) == n - 1);
+	spin_unlock_irqrestore(&kick_lock_irq, flags);
+	hammer_kick_lock_irq(NULL);
+	preempt_enable();
+	KT_WAIT_UNTIL(t, (unsigned int)atomic_read(&kick_done) == n);
+	for_each_online_cpu(cpu) {
+		INIT_WORK(&kick_works[cpu], hammer_kick_lock);
+		queue_work_on(cpu, system_wq, &kick_works[cpu]);
+	}
+	for_each_online_cpu(cpu)
+		flush_work(&kick_works[cpu]);
+	spin_halt_us = saved;
+	KT_EXPECT_EQ(t, kick_count_irq, (unsigned long)n * lock_rounds);
+	KT_EXPECT_EQ(t, kick_count, (unsigned long)n * lock_rounds);
+	KT_EXPECT_EQ(t, READ_ONCE(kick_lock_irq.halted) + READ_ONCE(kick_lock.halted), 0);
+	KT_EXPECT_LE(t, (u64)(n - 1), sum_spin_stat(offsetof(struct spin_cpu, halts)) - halts);
+	KT_EXPECT_LE(t, (u64)(n - 1), sum_spin_stat(offsetof(struct spin_cpu, kicks_sent)) - kicks);
 }
 
 static volatile int cross_phase;
@@ -348,6 +453,7 @@ KTEST_SUITE(smp, KTEST_CASE(masks_are_nested), KTEST_CASE(every_cpu_reports_its_
 	    KTEST_CASE(ipi_runs_on_the_target), KTEST_CASE(calls_without_waiting),
 	    KTEST_CASE(spinlock_counter_is_exact), KTEST_CASE(unlock_by_non_owner_warns),
 	    KTEST_CASE(spinlock_held_too_long_is_reported),
+	    KTEST_CASE(halted_spinlock_waiters_are_kicked),
 	    KTEST_CASE(cpus_calling_each_other_do_not_deadlock),
 	    KTEST_CASE(every_cpu_takes_timer_interrupts), KTEST_CASE(ioapic_delivers_the_pit),
 	    KTEST_CASE(clock_is_monotonic_across_cpus));
