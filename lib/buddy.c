@@ -225,6 +225,26 @@ void buddy_release_range(struct buddy_zone *z, u64 pfn, u64 count)
 	}
 }
 
+void buddy_sort_free_lists(struct buddy_zone *z)
+{
+	for (unsigned int k = 0; k < BUDDY_NR_ORDERS; k++) {
+		struct list_head sorted;
+
+		INIT_LIST_HEAD(&sorted);
+		/* Selection: the lowest left, to the tail, until none is left.
+		 * Once, at boot, on lists of a few hundred blocks at most. */
+		while (!list_empty(&z->free_list[k])) {
+			struct buddy_block *b, *low = NULL;
+
+			list_for_each_entry(b, &z->free_list[k], link)
+				if (!low || b < low)
+					low = b;
+			list_move_tail(&low->link, &sorted);
+		}
+		list_splice_init(&sorted, &z->free_list[k]);
+	}
+}
+
 /*
  * Head and order of the block holding pfn. Returns false for RESERVED
  * pages (and for corrupt metadata).
@@ -297,14 +317,27 @@ int buddy_alloc(struct buddy_zone *z, unsigned int order, u64 *pfn_out)
 
 	if (order > BUDDY_MAX_ORDER)
 		return -EINVAL;
-	for (k = order; k <= BUDDY_MAX_ORDER; k++) {
-		if (!list_empty(&z->free_list[k]))
-			break;
-	}
-	if (k > BUDDY_MAX_ORDER)
-		return -ENOMEM;
+	/* The lowest of the lists' first blocks, of any order big enough
+	 * (address-ordered first fit, while the lists keep the order
+	 * buddy_sort_free_lists() gave them): a small block left at the top
+	 * of memory is not taken before a big one below it. */
+	b = NULL;
+	unsigned int bk = 0;
 
-	b = list_first_entry(&z->free_list[k], struct buddy_block, link);
+	for (k = order; k <= BUDDY_MAX_ORDER; k++) {
+		if (list_empty(&z->free_list[k]))
+			continue;
+		struct buddy_block *h =
+			list_first_entry(&z->free_list[k], struct buddy_block, link);
+
+		if (!b || h < b) {
+			b = h;
+			bk = k;
+		}
+	}
+	if (!b)
+		return -ENOMEM;
+	k = bk;
 	unlink_free(z, b);
 	pfn = buddy_pfn_of(z, b);
 	/* Split: keep the lower half, free the upper half, repeat. */

@@ -72,6 +72,10 @@ size_t buddy_meta_bytes(u64 npages);
 void buddy_init(struct buddy_zone *z, struct buddy_block *blocks, u64 base_pfn, u64 npages);
 void buddy_release_range(struct buddy_zone *z, u64 pfn, u64 count);
 int buddy_reserve_range(struct buddy_zone *z, u64 pfn, u64 count);
+/* Order each free list by address, lowest first. buddy_alloc() takes the
+ * lowest first block of the lists big enough, so that low memory goes
+ * first (frees go to the front of their list, and are taken again first). */
+void buddy_sort_free_lists(struct buddy_zone *z);
 
 int buddy_alloc(struct buddy_zone *z, unsigned int order, u64 *pfn_out);
 int buddy_free(struct buddy_zone *z, u64 pfn, unsigned int *order_out);
