@@ -93,36 +93,19 @@ void smp_init(void)
 
 	det_boot_quiesce(); /* deterministic mode: QEMU's round-robin from guest time */
 
-	unsigned int cpu, started = 0, n = 0;
-	struct percpu *pcs[NR_CPUS];
-	int err[NR_CPUS];
+	unsigned int cpu, started = 0;
 	u64 t0 = ktime_get_ns();
 
 	for_each_present_cpu(cpu) {
 		if (cpu == 0)
 			continue;
-		struct percpu *pc = percpu_setup(cpu, cpu_apic_ids[cpu]);
+		int err = smp_bringup_cpu(cpu);
 
-		if (!pc) {
-			pr_err("cpu%u (APIC id %u): no memory for its per-CPU area; continuing "
-			       "without it\n",
-			       cpu, cpu_apic_ids[cpu]);
-			continue;
-		}
-		/* Live from before it runs its first instruction, as in
-		 * smp_bringup_cpu(). */
-		set_bit(cpu, cpumask_bits(&cpu_live_mask));
-		pcs[n++] = pc;
-	}
-	arch_cpus_boot(pcs, n, err); /* together: their starts overlap */
-	for (unsigned int i = 0; i < n; i++) {
-		if (!err[i]) {
-			started++;
-			continue;
-		}
-		clear_bit(pcs[i]->cpu_id, cpumask_bits(&cpu_live_mask));
-		pr_err("cpu%u (APIC id %u) did not come up (error %d); continuing without it\n",
-		       pcs[i]->cpu_id, pcs[i]->apic_id, err[i]);
+		started += !err;
+		if (err)
+			pr_err("cpu%u (APIC id %u) did not come up (error %d); continuing without "
+			       "it\n",
+			       cpu, cpu_apic_ids[cpu], err);
 	}
 	u64 took = ktime_get_ns() - t0;
 

@@ -54,9 +54,9 @@ static void trampoline_setup(struct percpu *pc)
 	/* Under QEMU's TCG a write to a page that code ran in takes the slow
 	 * path until every byte of that code is overwritten, and the loader
 	 * ran its own code in these pages (GRUB's core sits at 0x8000):
-	 * clearing each page whole, once, makes later writes fast (about
-	 * 100 ms of a -smp 64 boot otherwise). The code is written once: each
-	 * start runs it, and rewriting it would make its page slow again. */
+	 * clearing each page whole, once, makes later writes fast. The code
+	 * is written once: each start runs it, and rewriting it would make its
+	 * page slow again. */
 	if (!written) {
 		memset(phys_to_virt(TRAMPOLINE_PHYS), 0, PAGE_SIZE);
 		memcpy(phys_to_virt(TRAMPOLINE_PHYS), trampoline_start,
@@ -80,8 +80,7 @@ static void trampoline_setup(struct percpu *pc)
 	*tp = (struct trampoline_params){
 		.efer = EFER_LME | (cpu_has_nx() ? EFER_NXE : 0),
 		.kernel_cr3 = read_cr3(),
-		/* None: the APs started together find theirs by APIC id. */
-		.stack_top = pc ? (u64)pc->boot_stack + KSTACK_SIZE : 0,
+		.stack_top = (u64)pc->boot_stack + KSTACK_SIZE,
 		.percpu = (u64)pc,
 		.entry = (u64)ap_entry64,
 	};
@@ -181,9 +180,11 @@ static bool legacy_init_pause(void)
 	return true;
 }
 
-/* Can pc's CPU be started (a trampoline page, a boot stack)? */
-static int ap_prepare(struct percpu *pc)
+int arch_cpu_boot(struct percpu *pc)
 {
+	bool legacy = legacy_init_pause();
+	unsigned int sipi_wait_us = legacy ? 200 : 10;
+
 	BUILD_BUG_ON(TRAMPOLINE_PARAMS + sizeof(struct trampoline_params) > PAGE_SIZE);
 	if ((size_t)(trampoline_end - trampoline_start) > TRAMPOLINE_PARAMS)
 		panic("the AP trampoline is larger than its page");
@@ -197,14 +198,22 @@ static int ap_prepare(struct percpu *pc)
 		if (!pc->boot_stack)
 			return -ENOMEM;
 	}
+	trampoline_setup(pc);
 	WRITE_ONCE(pc->started, 0);
-	return 0;
-}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 
-/* After the STARTUP IPIs: wait a bounded time for pc's CPU to start, then,
- * however long, until it is online (smpboot.h). */
-static int ap_wait_online(struct percpu *pc)
-{
+	/* MP spec B.4: INIT, wait 10 ms; STARTUP, wait 200 us; STARTUP again
+	 * (the second is for CPUs that missed the first), wait 200 us. The
+	 * waits only where the CPU family needs them (legacy_init_pause()). */
+	lapic_send_init(pc->apic_id);
+	if (legacy)
+		ap_delay(10000);
+	lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
+	ap_delay(sipi_wait_us);
+	if (!READ_ONCE(pc->started)) {
+		lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
+		ap_delay(sipi_wait_us);
+	}
 	u64 t0 = ktime_get_ns();
 
 	/* Given up on, it must not run on: started goes 0 -> -1 here or
@@ -232,80 +241,6 @@ static int ap_wait_online(struct percpu *pc)
 		ap_wait_pause();
 	}
 	return 0;
-}
-
-int arch_cpu_boot(struct percpu *pc)
-{
-	bool legacy = legacy_init_pause();
-	unsigned int sipi_wait_us = legacy ? 200 : 10;
-	int err = ap_prepare(pc);
-
-	if (err)
-		return err;
-	trampoline_setup(pc);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-
-	/* MP spec B.4: INIT, wait 10 ms; STARTUP, wait 200 us; STARTUP again
-	 * (the second is for CPUs that missed the first), wait 200 us. The
-	 * waits only where the CPU family needs them (legacy_init_pause()). */
-	lapic_send_init(pc->apic_id);
-	if (legacy)
-		ap_delay(10000);
-	lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
-	ap_delay(sipi_wait_us);
-	if (!READ_ONCE(pc->started)) {
-		lapic_send_startup(pc->apic_id, TRAMPOLINE_PHYS >> 12);
-		ap_delay(sipi_wait_us);
-	}
-	return ap_wait_online(pc);
-}
-
-/* Read by trampoline.S when the CPUs start together: each finds its area
- * and its stack by its initial APIC id (CPUID 1, EBX[31:24]). I: filled
- * before the STARTUP IPIs, cleared after the last CPU is online. */
-struct percpu *ap_boot_percpu[256];
-u64 ap_boot_stack_top[256];
-
-void arch_cpus_boot(struct percpu **pcs, unsigned int n, int *err)
-{
-	bool legacy = legacy_init_pause();
-	unsigned int sipi_wait_us = legacy ? 200 : 10, i;
-
-	for (i = 0; i < n; i++)
-		if (pcs[i]->apic_id >= ARRAY_SIZE(ap_boot_percpu))
-			break;
-	if (i < n || n == 1) { /* an id CPUID cannot give: one at a time */
-		for (i = 0; i < n; i++)
-			err[i] = arch_cpu_boot(pcs[i]);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		err[i] = ap_prepare(pcs[i]);
-		if (err[i])
-			continue;
-		ap_boot_stack_top[pcs[i]->apic_id] = (u64)pcs[i]->boot_stack + KSTACK_SIZE;
-		ap_boot_percpu[pcs[i]->apic_id] = pcs[i];
-	}
-	trampoline_setup(NULL);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	/* As arch_cpu_boot(), each step for every CPU before the wait. */
-	for (i = 0; i < n; i++)
-		if (!err[i])
-			lapic_send_init(pcs[i]->apic_id);
-	if (legacy)
-		ap_delay(10000);
-	for (i = 0; i < n; i++)
-		if (!err[i])
-			lapic_send_startup(pcs[i]->apic_id, TRAMPOLINE_PHYS >> 12);
-	ap_delay(sipi_wait_us);
-	for (i = 0; i < n; i++)
-		if (!err[i] && !READ_ONCE(pcs[i]->started))
-			lapic_send_startup(pcs[i]->apic_id, TRAMPOLINE_PHYS >> 12);
-	ap_delay(sipi_wait_us);
-	for (i = 0; i < n; i++)
-		if (!err[i])
-			err[i] = ap_wait_online(pcs[i]);
-	memset(ap_boot_percpu, 0, sizeof(ap_boot_percpu));
 }
 
 __noreturn void ap_start(struct percpu *pc)

@@ -20,19 +20,6 @@
 #include "arch/x86_64/percpu.h"
 
 int arch_cpu_boot(struct percpu *pc);
-/*
- * At boot: start the n CPUs of pcs together and wait until each is online
- * (err[i]: its arch_cpu_boot() result). INIT and the STARTUP IPIs go to all
- * of them before any wait, and each finds its area and stack in
- * ap_boot_percpu[] by its APIC id (trampoline.S), so their starts overlap:
- * what each costs in wall clock is mostly QEMU and the host waking its
- * vCPU thread, not its instructions. Their start-up runs only this CPU's
- * state (ap_start(): the scheduler's idle thread, its APIC and clock
- * event) and sets its bits in the CPU masks atomically; no starting
- * hotplug step runs at boot that could need the others in turn. One at a
- * time, as arch_cpu_boot(), if an APIC id is over 255.
- */
-void arch_cpus_boot(struct percpu **pcs, unsigned int n, int *err);
 /* C entry of an AP, from ap_entry64 in trampoline.S. */
 __noreturn void ap_start(struct percpu *pc);
 

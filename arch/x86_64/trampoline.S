@@ -9,10 +9,8 @@
  *   real mode: load our GDT, set CR0.PE, far jump to 32-bit code
  *   32-bit:    CR4.PAE, CR3 = TRAMPOLINE_PML4, EFER from params, CR0.PG,
  *              far jump to 64-bit code (still at low, identity-mapped addresses)
- *   64-bit:    rsp, rdi, rsi from params (or, for CPUs started together,
- *              rsp and rdi from ap_boot_stack_top[] and ap_boot_percpu[] by
- *              APIC id); jump to ap_entry64 in the higher half, which
- *              loads the kernel's CR3 and calls ap_start(percpu)
+ *   64-bit:    rsp, rdi, rsi from params; jump to ap_entry64 in the higher
+ *              half, which loads the kernel's CR3 and calls ap_start(percpu)
  *
  * Everything here must be position-independent within the page except for
  * the absolute TRAMPOLINE_PHYS-based addresses computed below.
@@ -64,25 +62,9 @@ tr_long:
 	movw	%ax, %ss
 	movq	TRAMPOLINE_PHYS + TRAMPOLINE_PARAMS + TP_STACK, %rsp
 	movq	TRAMPOLINE_PHYS + TRAMPOLINE_PARAMS + TP_PERCPU, %rdi
-	testq	%rdi, %rdi
-	jnz	1f
-	/* Started with others (arch_cpus_boot()): ours by our APIC id. The
-	 * tables are in the kernel's half, which our PML4 shares. */
-	movl	$1, %eax
-	cpuid
-	shrl	$24, %ebx
-	movabsq	$ap_boot_percpu, %rax
-	movq	(%rax,%rbx,8), %rdi
-	movabsq	$ap_boot_stack_top, %rax
-	movq	(%rax,%rbx,8), %rsp
-	testq	%rdi, %rdi
-	jz	2f			/* not a CPU we started: stay out */
-1:	movq	TRAMPOLINE_PHYS + TRAMPOLINE_PARAMS + TP_KERNEL_CR3, %rsi
+	movq	TRAMPOLINE_PHYS + TRAMPOLINE_PARAMS + TP_KERNEL_CR3, %rsi
 	movq	TRAMPOLINE_PHYS + TRAMPOLINE_PARAMS + TP_ENTRY, %rax
 	jmp	*%rax
-2:	cli
-	hlt
-	jmp	2b
 
 	.balign 8
 tr_gdt:
