@@ -56,9 +56,9 @@
 struct spinlock {
 	u32 next;		    /* next ticket to hand out */
 	u32 serving;		    /* ticket now holding the lock */
-	u32 halted;		    /* waiters halted (or about to halt) until kicked */
 	int holder_cpu;		    /* debug: CPU holding it, or -1 */
-	u32 stuck_reports;	    /* debug: waits on it reported as too long */
+	u16 halted;		    /* waiters halted (or about to halt) until kicked */
+	u16 stuck_reports;	    /* debug: waits on it reported as too long */
 	const void *holder_ip;	    /* debug: where it was taken */
 	struct lockdep_map dep_map; /* its name, and its class for the validator */
 };

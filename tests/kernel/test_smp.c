@@ -165,7 +165,7 @@ static bool halted_waiting_for(unsigned int cpu, struct spinlock *l)
 	return false;
 }
 
-static u32 stuck_reports_before;
+static u16 stuck_reports_before;
 static volatile bool holder_saw_report;
 
 /* Holds the lock until the waiter (cpu *arg) has reported its wait (in an
@@ -218,7 +218,7 @@ static void spinlock_held_too_long_is_reported(struct ktest *t)
 	spin_stuck_ms = saved;
 	KT_EXPECT_TRUE(t, holder_saw_report);
 	/* Other locks may be reported too on a crowded host: count this one. */
-	KT_EXPECT_EQ(t, test_lock.stuck_reports - stuck_reports_before, 1);
+	KT_EXPECT_EQ(t, (u16)(test_lock.stuck_reports - stuck_reports_before), 1);
 }
 
 static u64 sum_spin_stat(size_t offset)
