@@ -28,6 +28,9 @@ struct sched_cpu {
 	int preempt_count; /* C: preemption disabled while > 0 */
 	bool need_resched; /* any CPU sets it (WRITE_ONCE, then an IPI), this one
 			    * clears it (this_cpu_*(): one load or store each) */
+	u32 idle_seq;	   /* C (locked increments), read by any CPU: even while the
+			    * CPU is halted in its idle loop, odd otherwise
+			    * (smp_wait_irqs_off_sections() skips it when even) */
 };
 
 /* kernel/spinlock.c: a waiter that halts (spin_halt_spins) names the lock

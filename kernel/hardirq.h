@@ -12,10 +12,17 @@
 #ifndef KERNEL_HARDIRQ_H
 #define KERNEL_HARDIRQ_H
 
+#include "kernel/cpu_local.h"
 #include "kernel/lockdep.h"
+
+/* kernel/sched.c: an interrupt that wakes the idle loop's halt ends the
+ * CPU's idle period before its handler runs (sched_cpu.idle_seq). */
+void sched_idle_exit(void);
 
 static inline void irq_enter(void)
 {
+	if (unlikely(!(this_cpu_read(sched.idle_seq) & 1)))
+		sched_idle_exit();
 	lockdep_hardirq_enter();
 }
 

@@ -20,6 +20,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
+#include "kernel/hardirq.h"
 #include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/lockdep.h"
@@ -935,7 +936,8 @@ static void init_this_cpu(void)
 	rq->slice_end = KTIME_MAX; /* idle: no slice */
 	this_cpu_write(sched.curr_thread, idle);
 	this_cpu_write(sched.preempt_count, 0);
-	lockdep_reset_cpu(idle); /* a CPU coming back holds nothing */
+	this_cpu_write(sched.idle_seq, 1); /* running (odd) */
+	lockdep_reset_cpu(idle);	   /* a CPU coming back holds nothing */
 	local_irq_restore(flags);
 }
 
@@ -949,6 +951,30 @@ void sched_init(void)
 void sched_init_ap(void)
 {
 	init_this_cpu();
+}
+
+/*
+ * The idle period's mark for smp_wait_irqs_off_sections(): idle_seq is even
+ * only while this CPU is halted in cpu_idle(), where it is in no section
+ * with interrupts off that another CPU must wait out. Both increments are
+ * locked (full barriers): a CPU that changed what such sections read (the
+ * active mask) and then reads an even count here knows that this CPU will
+ * read the new value when an interrupt ends its halt (irq_enter() marks
+ * the end before the handler runs). Interrupts off.
+ */
+static void sched_idle_enter(void)
+{
+	__atomic_add_fetch(&this_cpu_ptr()->sched.idle_seq, 1, __ATOMIC_SEQ_CST);
+}
+
+void sched_idle_exit(void)
+{
+	__atomic_add_fetch(&this_cpu_ptr()->sched.idle_seq, 1, __ATOMIC_SEQ_CST);
+}
+
+bool sched_cpu_idle_halted(unsigned int cpu)
+{
+	return !(__atomic_load_n(&per_cpu_ptr(cpu)->sched.idle_seq, __ATOMIC_SEQ_CST) & 1);
 }
 
 __noreturn void cpu_idle(void)
@@ -965,8 +991,12 @@ __noreturn void cpu_idle(void)
 		/* The CPU's next event, exactly (or none): a deadline that
 		 * moved later while it was busy is not left to wake it. */
 		clockevent_idle();
+		sched_idle_enter();
 		/* sti; hlt: no interrupt can slip in between the two. */
 		__asm__ volatile("sti; hlt" ::: "memory");
+		local_irq_disable();
+		if (!(this_cpu_read(sched.idle_seq) & 1)) /* woken by an NMI */
+			sched_idle_exit();
 	}
 }
 

@@ -180,8 +180,11 @@ static inline void __set_current_state(int state)
 	current->state = state;
 }
 
-void sched_init(void);		/* boot CPU: make this context idle/0 */
-void sched_init_ap(void);	/* each AP: make this context its idle thread */
+void sched_init(void);	  /* boot CPU: make this context idle/0 */
+void sched_init_ap(void); /* each AP: make this context its idle thread */
+/* Is cpu halted in its idle loop (no section with interrupts off under
+ * way there)? Read after a full barrier; smp_wait_irqs_off_sections(). */
+bool sched_cpu_idle_halted(unsigned int cpu);
 __noreturn void cpu_idle(void); /* the idle loop */
 void schedule(void);
 void yield(void);

@@ -10,6 +10,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
+#include "kernel/sched.h"
 #include "lib/errno.h"
 
 void smp_cpu_init(struct smp_cpu *s)
@@ -204,9 +205,24 @@ static void nothing(void *info)
 
 void smp_wait_irqs_off_sections(void)
 {
+	struct cpumask busy;
+	unsigned int cpu;
+
 	/* A CPU runs the call in its IPI handler, so only once interrupts
-	 * are on again there; waiting for all of them is the barrier. */
-	on_each_cpu(nothing, NULL, true);
+	 * are on again there; waiting for all of them is the barrier. A CPU
+	 * halted in its idle loop is in no such section, and reads what the
+	 * caller changed when it wakes (sched_cpu_idle_halted()): it is left
+	 * to sleep. Waking an idle vCPU is a host thread wake-up, which took
+	 * up to milliseconds of a CPU offline here. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	cpumask_clear(&busy);
+	preempt_disable();
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() && !sched_cpu_idle_halted(cpu))
+			cpumask_set_cpu(cpu, &busy);
+	if (!cpumask_empty(&busy))
+		__smp_call_function_many(&busy, nothing, NULL, true);
+	preempt_enable();
 }
 
 void smp_send_reschedule(unsigned int cpu)
