@@ -31,6 +31,8 @@ struct sched_cpu {
 	u32 idle_seq;	   /* C (locked increments), read by any CPU: even while the
 			    * CPU is halted in its idle loop, odd otherwise
 			    * (smp_wait_irqs_off_sections() skips it when even) */
+	u32 flush_on_wake; /* any CPU sets it (locked), this CPU clears it when it
+			    * leaves idle, flushing its TLB: a shootdown it slept through */
 };
 
 /* kernel/spinlock.c: a waiter that halts (spin_halt_spins) names the lock

@@ -969,12 +969,31 @@ static void sched_idle_enter(void)
 
 void sched_idle_exit(void)
 {
-	__atomic_add_fetch(&this_cpu_ptr()->sched.idle_seq, 1, __ATOMIC_SEQ_CST);
+	struct sched_cpu *sc = &this_cpu_ptr()->sched;
+
+	__atomic_add_fetch(&sc->idle_seq, 1, __ATOMIC_SEQ_CST);
+	/* After the increment: a shootdown that saw us idle set this first. */
+	if (unlikely(READ_ONCE(sc->flush_on_wake))) {
+		__atomic_store_n(&sc->flush_on_wake, 0, __ATOMIC_SEQ_CST);
+		local_flush_tlb_all();
+	}
 }
 
 bool sched_cpu_idle_halted(unsigned int cpu)
 {
 	return !(__atomic_load_n(&per_cpu_ptr(cpu)->sched.idle_seq, __ATOMIC_SEQ_CST) & 1);
+}
+
+bool sched_cpu_flush_tlb_on_wake(unsigned int cpu)
+{
+	struct sched_cpu *sc = &per_cpu_ptr(cpu)->sched;
+
+	/* Locked, then the look at idle_seq: if it is even, the CPU's
+	 * sched_idle_exit() increments it after this and then sees the flag
+	 * (Dekker, as in smp_wait_irqs_off_sections()). If the CPU is not
+	 * idle, the flag costs it one needless flush when it next wakes. */
+	__atomic_store_n(&sc->flush_on_wake, 1, __ATOMIC_SEQ_CST);
+	return sched_cpu_idle_halted(cpu);
 }
 
 __noreturn void cpu_idle(void)

@@ -185,6 +185,10 @@ void sched_init_ap(void); /* each AP: make this context its idle thread */
 /* Is cpu halted in its idle loop (no section with interrupts off under
  * way there)? Read after a full barrier; smp_wait_irqs_off_sections(). */
 bool sched_cpu_idle_halted(unsigned int cpu);
+/* For a TLB shootdown: true if cpu is halted in its idle loop, in which case
+ * it flushes its whole TLB as it wakes, before it runs anything; false if
+ * it must be sent the flush. */
+bool sched_cpu_flush_tlb_on_wake(unsigned int cpu);
 __noreturn void cpu_idle(void); /* the idle loop */
 void schedule(void);
 void yield(void);

@@ -8,6 +8,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "lib/bitmap.h"
@@ -122,8 +123,19 @@ void kstack_free(void *base)
 		unmap_kernel_page(b + off);
 	/* Other CPUs may still cache these translations (the thread may have
 	 * run anywhere); the frames and the slot must not be reused until
-	 * every CPU has forgotten them. */
-	smp_call_function_many(&cpu_online_mask, flush_stack_tlb, (void *)b, true);
+	 * every CPU has forgotten them. One halted in its idle loop runs
+	 * nothing before it flushes as it wakes: it is left asleep (an IPI
+	 * to an idle vCPU is a host thread wake-up, milliseconds of a
+	 * cpu_up() that reaped the threads the last offline left). */
+	struct cpumask awake;
+	unsigned int cpu;
+
+	cpumask_clear(&awake);
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() && !sched_cpu_flush_tlb_on_wake(cpu))
+			cpumask_set_cpu(cpu, &awake);
+	if (!cpumask_empty(&awake))
+		smp_call_function_many(&awake, flush_stack_tlb, (void *)b, true);
 	preempt_enable();
 	flags = spin_lock_irqsave(&kstack_lock);
 
