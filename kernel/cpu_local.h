@@ -33,6 +33,7 @@ struct sched_cpu {
 			    * (smp_wait_irqs_off_sections() skips it when even) */
 	u32 flush_on_wake; /* any CPU sets it (locked), this CPU clears it when it
 			    * leaves idle, flushing its TLB: a shootdown it slept through */
+	u64 wake_flushes;  /* C: TLB flushes for shootdowns it slept through */
 };
 
 /* kernel/spinlock.c: a waiter that halts (spin_halt_spins) names the lock

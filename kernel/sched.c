@@ -976,6 +976,7 @@ void sched_idle_exit(void)
 	if (unlikely(READ_ONCE(sc->flush_on_wake))) {
 		__atomic_store_n(&sc->flush_on_wake, 0, __ATOMIC_SEQ_CST);
 		local_flush_tlb_all();
+		sc->wake_flushes++;
 	}
 }
 

@@ -7,7 +7,9 @@
 #include "arch/x86_64/traps.h"
 #include "kernel/cpu_local.h"
 #include "kernel/cpu_masks.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/preempt.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
@@ -303,6 +305,91 @@ static void halted_spinlock_waiters_are_kicked(struct ktest *t)
 	KT_EXPECT_LE(t, (u64)(n - 1), sum_spin_stat(offsetof(struct spin_cpu, kicks_sent)) - kicks);
 }
 
+/*
+ * A TLB shootdown skips a CPU halted in its idle loop, which flushes as it
+ * wakes (sched_cpu_flush_tlb_on_wake()). Here a stack's translation is
+ * cached on another CPU, which then goes idle; the stack is freed, its
+ * slot handed out again with other frames, marked; and a work item on the
+ * idle CPU reads the slot: a stale translation would read the old frames
+ * (when the allocator gave the slot other frames), and the CPU must have
+ * counted a flush as it woke.
+ * Tried until the shootdown did skip the CPU (it took no call IPI), which
+ * an idle CPU with nothing to do makes the first try almost always.
+ */
+#define IDLE_TLB_OFF   512
+#define IDLE_TLB_TRIES 10
+static void *idle_tlb_stack;
+static volatile u64 idle_tlb_seen;
+
+static void idle_tlb_touch(struct work_struct *w)
+{
+	*(volatile u64 *)((char *)idle_tlb_stack + IDLE_TLB_OFF) = 0xdead;
+}
+
+static void idle_tlb_read(struct work_struct *w)
+{
+	idle_tlb_seen = *(volatile u64 *)((char *)idle_tlb_stack + IDLE_TLB_OFF);
+}
+
+static void an_idle_cpu_flushes_a_shootdown_it_slept_through(struct ktest *t)
+{
+	if (!ktest_need_cpus(t, 2))
+		return;
+	/* Kept on one CPU: waking from its polls on the other, this thread
+	 * would keep that one busy. */
+	struct cpumask saved = current->cpus_allowed;
+
+	set_cpus_allowed(current, cpumask_of(smp_processor_id()));
+	unsigned int other = cpumask_any_but(&cpu_online_mask, smp_processor_id());
+	struct work_struct w;
+	bool skipped = false;
+
+	for (unsigned int try = 0; try < IDLE_TLB_TRIES && !skipped; try++) {
+		void *got[64];
+		unsigned int n = 0;
+
+		idle_tlb_stack = kstack_alloc("test:idle-tlb");
+		if (!idle_tlb_stack) {
+			KT_EXPECT_TRUE(t, idle_tlb_stack != NULL);
+			break;
+		}
+		INIT_WORK(&w, idle_tlb_touch);
+		queue_work_on(other, system_wq, &w); /* it caches the translation */
+		flush_work(&w);
+		KT_WAIT_UNTIL(t, sched_cpu_idle_halted(other));
+		u64 calls = READ_ONCE(per_cpu_ptr(other)->smp.ipis_call);
+		u64 flushes = READ_ONCE(per_cpu_ptr(other)->sched.wake_flushes);
+
+		kstack_free(idle_tlb_stack);
+		skipped = READ_ONCE(per_cpu_ptr(other)->smp.ipis_call) == calls;
+		/* The slot again, with other frames: it is the first free slot. */
+		while (n < ARRAY_SIZE(got) && (got[n] = kstack_alloc("test:idle-tlb-new"))) {
+			*(volatile u64 *)((char *)got[n] + IDLE_TLB_OFF) = 0x57ac + n;
+			if (got[n++] == idle_tlb_stack)
+				break;
+		}
+		if (!n || got[n - 1] != idle_tlb_stack) {
+			KT_EXPECT_TRUE(t, n > 0 && got[n - 1] == idle_tlb_stack);
+			while (n)
+				kstack_free(got[--n]);
+			break;
+		}
+		idle_tlb_seen = 0;
+		INIT_WORK(&w, idle_tlb_read);
+		queue_work_on(other, system_wq, &w);
+		flush_work(&w);
+		KT_EXPECT_EQ(t, idle_tlb_seen, 0x57ac + n - 1);
+		/* Skipped, it flushed as it woke, before the item ran there (the
+		 * read above tells only when the slot got other frames). */
+		if (skipped)
+			KT_EXPECT_LT(t, flushes, READ_ONCE(per_cpu_ptr(other)->sched.wake_flushes));
+		while (n)
+			kstack_free(got[--n]);
+	}
+	set_cpus_allowed(current, &saved);
+	KT_EXPECT_TRUE(t, skipped);
+}
+
 static volatile int cross_phase;
 
 static void call_back(void *arg)
@@ -454,6 +541,7 @@ KTEST_SUITE(smp, KTEST_CASE(masks_are_nested), KTEST_CASE(every_cpu_reports_its_
 	    KTEST_CASE(spinlock_counter_is_exact), KTEST_CASE(unlock_by_non_owner_warns),
 	    KTEST_CASE(spinlock_held_too_long_is_reported),
 	    KTEST_CASE(halted_spinlock_waiters_are_kicked),
+	    KTEST_CASE(an_idle_cpu_flushes_a_shootdown_it_slept_through),
 	    KTEST_CASE(cpus_calling_each_other_do_not_deadlock),
 	    KTEST_CASE(every_cpu_takes_timer_interrupts), KTEST_CASE(ioapic_delivers_the_pit),
 	    KTEST_CASE(clock_is_monotonic_across_cpus));
