@@ -964,6 +964,7 @@ void sched_init_ap(void)
  */
 static void sched_idle_enter(void)
 {
+	assert(irqs_disabled());
 	__atomic_add_fetch(&this_cpu_ptr()->sched.idle_seq, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -971,6 +972,7 @@ void sched_idle_exit(void)
 {
 	struct sched_cpu *sc = &this_cpu_ptr()->sched;
 
+	assert(irqs_disabled());
 	__atomic_add_fetch(&sc->idle_seq, 1, __ATOMIC_SEQ_CST);
 	/* After the increment: a shootdown that saw us idle set this first. */
 	if (unlikely(READ_ONCE(sc->flush_on_wake))) {

@@ -170,8 +170,8 @@ static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
 	for (unsigned int spins = 1; __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket;
 	     spins++) {
 		cpu_relax();
-		if (spins % SPINS_PER_CLOCK_READ)
-			continue;
+		if ((reported && !halt) || spins % SPINS_PER_CLOCK_READ)
+			continue; /* nothing to time, or not yet */
 		u64 now = ktime_get_ns();
 
 		if (!start) {

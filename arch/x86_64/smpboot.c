@@ -49,7 +49,7 @@ static void trampoline_setup(struct percpu *pc)
 	u64 *pd = phys_to_virt(TRAMPOLINE_PD);
 	const u64 *kernel_pml4 = phys_to_virt(read_cr3() & PTE_ADDR_MASK);
 
-	static bool written; /* the code and the low map: the boot CPU, once */
+	static bool written; /* the code and the low map, by the first start (callers serialise) */
 
 	/* Under QEMU's TCG a write to a page that code ran in takes the slow
 	 * path until every byte of that code is overwritten, and the loader

@@ -183,6 +183,36 @@ static void buddy_smallest_fit(struct ktest *t)
 	zone_destroy(tz);
 }
 
+/* Low memory first (kernel/mm/pmm.c): once the lists are sorted, a
+ * block is taken from the lowest first block of the orders big enough,
+ * not from the smallest order. */
+static void buddy_lowest_block_first(struct ktest *t)
+{
+	struct test_zone *tz = zone_create(0, 128);
+	struct buddy_zone *z = &tz->zone;
+	u64 pfn = 0;
+
+	/* Single pages, released upwards (each goes to the front of its
+	 * list), then [16,24) order 3 and, above them, [120,122) order 1. */
+	buddy_release_range(z, 1, 1);
+	buddy_release_range(z, 3, 1);
+	buddy_release_range(z, 5, 1);
+	buddy_release_range(z, 16, 8);
+	buddy_release_range(z, 120, 2);
+	buddy_sort_free_lists(z);
+	KT_EXPECT_EQ(t, buddy_check(z), 0);
+	KT_EXPECT_EQ(t, buddy_alloc(z, 0, &pfn), 0);
+	KT_EXPECT_EQ(t, pfn, 1);
+	KT_EXPECT_EQ(t, buddy_alloc(z, 0, &pfn), 0);
+	KT_EXPECT_EQ(t, pfn, 3);
+	KT_EXPECT_EQ(t, buddy_alloc(z, 1, &pfn), 0);
+	KT_EXPECT_EQ(t, pfn, 16); /* the order-3 block below, split */
+	KT_EXPECT_EQ(t, buddy_alloc(z, 1, &pfn), 0);
+	KT_EXPECT_EQ(t, pfn, 18);
+	KT_EXPECT_EQ(t, buddy_check(z), 0);
+	zone_destroy(tz);
+}
+
 static void buddy_alignment_absolute(struct ktest *t)
 {
 	/* Odd base: absolute alignment must still hold for every order. */
@@ -554,6 +584,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(buddy_release_coalesces),
 	KTEST_CASE(buddy_alloc_split_and_merge),
 	KTEST_CASE(buddy_smallest_fit),
+	KTEST_CASE(buddy_lowest_block_first),
 	KTEST_CASE(buddy_alignment_absolute),
 	KTEST_CASE(buddy_exhaustion),
 	KTEST_CASE(buddy_bad_frees_rejected),
