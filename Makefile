@@ -9,6 +9,9 @@
 #                   torture; JOBS=n): which failed in which runs, each with its log
 #   SAN=1           with any target: the sanitized build, build-san/ (UBSAN and the
 #                   data-race detector; SAN=ubsan, SAN=kcsan: one of them; docs/sanitizers.md)
+#   LEAN=1          the lean build, build-lean/: self-checks, trace and replay hooks and
+#                   frame pointers compiled out; make bench measures the burst's floor on
+#                   it (docs/bench.md); not for use
 #   LAB=name        make run, test-boot and the torture targets boot a lab's image: the
 #                   bug docs/labs/name.patch plants, built in BUILD/lab-name/ (docs/labs.md)
 #   make torture    CPU-hotplug torture (DURATION=3600 s, INTERVAL=0 ms, SMP=4, SEED=0;
@@ -105,6 +108,22 @@ CFLAGS += $(KCSAN_CFLAGS) -DCONFIG_KCSAN
 else ifneq ($(SAN),0)
 $(error SAN=$(SAN): say SAN=1 (both sanitizers), SAN=ubsan, SAN=kcsan or SAN=0)
 endif
+# LEAN=1: the path cmwq needs and nothing else, to measure the burst's floor
+# (make bench; docs/bench.md): the list, lock-owner and held-lock checks, the
+# trace, delay-point and validator hooks (CONFIG_LEAN, lib/compiler.h) and
+# the frame pointers compiled out. The kernel's own reports still work; the
+# shell's trace records nothing and deterministic mode has no delay points.
+LEAN ?= 0
+ifeq ($(LEAN),1)
+ifneq ($(SAN),0)
+$(error LEAN=1 and SAN=$(SAN): the lean build has no sanitizers)
+endif
+BUILD ?= build-lean
+CFLAGS := $(filter-out -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-optimize-sibling-calls,$(CFLAGS)) -fomit-frame-pointer -DCONFIG_LEAN
+else ifneq ($(LEAN),0)
+$(error LEAN=$(LEAN): say LEAN=1 or LEAN=0)
+endif
 BUILD ?= build
 ASFLAGS := -D__ASSEMBLY__ -I. -MMD -MP -Wa,--fatal-warnings -Werror
 LD_RWX := $(shell $(LD) --help 2>/dev/null | grep -q no-warn-rwx-segments && echo --no-warn-rwx-segments)
@@ -200,7 +219,8 @@ kernel-tests: deps iso lab-images
 # The kernel boots run the sanitized image (TEST_SAN=1: build-san). One boot
 # runs build-ubsan, whose UBSAN checks bool loads too, and one the plain
 # build, a bound of guest time (tests/harness/run_tests.py says which). TEST_SAN=0:
-# every boot the plain image (the sanitizers' own suites then fail).
+# every boot the plain image (the sanitizers' own suites then fail). The lean
+# image (LEAN=1) is built too, though no test boots it: make bench does.
 # test-images: the images the boots of make test and make test-repeat run;
 # TEST_RUNNER: tests/harness/run_tests.py given them.
 ifeq ($(TEST_SAN),1)
@@ -214,6 +234,7 @@ test-images: deps
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) iso
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=1 BUILD=$(TEST_BUILD) iso lab-images
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) SAN=ubsan BUILD=$(TEST_UBSAN_BUILD) iso
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) LEAN=1 BUILD=build-lean iso # built, so it cannot rot
 test: test-images
 	$(Q)$(MAKE) --no-print-directory SAN=1 BUILD=$(TEST_BUILD) host-tests-build
 	$(Q)$(TEST_RUNNER) all
@@ -303,10 +324,12 @@ torture-qmp: deps iso
 # QEMU's -icount (tests/harness/bench.py): fails if a target or a claim is missed;
 # the figures go to build/bench.json and, for BENCH=all, the plots to docs/.
 BENCH ?= all
+# The lean build (LEAN=1) runs the burst again: the floor of the path cmwq needs.
 bench: deps iso
 	$(Q)sh scripts/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory LEAN=1 SAN=0 BUILD=build-lean iso
 	$(Q)status=0; $(PYTHON) tests/harness/bench.py --iso $(BUILD)/baton.iso --build $(BUILD) \
-		--smp '$(SMP)' --only '$(BENCH)' || status=$$?; \
+		--lean-iso build-lean/baton.iso --smp '$(SMP)' --only '$(BENCH)' || status=$$?; \
 	if [ '$(BENCH)' = all ] && [ -s $(BUILD)/bench.json ]; then \
 		$(PLOT_PYTHON) scripts/bench_plots.py --json $(BUILD)/bench.json --out docs || status=1; \
 	fi; exit $$status
@@ -319,6 +342,6 @@ compile_commands.json:
 	$(Q)$(MAKE) -B -n V=1 all | $(PYTHON) scripts/compile_commands.py > compile_commands.json
 
 clean:
-	$(Q)rm -rf $(BUILD) build-san build-ubsan build-kcsan
+	$(Q)rm -rf $(BUILD) build-san build-ubsan build-kcsan build-lean
 
 -include $(OBJS:.o=.d)

@@ -56,8 +56,10 @@ void __delay_point(enum delay_site site);
 
 static inline void delay_point(enum delay_site site)
 {
+#ifndef CONFIG_LEAN /* LEAN=1 (Makefile): no delay points */
 	if (unlikely(READ_ONCE(delay_points_on)))
 		__delay_point(site);
+#endif
 }
 
 /* Reads the parameters and says what is on (before time_init(): the

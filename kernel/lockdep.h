@@ -72,15 +72,21 @@ void __lock_release_hook(const void *instance, const void *ip);
 static inline bool lock_acquire(const struct lockdep_map *m, unsigned int subclass,
 				unsigned int flags, const void *instance, const void *ip)
 {
+#ifndef CONFIG_LEAN /* LEAN=1 (Makefile): the validator is never called */
 	if (likely(!READ_ONCE(lockdep_active)))
 		return false;
 	return __lock_acquire_hook(m, subclass, flags, instance, ip);
+#else
+	return false;
+#endif
 }
 
 static inline void lock_release(const void *instance, const void *ip)
 {
+#ifndef CONFIG_LEAN
 	if (unlikely(READ_ONCE(lockdep_active)))
 		__lock_release_hook(instance, ip);
+#endif
 }
 
 /* True if it reported. */

@@ -107,6 +107,7 @@ extern volatile int panic_cpu;
 	})
 #define WARN_ON_ONCE(cond) WARN_ONCE(cond, "%s", "WARN_ON_ONCE(" #cond ")")
 
+#ifndef CONFIG_LEAN
 /* The caller must hold spinlock l (on this CPU). */
 #define assert_spin_locked(l)                                                                      \
 	WARN_ONCE(!spin_lock_held(l), "%s: lock '%s' not held", __func__, (l)->dep_map.name)
@@ -114,6 +115,10 @@ extern volatile int panic_cpu;
 /* The calling thread must hold mutex m (kernel/mutex.h). */
 #define assert_mutex_held(m)                                                                       \
 	WARN_ONCE(!mutex_owned(m), "%s: mutex '%s' not held", __func__, (m)->dep_map.name)
+#else /* LEAN=1 (Makefile): no checks */
+#define assert_spin_locked(l) ((void)(l))
+#define assert_mutex_held(m)  ((void)(m))
+#endif
 
 #define BUG_ON(cond)                                                                               \
 	do {                                                                                       \

@@ -17,16 +17,20 @@ void __spin_lock_init(struct spinlock *l, const char *name, const struct lock_cl
 
 static void spin_debug_acquire(struct spinlock *l, const void *ip)
 {
+#ifndef CONFIG_LEAN /* LEAN=1 (Makefile): no holder recorded, nothing checked */
 	WRITE_ONCE(l->holder_cpu, (int)smp_processor_id());
 	WRITE_ONCE(l->holder_ip, ip);
+#endif
 }
 
+#ifndef CONFIG_LEAN
 static __noinline void spin_report_recursion(struct spinlock *l, const void *ip)
 {
 	/* Spinning here would hang this CPU for good: say who and where. */
 	panic("spinlock recursion: cpu%u takes lock '%s' at %pS, already holding it since %pS",
 	      smp_processor_id(), l->dep_map.name, ip, l->holder_ip);
 }
+#endif
 
 unsigned int spin_stuck_ms = 2000;
 PARAM_UINT(spin_stuck_ms, spin_stuck_ms, 1, 3600000,
@@ -203,8 +207,10 @@ static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
  * reported instead of spun into. */
 static void __spin_acquire(struct spinlock *l, unsigned int subclass, const void *ip)
 {
+#ifndef CONFIG_LEAN
 	if (unlikely(READ_ONCE(l->holder_cpu) == (int)smp_processor_id()))
 		spin_report_recursion(l, ip);
+#endif
 	lock_acquire(&l->dep_map, subclass, 0, l, ip);
 	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
 
@@ -244,6 +250,7 @@ bool spin_trylock(struct spinlock *l)
 /* Returns false (and changes nothing) if this CPU does not hold l. */
 static bool __spin_release(struct spinlock *l, const void *ip)
 {
+#ifndef CONFIG_LEAN
 	if (unlikely(READ_ONCE(l->holder_cpu) != (int)smp_processor_id())) {
 		WARN(1, "spinlock '%s' released by cpu%u, but held by cpu%d (taken at %pS)",
 		     l->dep_map.name, smp_processor_id(), l->holder_cpu, l->holder_ip);
@@ -252,6 +259,7 @@ static bool __spin_release(struct spinlock *l, const void *ip)
 	lock_release(l, ip);
 	WRITE_ONCE(l->holder_cpu, -1);
 	WRITE_ONCE(l->holder_ip, NULL);
+#endif
 	/* Locked, so a full barrier before the load of 'halted' (a plain store
 	 * could pass it and lose a halted waiter's wake-up: spin_halt()). */
 	__atomic_fetch_add(&l->serving, 1, __ATOMIC_SEQ_CST);

@@ -59,8 +59,10 @@ void __trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b);
 
 static inline void trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b)
 {
+#ifndef CONFIG_LEAN /* LEAN=1 (Makefile): nothing is recorded */
 	if (unlikely(READ_ONCE(trace_on)))
 		__trace_event(type, t, a, b);
+#endif
 }
 
 /* 0, -ENOMEM, or -EBUSY if already on. May sleep. */

@@ -60,8 +60,10 @@ __noreturn void list_corruption(const char *op, const struct list_head *node,
 static inline void __list_add(struct list_head *node, struct list_head *prev,
 			      struct list_head *next)
 {
+#ifndef CONFIG_LEAN /* LEAN=1 (Makefile): no checks */
 	if (unlikely(next->prev != prev || prev->next != next || node == prev || node == next))
 		list_corruption("list_add", node, prev, next);
+#endif
 	next->prev = node;
 	node->next = next;
 	node->prev = prev;
@@ -91,8 +93,10 @@ static inline void __list_del_entry(struct list_head *node)
 {
 	struct list_head *prev = node->prev, *next = node->next;
 
+#ifndef CONFIG_LEAN
 	if (unlikely(prev->next != node || next->prev != node))
 		list_corruption("list_del", node, prev, next);
+#endif
 	__list_del(prev, next);
 }
 

@@ -274,11 +274,14 @@ fail:
 	return NULL;
 }
 
-bool model_queue_on(struct model_wq *mwq, unsigned int cpu, struct work_struct *w)
+/* The baselines' queueing, out of line: model_queue_on() is on the burst's
+ * per-item path, and a switch whose other cases make calls of their own
+ * saves five registers on every entry (18 instructions per item, measured
+ * with baton-profile), which would be counted as cmwq's. */
+static __noinline bool model_queue_baseline(struct model_wq *mwq, unsigned int cpu,
+					    struct work_struct *w)
 {
 	switch (mwq->model) {
-	case MODEL_CMWQ:
-		return queue_work_on(cpu, mwq->wq, w);
 	case MODEL_DEDICATED:
 		if (mwq->flags & MODEL_WQ_SINGLE)
 			cpu = 0;
@@ -296,6 +299,13 @@ bool model_queue_on(struct model_wq *mwq, unsigned int cpu, struct work_struct *
 	default:
 		return false;
 	}
+}
+
+bool model_queue_on(struct model_wq *mwq, unsigned int cpu, struct work_struct *w)
+{
+	if (mwq->model == MODEL_CMWQ)
+		return queue_work_on(cpu, mwq->wq, w);
+	return model_queue_baseline(mwq, cpu, w);
 }
 
 void model_flush(struct model_wq *mwq)

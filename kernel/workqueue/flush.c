@@ -237,6 +237,7 @@ void flush_workqueue(struct workqueue_struct *wq)
 	u64 my_gen = wq->work_gen;
 
 	WRITE_ONCE(wq->work_gen, my_gen + 1);
+	WRITE_ONCE(wq->work_color, (my_gen + 1) % WORK_NR_COLORS);
 	wq->nr_flushes++;
 	flush_advance(wq);
 	spin_unlock_irqrestore(&wq->flush_lock, flags);

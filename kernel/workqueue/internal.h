@@ -220,7 +220,10 @@ struct workqueue_struct {
 	struct spinlock flush_lock;
 	struct mutex flush_mutex;	   /* serialises flushers taking a colour */
 	u64 work_gen;			   /* F: generation of new items; read without it by
-					      queueing and waiting flushers */
+					      waiting flushers */
+	unsigned int work_color;	   /* F: work_gen % WORK_NR_COLORS, kept beside it
+					      for queueing (which reads it without F): a
+					      division by 15 on every queueing otherwise */
 	u64 done_gen;			   /* F: every older generation has drained; read
 					      without it by waiting flushers */
 	atomic_t nr_color[WORK_NR_COLORS]; /* A: items in flight per colour */

@@ -160,7 +160,7 @@ static void pwq_take_work(struct pool_workqueue *pwq, struct work_struct *w)
 
 	WRITE_ONCE(w->pwq, pwq);
 	trace_event(TR_WORK_QUEUE, current, (u64)w, (u64)w->func);
-	w->color = READ_ONCE(wq->work_gen) % WORK_NR_COLORS;
+	w->color = READ_ONCE(wq->work_color);
 	atomic_inc(&wq->nr_color[w->color]);
 	pwq->nr_in_flight++;
 }

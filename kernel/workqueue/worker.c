@@ -251,16 +251,22 @@ static struct list_head *busy_bucket(struct worker_pool *pool, const struct work
 }
 _Static_assert(BUSY_HASH_SIZE == 1 << 5, "busy_bucket() takes the top 5 bits");
 
-/* The worker of this pool executing w, or NULL. pool->lock held. */
-struct worker *find_worker_executing(struct worker_pool *pool, struct work_struct *w)
+/* The worker in bucket (w's, of a pool whose lock is held) executing w. */
+static inline struct worker *find_in_bucket(struct list_head *bucket, struct work_struct *w)
 {
 	struct worker *worker;
 
-	assert_spin_locked(&pool->lock);
-	list_for_each_entry(worker, busy_bucket(pool, w), hentry)
+	list_for_each_entry(worker, bucket, hentry)
 		if (worker->current_work == w && worker->current_func == w->func)
 			return worker;
 	return NULL;
+}
+
+/* The worker of this pool executing w, or NULL. pool->lock held. */
+struct worker *find_worker_executing(struct worker_pool *pool, struct work_struct *w)
+{
+	assert_spin_locked(&pool->lock);
+	return find_in_bucket(busy_bucket(pool, w), w);
 }
 
 /* Move w, and the flush barriers linked behind it, to the tail of head:
@@ -290,10 +296,13 @@ static void move_linked_works(struct worker_pool *pool, struct work_struct *w,
 static void pwq_activate_inactive(struct pool_workqueue *pwq)
 {
 	assert_spin_locked(&pwq->pool->lock);
-	while (!list_empty(&pwq->inactive) && pwq->nr_active < pwq->max_active) {
+	while (pwq->nr_active < pwq->max_active && !list_empty(&pwq->inactive)) {
 		struct work_struct *w = list_first_entry(&pwq->inactive, struct work_struct, entry);
 
-		move_linked_works(pwq->pool, w, &pwq->pool->worklist); /* its barriers come along */
+		if (likely(!test_bit(WORK_STRUCT_LINKED, &w->flags)))
+			list_move_tail(&w->entry, &pwq->pool->worklist);
+		else /* its barriers come along */
+			move_linked_works(pwq->pool, w, &pwq->pool->worklist);
 		if (work_is_barrier(w))
 			continue;
 		clear_bit(WORK_STRUCT_INACTIVE, &w->flags);
@@ -396,7 +405,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 {
 	struct worker_pool *pool = worker->pool;
 	struct pool_workqueue *pwq = w->pwq;
-	struct worker *collision = find_worker_executing(pool, w);
+	struct list_head *bucket = busy_bucket(pool, w);
+	struct worker *collision = find_in_bucket(bucket, w);
 	unsigned int color = w->color;
 	void (*put)(struct work_struct *) = w->put;
 
@@ -412,7 +422,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	WRITE_ONCE(worker->current_func, w->func);
 	worker->current_pwq = pwq;
 	worker->current_seq = ++pool->nr_started;
-	list_add(&worker->hentry, busy_bucket(pool, w));
+	list_add(&worker->hentry, bucket);
 	bool intensive = pwq && (pwq->wq->flags & WQ_CPU_INTENSIVE);
 
 	if (intensive)
