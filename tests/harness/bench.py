@@ -182,7 +182,7 @@ def compare_tables(cmp):
     stdout; returns the same tables in Markdown."""
     md = []
     rows = []
-    for mdl in MODELS:
+    for mdl in MODELS + ["cmwq-lean"]:  # cmwq-lean: the LEAN=1 image (main())
         f = find(cmp, "burst", mdl)
         if f:
             rows.append([mdl, f["items"], "%.0f" % (f["ns"] / NS_PER_INSN / f["items"]),
