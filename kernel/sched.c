@@ -258,7 +258,7 @@ static bool cpu_allowed(struct thread *t, unsigned int cpu)
 	if (!cpumask_test_cpu(cpu, &t->cpus_allowed))
 		return false;
 	return cpumask_test_cpu(cpu, &cpu_active_mask) ||
-	       (cpu_online(cpu) && cpumask_weight(&t->cpus_allowed) == 1);
+	       (cpu_online(cpu) && t->nr_cpus_allowed == 1);
 }
 
 /* Idle with nothing queued: a thread woken onto the CPU a moment ago
@@ -270,14 +270,19 @@ static bool rq_idle(const struct rq *rq)
 }
 
 /* Where should t run? Its last CPU if allowed and idle (rq_idle(): with
- * nothing queued either); else an allowed active CPU that is idle; else
- * its last CPU if allowed; else the first allowed active CPU; else (none
- * of its CPUs is active) the first active CPU. */
+ * nothing queued either) or if it is the only one t may use (a per-CPU
+ * kthread: every worker of a CPU's pool); else an allowed active CPU that
+ * is idle; else its last CPU if allowed; else the first allowed active
+ * CPU; else (none of its CPUs is active) the first active CPU. */
 static unsigned int select_cpu(struct thread *t)
 {
 	unsigned int cpu, fallback = NR_CPUS;
+	bool last_allowed = cpu_allowed(t, t->cpu);
 
-	if (cpu_allowed(t, t->cpu) && rq_idle(cpu_rq(t->cpu)))
+	/* The bound thread's case is answered before any CPU mask is walked
+	 * (a walk of 256 bits, and a weight, twice: 150 instructions per
+	 * wake-up of a worker, measured on the 64 sleepers' ends). */
+	if (last_allowed && (t->nr_cpus_allowed == 1 || rq_idle(cpu_rq(t->cpu))))
 		return t->cpu;
 	for_each_cpu_and(cpu, &t->cpus_allowed, &cpu_active_mask) {
 		if (rq_idle(cpu_rq(cpu)))
@@ -285,7 +290,7 @@ static unsigned int select_cpu(struct thread *t)
 		if (fallback == NR_CPUS)
 			fallback = cpu;
 	}
-	if (cpu_allowed(t, t->cpu))
+	if (last_allowed)
 		return t->cpu;
 	if (fallback == NR_CPUS) {
 		/* No allowed CPU is active (hotplug took them): run it on an
@@ -857,7 +862,7 @@ void sched_thread_init(struct thread *t, const char *name)
 	sched_set_weight(t, 0);
 	INIT_LIST_HEAD(&t->run_link);
 	spin_lock_init(&t->pi_lock, "pi_lock");
-	cpumask_copy(&t->cpus_allowed, &cpu_possible_mask);
+	thread_set_cpus_allowed(t, &cpu_possible_mask);
 	t->cpu = smp_processor_id(); /* where it is first queued, unless placed */
 	strscpy(t->name, name, sizeof(t->name));
 	init_completion(&t->exited);
@@ -867,7 +872,7 @@ void sched_thread_place(struct thread *t, const struct cpumask *allowed)
 {
 	/* Not started: nothing else looks at these fields yet. */
 	WARN_ON(t->on_rq || t->state != THREAD_BLOCKED || cpumask_empty(allowed));
-	cpumask_copy(&t->cpus_allowed, allowed);
+	thread_set_cpus_allowed(t, allowed);
 	if (!cpumask_test_cpu(t->cpu, allowed))
 		t->cpu = cpumask_first(allowed);
 }
@@ -930,7 +935,7 @@ static void init_this_cpu(void)
 	idle->cpu = cpu;
 	idle->on_rq = true;
 	idle->on_cpu = true;
-	cpumask_copy(&idle->cpus_allowed, cpumask_of(cpu));
+	thread_set_cpus_allowed(idle, cpumask_of(cpu));
 	rq->curr = idle;
 	rq->idle_since = ktime_get_ns();
 	rq->slice_end = KTIME_MAX; /* idle: no slice */

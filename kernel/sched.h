@@ -141,10 +141,12 @@ struct thread {
 	const struct sched_hook_ops *hook_ops[SCHED_MAX_HOOKS]; /* S */
 	void *hook_data[SCHED_MAX_HOOKS];			/* S */
 	unsigned int nr_hooks;					/* S */
-	bool hooks_slept;  /* S: sleeping() ran; running() is due */
-	bool in_hook;	   /* S: inside a hook callback (must not block) */
-	int biglock_depth; /* S: kernel/biglock.c */
-	u32 tid;	   /* I: unique id (tracing) */
+	bool hooks_slept;    /* S: sleeping() ran; running() is due */
+	bool in_hook;	     /* S: inside a hook callback (must not block) */
+	u16 nr_cpus_allowed; /* P+R: the weight of cpus_allowed (thread_set_cpus_allowed()):
+				a wake-up's test for a thread bound to one CPU */
+	int biglock_depth;   /* S: kernel/biglock.c */
+	u32 tid;	     /* I: unique id (tracing) */
 	/* S (interrupts off): the locks it holds, for the validator; NULL
 	 * with lockdep=0 (kernel/lockdep.h) */
 	struct lockdep_ctx *lockdep;

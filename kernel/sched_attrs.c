@@ -37,7 +37,7 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 		return -EINVAL;
 	}
 
-	cpumask_copy(&t->cpus_allowed, mask);
+	thread_set_cpus_allowed(t, mask);
 	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
 		/* Queued on a CPU it may not use: move it now. */
 		dequeue(rq, t);

@@ -66,6 +66,14 @@ struct rq {
 
 extern struct rq runqueues[NR_CPUS];
 
+/* Set t's CPU mask and the weight wake-ups read (select_cpu()). t's
+ * pi_lock and run queue's lock held, or t not started yet. */
+static inline void thread_set_cpus_allowed(struct thread *t, const struct cpumask *mask)
+{
+	cpumask_copy(&t->cpus_allowed, mask);
+	t->nr_cpus_allowed = (u16)cpumask_weight(mask);
+}
+
 static inline struct rq *cpu_rq(unsigned int cpu)
 {
 	return &runqueues[cpu];
