@@ -64,6 +64,10 @@ struct smp_cpu {
 	struct list_head call_queue; /* Q: smp_call_function_single/many() requests */
 	u64 ipis_call;		     /* C: call-function IPIs handled */
 	u64 ipis_resched;	     /* C: reschedule IPIs handled */
+	bool call_halted;	     /* C to write, read by the CPUs it waits for: halted
+					waiting for calls (kernel/smp.c, wait_for_calls()) */
+	u64 call_halts;		     /* C: such halts */
+	u64 call_kicks;		     /* A: kicks it was sent, by the last call done */
 };
 /* kernel/smp.c: set up a CPU's struct smp_cpu (zeroed) when its per-CPU
  * area is made, before the CPU runs (arch/x86_64/percpu.c calls it). */

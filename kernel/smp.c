@@ -11,6 +11,8 @@
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
+#include "kernel/spinlock.h"
+#include "kernel/time.h"
 #include "lib/errno.h"
 
 void smp_cpu_init(struct smp_cpu *s)
@@ -29,7 +31,8 @@ struct call_request {
 	struct list_head link; /* target's call_lock */
 	smp_call_func_t fn;
 	void *info;
-	atomic_t *pending; /* the waiter's counter, or NULL: free after */
+	atomic_t *pending;   /* the waiter's counter, or NULL: free after */
+	unsigned int waiter; /* the waiter's CPU, kicked if it halted */
 };
 
 /* Run (and free) every request queued to this CPU. Interrupts off. */
@@ -44,14 +47,22 @@ static void call_queue_run(void)
 	while (!list_empty(&work)) {
 		struct call_request *r = list_first_entry(&work, struct call_request, link);
 		atomic_t *pending = r->pending;
+		unsigned int waiter = r->waiter;
 
 		list_del(&r->link);
 		r->fn(r->info);
-		/* The waiter's counter is the last thing we touch. */
-		if (pending)
-			atomic_dec(pending);
-		else
+		/* The waiter's counter is the last thing of its we touch (it may
+		 * return the moment it reads 0). The last call done kicks it if
+		 * it halted: our locked decrement, then its flag; it sets the
+		 * flag (locked), then looks at the counter (wait_for_calls()). */
+		if (!pending)
 			kfree(r);
+		else if (atomic_dec_and_test(pending) &&
+			 READ_ONCE(per_cpu_ptr(waiter)->smp.call_halted)) {
+			__atomic_add_fetch(&per_cpu_ptr(waiter)->smp.call_kicks, 1,
+					   __ATOMIC_RELAXED);
+			cpu_kick(waiter);
+		}
 	}
 }
 
@@ -84,7 +95,9 @@ static int queue_call(unsigned int cpu, smp_call_func_t fn, void *info, struct c
 		return -ENODEV;
 	if (!r && !(r = kmalloc(sizeof(*r))))
 		return -ENOMEM;
-	*r = (struct call_request){ .fn = fn, .info = info, .pending = pending };
+	*r = (struct call_request){
+		.fn = fn, .info = info, .pending = pending, .waiter = smp_processor_id()
+	};
 	unsigned long flags = spin_lock_irqsave(&pc->smp.call_lock);
 
 	/* Checked again under the lock smp_cpu_dying() takes to go offline. */
@@ -102,13 +115,48 @@ static int queue_call(unsigned int cpu, smp_call_func_t fn, void *info, struct c
 	return 0;
 }
 
-/* Spin until *pending is 0, running calls queued to us meanwhile. */
+#define CALL_SPINS_PER_CLOCK_READ 64
+
+/* Halt until the last of the calls counted in *pending kicks us, or any
+ * interrupt comes (a call queued to us runs in its handler). Interrupts
+ * off; on for the halt. */
+static void call_halt(atomic_t *pending)
+{
+	struct smp_cpu *s = &this_cpu_ptr()->smp;
+
+	/* Locked, so a full barrier before halt_unless() looks at *pending:
+	 * the last call's decrement is seen there, or that call sees the flag
+	 * and kicks us. */
+	__atomic_store_n(&s->call_halted, true, __ATOMIC_SEQ_CST);
+	s->call_halts++;
+	halt_unless((const volatile u32 *)&pending->counter, 0, true);
+	local_irq_disable();
+	WRITE_ONCE(s->call_halted, false);
+}
+
+/* Wait until *pending is 0, running calls queued to us meanwhile. After
+ * spin_halt_us, a waiter whose interrupts were on halts until the last of
+ * its calls kicks it, as a spinlock's waiter does and for the same reason:
+ * with more vCPUs than host cores, the CPUs it waits for may need the host
+ * core it would spin on. One with interrupts off spins on: a call queued
+ * to it could not wake it. Preemption disabled (the callers'). */
 static void wait_for_calls(atomic_t *pending)
 {
-	while (atomic_read(pending)) {
+	u64 start = 0, halt_after = (u64)READ_ONCE(spin_halt_us) * 1000;
+
+	for (unsigned int spins = 1; atomic_read(pending); spins++) {
 		unsigned long flags = local_irq_save();
 
 		call_queue_run();
+		if (halt_after && (flags & X86_RFLAGS_IF) && !(spins % CALL_SPINS_PER_CLOCK_READ) &&
+		    cpu_wait_may_halt()) {
+			u64 now = ktime_get_ns();
+
+			if (!start)
+				start = now;
+			else if (now - start >= halt_after)
+				call_halt(pending);
+		}
 		local_irq_restore(flags);
 		cpu_relax();
 	}

@@ -68,11 +68,18 @@ PARAM_UINT(spin_halt_us, spin_halt_us, 0, 3600000000u,
 	   "a CPU that has waited this long for a spinlock halts until the unlock kicks it "
 	   "(us; 0: never)");
 
-/* May this CPU halt for a lock? Not in the NMI handler: NMIs, the kick
- * included, are held back until it returns. */
-static bool spin_may_halt(void)
+bool cpu_wait_may_halt(void)
 {
 	return !this_cpu_read(lockdep.in_nmi) && READ_ONCE(panic_cpu) < 0;
+}
+
+void cpu_kick(unsigned int cpu)
+{
+	struct percpu *pc = per_cpu_ptr(cpu);
+
+	/* Counted first: the NMI handler must know it for a kick. */
+	__atomic_add_fetch(&pc->spin.kicks_sent, 1, __ATOMIC_SEQ_CST);
+	lapic_send_nmi(pc->apic_id);
 }
 
 /* Halt until l serves ticket (see spinlock.h). Returns false, without
@@ -127,9 +134,7 @@ static __noinline void spin_kick(struct spinlock *l)
 
 			if (READ_ONCE(w->lock) != l || READ_ONCE(w->want) != ticket)
 				continue;
-			/* Counted first: the NMI handler must know it for a kick. */
-			__atomic_add_fetch(&pc->spin.kicks_sent, 1, __ATOMIC_SEQ_CST);
-			lapic_send_nmi(pc->apic_id);
+			cpu_kick(cpu);
 			return;
 		}
 	}
@@ -175,7 +180,7 @@ static __noinline void spin_wait(struct spinlock *l, u32 ticket, const void *ip)
 	u64 start = 0;
 	bool reported = l->dep_map.kind == LD_NOVALIDATE; /* the console's */
 	u64 halt_after = (u64)READ_ONCE(spin_halt_us) * 1000;
-	bool halt = halt_after && spin_may_halt();
+	bool halt = halt_after && cpu_wait_may_halt();
 
 	for (unsigned int spins = 1; __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket;
 	     spins++) {

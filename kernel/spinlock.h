@@ -87,6 +87,14 @@ extern unsigned int spin_halt_us;	 /* wait before a waiter halts (0: never) */
 bool spin_nmi_was_kick(void);
 void spin_show_halted_wait(void);
 
+/* The same halting for other waits (kernel/smp.c's wait for cross-CPU
+ * calls): may this CPU halt waiting (not in the NMI handler, whose NMIs,
+ * the kick's included, are held back until it returns; not after a
+ * panic), and wake cpu from a halt_unless() on a word this CPU has just
+ * changed (an NMI, counted as a kick). */
+bool cpu_wait_may_halt(void);
+void cpu_kick(unsigned int cpu);
+
 void __spin_lock_init(struct spinlock *l, const char *name, const struct lock_class_key *key);
 /* One class per call site. */
 #define spin_lock_init(l, n)                                                                       \

@@ -305,6 +305,54 @@ static void halted_spinlock_waiters_are_kicked(struct ktest *t)
 	KT_EXPECT_LE(t, (u64)(n - 1), sum_spin_stat(offsetof(struct spin_cpu, kicks_sent)) - kicks);
 }
 
+/* A CPU waiting for its cross-CPU calls halts after spin_halt_us (here 1:
+ * at its second look at the clock) and the last call done kicks it. Each
+ * call below returns only once the caller is seen halted, so each wait
+ * ends in a halt that the kick's NMI must end (the CPU counts it as it
+ * takes it, spin.kicks_taken); without the kick some other interrupt ends
+ * it later (the busy CPU's balancing timer), and the count stays short. */
+static volatile bool call_saw_halt;
+
+static void return_once_caller_halted(void *arg)
+{
+	struct smp_cpu *s = &per_cpu_ptr(*(unsigned int *)arg)->smp;
+	u64 deadline = 0;
+
+	while (!READ_ONCE(s->call_halted) && ktest_wait_poll(&deadline))
+		;
+	if (!READ_ONCE(s->call_halted))
+		call_saw_halt = false;
+}
+
+static void halted_call_waiters_are_kicked(struct ktest *t)
+{
+	if (!ktest_need_cpus(t, 2))
+		return;
+	unsigned int saved = spin_halt_us;
+
+	spin_halt_us = 1;
+	call_saw_halt = true;
+	preempt_disable(); /* the caller's CPU is the one that halts */
+	unsigned int me = smp_processor_id();
+	struct smp_cpu *s = &this_cpu_ptr()->smp;
+	u64 halts = s->call_halts, kicks = READ_ONCE(s->call_kicks);
+	u64 taken = this_cpu_ptr()->spin.kicks_taken;
+
+	/* One target, then every other CPU (the last of them kicks). */
+	smp_call_function_single(cpumask_any_but(&cpu_online_mask, me), return_once_caller_halted,
+				 &me, true);
+	smp_call_function_many(&cpu_online_mask, return_once_caller_halted, &me, true);
+	u64 halted = s->call_halts - halts, kicked = READ_ONCE(s->call_kicks) - kicks;
+	u64 woken = this_cpu_ptr()->spin.kicks_taken - taken;
+
+	preempt_enable();
+	spin_halt_us = saved;
+	KT_EXPECT_TRUE(t, call_saw_halt);
+	KT_EXPECT_LE(t, 2, halted);
+	KT_EXPECT_LE(t, 2, kicked);
+	KT_EXPECT_LE(t, 2, woken);
+}
+
 /*
  * A TLB shootdown skips a CPU halted in its idle loop, which flushes as it
  * wakes (sched_cpu_flush_tlb_on_wake()). Here a stack's translation is
@@ -541,6 +589,7 @@ KTEST_SUITE(smp, KTEST_CASE(masks_are_nested), KTEST_CASE(every_cpu_reports_its_
 	    KTEST_CASE(spinlock_counter_is_exact), KTEST_CASE(unlock_by_non_owner_warns),
 	    KTEST_CASE(spinlock_held_too_long_is_reported),
 	    KTEST_CASE(halted_spinlock_waiters_are_kicked),
+	    KTEST_CASE(halted_call_waiters_are_kicked),
 	    KTEST_CASE(an_idle_cpu_flushes_a_shootdown_it_slept_through),
 	    KTEST_CASE(cpus_calling_each_other_do_not_deadlock),
 	    KTEST_CASE(every_cpu_takes_timer_interrupts), KTEST_CASE(ioapic_delivers_the_pit),
