@@ -124,6 +124,7 @@ static void call_halt(atomic_t *pending)
 {
 	struct smp_cpu *s = &this_cpu_ptr()->smp;
 
+	assert(irqs_disabled());
 	/* Locked, so a full barrier before halt_unless() looks at *pending:
 	 * the last call's decrement is seen there, or that call sees the flag
 	 * and kicks us. */
