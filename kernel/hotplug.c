@@ -26,6 +26,7 @@
 #include "kernel/trace.h"
 #include "kernel/workqueue.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 
 #define STOPPER_PRIO	 FIFO_PRIO_MAX
 #define STOPPER_RETRY_MS 10
@@ -57,6 +58,33 @@ enum halfway {
 static enum halfway halfway[NR_CPUS]; /* H to change; read freely (quick refusals) */
 
 const struct cpuhp_fault_hooks *cpuhp_fault_hooks; /* written once by fault injection */
+
+/* The fixed points of the state machine (hotplug.h, cpuhp_fail_step()):
+ * named like steps, for failing them and for the listing; on no phase list,
+ * no callbacks (hotplug.c does their work in line). */
+static int bringup_startup(unsigned int cpu);
+static int active_startup(unsigned int cpu);
+static int active_teardown(unsigned int cpu);
+static struct cpuhp_step bringup_point = { .name = "cpu:bringup", .startup = bringup_startup };
+static struct cpuhp_step stop_point = { .name = "cpu:stop" };
+static struct cpuhp_step active_point = { .name = "sched:active",
+					  .startup = active_startup,
+					  .teardown = active_teardown };
+
+/* Per CPU: the failure requested for its next pass through a step. */
+struct fail_request {
+	const struct cpuhp_step *step; /* NULL: none */
+	unsigned int dirs;	       /* CPUHP_DIR_BIT()s */
+	int err;
+};
+static struct fail_request fail_req[NR_CPUS]; /* H */
+/* Per CPU: the step that failed its last operation (NULL: none did). */
+static const struct cpuhp_step *failed_at[NR_CPUS]; /* H */
+
+static char cpuhp_fail_param[64];
+PARAM_STRING(cpuhp_fail, cpuhp_fail_param,
+	     "CPU,STEP[,up|down|any[,ERRNO]]: the next pass of CPU through STEP fails "
+	     "(`hotplug states` names the steps; default any and EAGAIN)");
 
 /* hotplug.h, "Bounds": why 20 s. */
 unsigned int cpuhp_timeout_ms = 20000;
@@ -107,23 +135,84 @@ void cpuhp_remove_step(struct cpuhp_step *step)
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
+/* A failure requested for st, cpu and dir (cpuhp_fail_step()): taken (once)
+ * and returned, or 0. H held by the operation under way. */
+static int requested_failure(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir)
+{
+	struct fail_request *req = &fail_req[cpu];
+
+	if (req->step != st || !(req->dirs & CPUHP_DIR_BIT(dir)))
+		return 0;
+	req->step = NULL;
+	st->nr_requested[dir]++;
+	pr_info("cpu%u: %s %s fails on request (%s)\n", cpu, st->name,
+		dir == CPUHP_UP ? "startup" : "teardown", errno_name(req->err));
+	return req->err;
+}
+
+/* st failed for cpu going dir: counted, and named as what failed the
+ * operation under way (cpuhp_failed_step()) unless something did before
+ * (a rollback's failure is reported, not the operation's). H held. */
+static void step_failed(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir)
+{
+	st->nr_failed[dir]++;
+	if (!failed_at[cpu])
+		failed_at[cpu] = st;
+}
+
+/* cpu has passed st going dir: its position (st->up_cpus). */
+static void step_passed(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir)
+{
+	if (dir == CPUHP_UP)
+		cpumask_set_cpu(cpu, &st->up_cpus);
+	else
+		cpumask_clear_cpu(cpu, &st->up_cpus);
+}
+
+/*
+ * Run st's callback for cpu going dir, timed, counted and, if it succeeds,
+ * recorded as cpu's position. inject: a failure requested for this pass
+ * takes the callback's place; never on a way back (a rollback runs the
+ * callbacks as they are: a requested failure there would only leave the
+ * CPU half-way). H held by the operation under way (the starting and dying
+ * steps run on the CPU itself, for the control CPU that holds it).
+ */
+static int step_call(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir, bool inject)
+{
+	int (*fn)(unsigned int cpu) = dir == CPUHP_UP ? st->startup : st->teardown;
+	u64 t0 = ktime_get_ns();
+	int err = inject ? requested_failure(st, cpu, dir) : 0;
+
+	if (!err && fn)
+		err = fn(cpu);
+	if (fn) { /* a pass with nothing to run takes no time worth showing */
+		st->last_ns[dir] = ktime_get_ns() - t0;
+		st->last_cpu[dir] = cpu;
+	}
+	if (err)
+		step_failed(st, cpu, dir);
+	else
+		step_passed(st, cpu, dir);
+	return err;
+}
+
 /* Run the startup callbacks of phase, from step from (NULL: the first) to the
  * last. On failure, undo the ones this call ran, in reverse, and return
- * the error. */
-static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step *from)
+ * the error. inject: step_call()'s (false on a way back). */
+static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step *from, bool inject)
 {
 	struct cpuhp_step *first, *st, *undo;
 
 	first = from ? from : list_first_entry(&phases[phase], struct cpuhp_step, node);
 	for (st = first; &st->node != &phases[phase]; st = list_next_entry(st, node)) {
-		int err = st->startup ? st->startup(cpu) : 0;
+		int err = step_call(st, cpu, CPUHP_UP, inject);
 
 		if (!err)
 			continue;
 		pr_warn("cpu%u: %s startup failed (%d): rolling back\n", cpu, st->name, err);
 		for (undo = st; undo != first;) {
 			undo = list_prev_entry(undo, node);
-			if (undo->teardown && undo->teardown(cpu))
+			if (step_call(undo, cpu, CPUHP_DOWN, false))
 				report_bug("cpuhp", "cpu%u: %s teardown failed while rolling back",
 					   cpu, undo->name);
 		}
@@ -133,20 +222,20 @@ static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step 
 }
 
 /* The teardown callbacks of phase in reverse order; on failure, redo the ones
- * that ran (a cancelled offline) and return the error. */
-static int phase_down(enum cpuhp_phase phase, unsigned int cpu)
+ * that ran (a cancelled offline) and return the error. inject: as above. */
+static int phase_down(enum cpuhp_phase phase, unsigned int cpu, bool inject)
 {
 	struct cpuhp_step *st;
 
 	list_for_each_entry_reverse(st, &phases[phase], node) {
-		int err = st->teardown ? st->teardown(cpu) : 0;
+		int err = step_call(st, cpu, CPUHP_DOWN, inject);
 
 		if (!err)
 			continue;
 		pr_warn("cpu%u: %s teardown failed (%d): offline cancelled\n", cpu, st->name, err);
 		st = list_next_entry(st, node);
 		if (&st->node != &phases[phase])
-			phase_up(phase, cpu, st);
+			phase_up(phase, cpu, st, false);
 		return err;
 	}
 	return 0;
@@ -154,13 +243,14 @@ static int phase_down(enum cpuhp_phase phase, unsigned int cpu)
 
 /* The CPUHP_STARTING phase runs on the CPU itself with interrupts off, so
  * its callbacks cannot fail: an error is reported and ignored, nothing is
- * rolled back. The "starting" callbacks, in order, as the CPU comes up: */
+ * rolled back (and none is requested: cpuhp_fail_step() refuses them). The
+ * "starting" callbacks, in order, as the CPU comes up: */
 static void run_starting_steps(unsigned int cpu)
 {
 	struct cpuhp_step *st;
 
 	list_for_each_entry(st, &phases[CPUHP_STARTING], node)
-		if (st->startup && st->startup(cpu))
+		if (step_call(st, cpu, CPUHP_UP, false))
 			report_bug("cpuhp", "cpu%u: starting step %s failed; ignored", cpu,
 				   st->name);
 }
@@ -171,7 +261,7 @@ static void run_dying_steps(unsigned int cpu)
 	struct cpuhp_step *st;
 
 	list_for_each_entry_reverse(st, &phases[CPUHP_STARTING], node)
-		if (st->teardown && st->teardown(cpu))
+		if (step_call(st, cpu, CPUHP_DOWN, false))
 			report_bug("cpuhp", "cpu%u: dying step %s failed; ignored", cpu, st->name);
 }
 
@@ -181,6 +271,34 @@ void cpuhp_ap_starting(void)
 	trace_event(TR_CPU, NULL, smp_processor_id(), TRC_STARTING);
 	run_starting_steps(smp_processor_id());
 	cpu_mark_online();
+}
+
+/* ---- the fixed points' work -------------------------------------------- */
+
+/* cpu:bringup going up: INIT-SIPI-SIPI, the CPU's starting steps and its
+ * arrival in cpu_online_mask (fault injection may fail it first). */
+static int bringup_startup(unsigned int cpu)
+{
+	const struct cpuhp_fault_hooks *faults = READ_ONCE(cpuhp_fault_hooks);
+	int err = faults && faults->fail_bringup ? faults->fail_bringup(cpu) : 0;
+
+	return err ? err : smp_bringup_cpu(cpu); /* ap_start runs the starting steps */
+}
+
+/* sched:active: the CPU becomes a target for wake-ups and new work, or
+ * stops being one (and is going down from then on). */
+static int active_startup(unsigned int cpu)
+{
+	sched_cpu_activate(cpu);
+	clear_bit(cpu, cpumask_bits(&going_down));
+	return 0;
+}
+
+static int active_teardown(unsigned int cpu)
+{
+	set_bit(cpu, cpumask_bits(&going_down));
+	sched_cpu_deactivate(cpu);
+	return 0;
 }
 
 /* ---- going down --------------------------------------------------------- */
@@ -193,7 +311,8 @@ static int take_cpu_down(void *arg)
 	local_irq_disable();
 	assert(cpu == (unsigned int)(unsigned long)arg); /* bound, FIFO 99 */
 	trace_event(TR_CPU, NULL, cpu, TRC_DYING);
-	smp_cpu_dying();	/* out of cpu_online_mask; pending calls run */
+	smp_cpu_dying(); /* out of cpu_online_mask; pending calls run */
+	step_passed(&stop_point, cpu, CPUHP_DOWN);
 	run_dying_steps(cpu);	/* timers, workqueue, irqs, scheduler */
 	should_die[cpu] = true; /* the idle thread takes it from here */
 	local_irq_enable();
@@ -241,19 +360,27 @@ static int check_cpu_number(unsigned int cpu)
  * has already undone the "online" ones. */
 enum offline_steps { RUN_OFFLINE_STEPS, SKIP_OFFLINE_STEPS };
 
-/* The stopper thread for cpu. Rolling back a failed cpu_up() (its online
- * steps undone already: down is the only way), keep trying, as a pool's
- * manager does for a worker, but for cpuhp_timeout_ms at most. */
-static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_steps)
+/* The stopper thread for cpu (the step cpu:stop; a failure requested for
+ * it fails the first try with *err, otherwise -ENOMEM). Rolling back a
+ * failed cpu_up() (its online steps undone already: down is the only way),
+ * keep trying, as a pool's manager does for a worker, but for
+ * cpuhp_timeout_ms at most. */
+static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_steps, int *err)
 {
 	void *arg = (void *)(unsigned long)cpu;
 	u64 t0 = ktime_get_ns();
 
 	assert(mutex_owned(&cpu_hotplug_lock));
 	for (bool first = true;; first = false) {
-		struct thread *stopper;
+		struct thread *stopper = NULL;
 
-		stopper = kthread_create_on_cpu(take_cpu_down, arg, cpu, "stop/%u", cpu);
+		*err = first ? requested_failure(&stop_point, cpu, CPUHP_DOWN) : 0;
+		if (!*err)
+			stopper = kthread_create_on_cpu(take_cpu_down, arg, cpu, "stop/%u", cpu);
+		if (!stopper && !*err)
+			*err = -ENOMEM;
+		if (!stopper)
+			step_failed(&stop_point, cpu, CPUHP_DOWN);
 		if (stopper || offline_steps == RUN_OFFLINE_STEPS ||
 		    ktime_get_ns() - t0 >= timeout_ns())
 			return stopper;
@@ -287,11 +414,12 @@ static int finish_down(unsigned int cpu, bool again)
 	}
 	halfway[cpu] = WHOLE;
 	arch_cpu_dead(cpu); /* halted: ready to be started as at power-on */
+	step_passed(&bringup_point, cpu, CPUHP_DOWN);
 	/* Stacks freed while it was dying were held back (kernel/mm/kstack.c):
 	 * it has halted, and INIT flushes it before it runs again. */
 	kstack_reclaim();
 	trace_event(TR_CPU, current, cpu, TRC_DEAD);
-	if (phase_down(CPUHP_PREPARE, cpu))
+	if (phase_down(CPUHP_PREPARE, cpu, false)) /* none may be failed on request */
 		report_bug("cpuhp", "cpu%u: a dead step failed after the CPU stopped", cpu);
 	clear_bit(cpu, cpumask_bits(&going_down));
 	return 0;
@@ -308,12 +436,15 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 	int err;
 
 	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
-	set_bit(cpu, cpumask_bits(&going_down));
-	sched_cpu_deactivate(cpu);
-	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu) : 0;
+	/* Rolling back a failed online, nothing is failed on request but the
+	 * stopper (whose tries go on: make_stopper()). */
+	err = step_call(&active_point, cpu, CPUHP_DOWN, offline_steps == RUN_OFFLINE_STEPS);
+	if (err)
+		return err; /* nothing done */
+	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu, true) : 0;
 	if (err)
 		goto cancel;
-	stopper = make_stopper(cpu, offline_steps);
+	stopper = make_stopper(cpu, offline_steps, &err);
 	if (!stopper && offline_steps == SKIP_OFFLINE_STEPS) {
 		/* No way back up (its online steps are undone) and none down. */
 		halfway[cpu] = NO_STOPPER;
@@ -324,9 +455,9 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 		return -ETIMEDOUT;
 	}
 	if (!stopper) {
-		err = -ENOMEM;
-		pr_warn("cpu%u: cannot create its stopper thread: offline cancelled\n", cpu);
-		phase_up(CPUHP_ONLINE, cpu, NULL);
+		pr_warn("cpu%u: cannot create its stopper thread (%s): offline cancelled\n", cpu,
+			errno_name(err));
+		phase_up(CPUHP_ONLINE, cpu, NULL, false);
 		goto cancel;
 	}
 	halfway[cpu] = WHOLE;
@@ -338,8 +469,7 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 	put_thread(stopper);
 	return finish_down(cpu, false);
 cancel:
-	sched_cpu_activate(cpu);
-	clear_bit(cpu, cpumask_bits(&going_down));
+	step_call(&active_point, cpu, CPUHP_UP, false);
 	return err;
 }
 
@@ -352,6 +482,7 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 
 	if (err)
 		return err;
+	failed_at[cpu] = NULL;
 	if (halfway[cpu] == NOT_DEAD)
 		err = finish_down(cpu, true);
 	else if (halfway[cpu] == NO_STOPPER)
@@ -382,24 +513,27 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 static int cpu_up_phases(unsigned int cpu)
 {
 	trace_event(TR_CPU, current, cpu, TRC_UP_BEGIN);
-	int err = phase_up(CPUHP_PREPARE, cpu, NULL);
+	int err = phase_up(CPUHP_PREPARE, cpu, NULL, true);
 
 	if (err)
 		return err;
-	const struct cpuhp_fault_hooks *faults = READ_ONCE(cpuhp_fault_hooks);
-
-	err = faults && faults->fail_bringup ? faults->fail_bringup(cpu) : 0;
-	if (!err)
-		err = smp_bringup_cpu(cpu); /* ap_start runs the starting steps */
+	err = step_call(&bringup_point, cpu, CPUHP_UP, true);
 	kstack_reclaim(); /* online and flushed, or not started: none held for it */
 	if (err) {
 		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
-		phase_down(CPUHP_PREPARE, cpu);
+		phase_down(CPUHP_PREPARE, cpu, false);
 		return err;
 	}
+	step_passed(&stop_point, cpu, CPUHP_UP); /* nothing to run that way */
 	/* Active first: the online steps create threads bound to it. */
-	sched_cpu_activate(cpu);
-	err = phase_up(CPUHP_ONLINE, cpu, NULL);
+	err = step_call(&active_point, cpu, CPUHP_UP, true);
+	if (err) {
+		/* Online, not active, none of its online steps run: back down. */
+		pr_warn("cpu%u: sched:active startup failed (%d): taking it back down\n", cpu, err);
+		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
+		return err;
+	}
+	err = phase_up(CPUHP_ONLINE, cpu, NULL, true);
 	if (err) {
 		/* Online but not usable: take it back down. */
 		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
@@ -418,6 +552,7 @@ static int cpu_up_locked(unsigned int cpu, u64 t0)
 
 	if (err)
 		return err;
+	failed_at[cpu] = NULL;
 	err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
 
 	if (err) {
@@ -591,10 +726,240 @@ static struct cpuhp_step builtin_steps[] = {
 	  .teardown = workqueue_cpu_offline },
 };
 
+/* ---- failing on request, the listing ------------------------------------ */
+
+static struct cpuhp_step *const fixed_points[] = { &bringup_point, &stop_point, &active_point };
+
+/* The step named name, a registered one or a fixed point, or NULL. H held. */
+static struct cpuhp_step *find_step(const char *name)
+{
+	struct cpuhp_step *st;
+
+	for (int p = 0; p < CPUHP_NR_PHASES; p++)
+		list_for_each_entry(st, &phases[p], node)
+			if (!strcmp(st->name, name))
+				return st;
+	for (size_t i = 0; i < ARRAY_SIZE(fixed_points); i++)
+		if (!strcmp(fixed_points[i]->name, name))
+			return fixed_points[i];
+	return NULL;
+}
+
+/* Why st may not be failed going dir (hotplug.h), or NULL: it may. */
+static const char *fail_refusal(const struct cpuhp_step *st, enum cpuhp_dir dir)
+{
+	bool up = dir == CPUHP_UP;
+
+	if (st == &bringup_point)
+		return up ? NULL :
+			    "the CPU's death cannot fail: it has stopped by then, there is no way "
+			    "back";
+	if (st == &stop_point)
+		return up ? "it runs only on the way down (the stopper thread)" : NULL;
+	if (st == &active_point)
+		return NULL;
+	if (st->phase == CPUHP_STARTING)
+		return "starting and dying steps run on the CPU itself with interrupts off: there "
+		       "is no way back from them";
+	if (st->phase == CPUHP_PREPARE && !up)
+		return "dead steps run after the CPU has stopped: there is no way back";
+	if (!(up ? st->startup : st->teardown))
+		return up ? "it has no startup callback: nothing runs that way to fail" :
+			    "it has no teardown callback: nothing runs that way to fail";
+	return NULL;
+}
+
+/* What is wrong with cpuhp_fail_step()'s arguments (-EINVAL), or NULL. */
+static const char *fail_args_invalid(unsigned int cpu, const char *name, unsigned int dirs, int err)
+{
+	if (!cpu_possible(cpu))
+		return "not a possible CPU";
+	if (name && (err >= 0 || err < -4095))
+		return "the error must be a negative errno";
+	if (name && (!dirs || (dirs & ~CPUHP_DIRS_ANY)))
+		return "no direction (up, down or any)";
+	return NULL;
+}
+
+/* cpuhp_fail_step() past its argument checks. H held. */
+static int fail_step_locked(unsigned int cpu, const char *name, unsigned int dirs, int err,
+			    const char **why)
+{
+	struct cpuhp_step *st;
+	unsigned int allowed = 0;
+	const char *refusal = NULL;
+
+	assert(mutex_owned(&cpu_hotplug_lock));
+	if (!name) {
+		fail_req[cpu].step = NULL;
+		return 0;
+	}
+	st = find_step(name);
+	if (!st) {
+		*why = "no step of that name (`hotplug states` lists them)";
+		return -ENOENT;
+	}
+	for (int d = 0; d < CPUHP_NR_DIRS; d++) {
+		const char *r = dirs & CPUHP_DIR_BIT(d) ? fail_refusal(st, d) : NULL;
+
+		if (r && !refusal)
+			refusal = r;
+		else if (!r && (dirs & CPUHP_DIR_BIT(d)))
+			allowed |= CPUHP_DIR_BIT(d);
+	}
+	/* Both ways asked (any): the way that may fail is enough. */
+	if (refusal && (dirs != CPUHP_DIRS_ANY || !allowed)) {
+		*why = refusal;
+		return -EPERM;
+	}
+	fail_req[cpu] = (struct fail_request){ .step = st, .dirs = allowed, .err = err };
+	return 0;
+}
+
+int cpuhp_fail_step(unsigned int cpu, const char *name, unsigned int dirs, int err,
+		    const char **why)
+{
+	const char *unused;
+
+	if (!why)
+		why = &unused;
+	*why = fail_args_invalid(cpu, name, dirs, err);
+	if (*why)
+		return -EINVAL;
+	mutex_lock(&cpu_hotplug_lock);
+	err = fail_step_locked(cpu, name, dirs, err, why);
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+const char *cpuhp_failed_step(unsigned int cpu)
+{
+	const char *name = NULL;
+
+	if (!cpu_possible(cpu))
+		return NULL;
+	mutex_lock(&cpu_hotplug_lock);
+	if (failed_at[cpu])
+		name = failed_at[cpu]->name;
+	mutex_unlock(&cpu_hotplug_lock);
+	return name;
+}
+
+const char *cpuhp_fail_pending(unsigned int cpu, unsigned int *dirs, int *err)
+{
+	const char *name = NULL;
+
+	if (!cpu_possible(cpu))
+		return NULL;
+	mutex_lock(&cpu_hotplug_lock);
+	if (fail_req[cpu].step) {
+		name = fail_req[cpu].step->name;
+		*dirs = fail_req[cpu].dirs;
+		*err = fail_req[cpu].err;
+	}
+	mutex_unlock(&cpu_hotplug_lock);
+	return name;
+}
+
+static const char *const phase_names[CPUHP_NR_PHASES] = {
+	[CPUHP_PREPARE] = "prepare", [CPUHP_STARTING] = "starting", [CPUHP_ONLINE] = "online"
+};
+
+/* One step's line for cpuhp_for_each_step(). */
+static void step_info(const struct cpuhp_step *st, const char *phase, const char *up,
+		      const char *down, void (*fn)(const struct cpuhp_step_info *, void *),
+		      void *arg)
+{
+	struct cpuhp_step_info info = {
+		.step = st,
+		.phase = phase,
+		.up = up,
+		.down = down,
+		.can_fail = { !fail_refusal(st, CPUHP_UP), !fail_refusal(st, CPUHP_DOWN) },
+	};
+
+	fn(&info, arg);
+}
+
+static void phase_info(enum cpuhp_phase p, void (*fn)(const struct cpuhp_step_info *, void *),
+		       void *arg)
+{
+	const struct cpuhp_step *st;
+
+	list_for_each_entry(st, &phases[p], node)
+		step_info(st, phase_names[p], NULL, NULL, fn, arg);
+}
+
+void cpuhp_for_each_step(void (*fn)(const struct cpuhp_step_info *info, void *arg), void *arg)
+{
+	mutex_lock(&cpu_hotplug_lock);
+	phase_info(CPUHP_PREPARE, fn, arg);
+	step_info(&bringup_point, "fixed", "INIT-SIPI-SIPI", "death and INIT", fn, arg);
+	phase_info(CPUHP_STARTING, fn, arg);
+	step_info(&stop_point, "fixed", NULL, "stopper thread", fn, arg);
+	phase_info(CPUHP_ONLINE, fn, arg);
+	step_info(&active_point, "fixed", "set active", "clear active", fn, arg);
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
+/* cpuhp_fail=CPU,STEP[,up|down|any[,ERRNO]] (steps have colons in their
+ * names), read once the boot has brought the CPUs up (the possible ones are
+ * known) and registered the built-in steps, H held: a malformed or refused
+ * request is reported and dropped. */
+static void apply_fail_param(void)
+{
+	char buf[sizeof(cpuhp_fail_param)], *f[4] = { buf, NULL, NULL, NULL };
+	unsigned int n = 1, cpu = 0, dirs = CPUHP_DIRS_ANY;
+	int err = -EAGAIN;
+	const char *why = NULL;
+
+	if (!cpuhp_fail_param[0])
+		return;
+	strscpy(buf, cpuhp_fail_param, sizeof(buf));
+	for (char *c = buf; *c && n < 4; c++)
+		if (*c == ',') {
+			*c = 0;
+			f[n++] = c + 1;
+		}
+	if (n < 2 || kstrtouint(f[0], 10, &cpu) || !f[1][0]) {
+		why = "expected CPU,STEP[,up|down|any[,ERRNO]]";
+	} else if (f[2] && !strcmp(f[2], "up")) {
+		dirs = CPUHP_DIR_BIT(CPUHP_UP);
+	} else if (f[2] && !strcmp(f[2], "down")) {
+		dirs = CPUHP_DIR_BIT(CPUHP_DOWN);
+	} else if (f[2] && strcmp(f[2], "any")) {
+		why = "the direction is up, down or any";
+	}
+	if (!why && f[3] && !(err = errno_parse(f[3])))
+		why = "the error is a name such as EIO or a number";
+	if (!why)
+		why = fail_args_invalid(cpu, f[1], dirs, err);
+	if (!why && !fail_step_locked(cpu, f[1], dirs, err, &why)) {
+		pr_info("cpuhp_fail: cpu%u's next pass through %s fails (%s)\n", cpu, f[1],
+			errno_name(err));
+		return;
+	}
+	pr_warn("cpuhp_fail=%s ignored: %s\n", cpuhp_fail_param, why);
+}
+
 void cpuhp_init(void)
 {
 	for (int i = 0; i < CPUHP_NR_PHASES; i++)
 		INIT_LIST_HEAD(&phases[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_steps); i++)
 		list_add_tail(&builtin_steps[i].node, &phases[builtin_steps[i].phase]);
+}
+
+void cpuhp_boot_done(void)
+{
+	struct cpuhp_step *st;
+
+	mutex_lock(&cpu_hotplug_lock);
+	for (int p = 0; p < CPUHP_NR_PHASES; p++)
+		list_for_each_entry(st, &phases[p], node)
+			cpumask_copy(&st->up_cpus, &cpu_online_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(fixed_points); i++)
+		cpumask_copy(&fixed_points[i]->up_cpus, &cpu_online_mask);
+	apply_fail_param();
+	mutex_unlock(&cpu_hotplug_lock);
 }

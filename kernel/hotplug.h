@@ -94,6 +94,7 @@
 #ifndef KERNEL_HOTPLUG_H
 #define KERNEL_HOTPLUG_H
 
+#include "lib/cpumask.h"
 #include "lib/list.h"
 #include "lib/types.h"
 
@@ -105,12 +106,21 @@ enum cpuhp_phase { CPUHP_PREPARE, CPUHP_STARTING, CPUHP_ONLINE, CPUHP_NR_PHASES 
  * up()/down(). starting-phase callbacks run with interrupts off and must
  * not fail (a failure is reported with report_bug() and otherwise
  * ignored). */
+enum cpuhp_dir { CPUHP_UP, CPUHP_DOWN, CPUHP_NR_DIRS };
+
 struct cpuhp_step {
 	const char *name;
 	enum cpuhp_phase phase;
 	int (*startup)(unsigned int cpu);
 	int (*teardown)(unsigned int cpu);
 	struct list_head node; /* the hotplug lock */
+	/* The hotplug lock; kept by hotplug.c (`hotplug states`), zero when
+	 * registered: */
+	u64 last_ns[CPUHP_NR_DIRS];	      /* how long it took the last time */
+	unsigned int last_cpu[CPUHP_NR_DIRS]; /* for which CPU */
+	u64 nr_failed[CPUHP_NR_DIRS];	      /* failures, requested ones included */
+	u64 nr_requested[CPUHP_NR_DIRS];      /* failures made on request */
+	struct cpumask up_cpus;		      /* the CPUs it is done for */
 };
 
 int cpu_down(unsigned int cpu);
@@ -148,6 +158,55 @@ int cpu_hot_remove(unsigned int cpu);
 void cpuhp_add_step(struct cpuhp_step *step);
 void cpuhp_add_step_first(struct cpuhp_step *step);
 void cpuhp_remove_step(struct cpuhp_step *step);
+
+/*
+ * Failing a step on request (Linux's cpuhp "fail" file): the next time the
+ * step named name runs for cpu in a direction of dirs (a bit per enum
+ * cpuhp_dir), it fails with err (a negative errno) instead of running its
+ * callback, once; the operation then rolls back as for any failure of that
+ * step (above). One request per CPU: a new one replaces it; a step name of
+ * NULL clears it. Besides the registered steps, the fixed points of the
+ * state machine are named too:
+ *   cpu:bringup    between the prepare and the starting steps: up, the
+ *                  INIT-SIPI-SIPI (a failure is a CPU that did not start);
+ *                  down, the CPU's death (cannot fail)
+ *   cpu:stop       between the starting and the online steps: down only,
+ *                  the stopper thread that takes the CPU down (a failure
+ *                  cancels the offline; rolling back a failed online it is
+ *                  retried every 10 ms)
+ *   sched:active   the active bit: up, set before the online steps; down,
+ *                  cleared first of all, before the offline steps
+ * Refused with -EPERM and a reason in *why: the starting and dying steps
+ * (on the CPU itself, interrupts off: no way back), the dead steps and
+ * cpu:bringup down (the CPU has stopped: no way back), a direction without
+ * a callback (nothing runs there to fail). -ENOENT: no such step;
+ * -EINVAL: cpu not possible, err not a negative errno or dirs empty.
+ * Sleeps (the hotplug lock). cpuhp_fail_pending() reads the request back
+ * (the step's name or NULL).
+ */
+#define CPUHP_DIR_BIT(d) (1u << (d))
+#define CPUHP_DIRS_ANY	 (CPUHP_DIR_BIT(CPUHP_UP) | CPUHP_DIR_BIT(CPUHP_DOWN))
+int cpuhp_fail_step(unsigned int cpu, const char *name, unsigned int dirs, int err,
+		    const char **why);
+const char *cpuhp_fail_pending(unsigned int cpu, unsigned int *dirs, int *err);
+/* The step whose failure failed the last cpu_down()/cpu_up() of cpu (its
+ * name), or NULL: that operation did not fail in a step (it succeeded, or
+ * was refused before any: the errors of the list at the top). Sleeps. */
+const char *cpuhp_failed_step(unsigned int cpu);
+
+/* Every step in the order a CPU passes them coming up (the fixed points
+ * among them), one call of fn each, under the hotplug lock (fn must not
+ * take it): with its phase's name and whether it may be failed in each
+ * direction. A step's up_cpus are the CPUs it is done for: passed on the
+ * way up (its startup run, or none to run) and not yet on the way down. */
+struct cpuhp_step_info {
+	const struct cpuhp_step *step;
+	const char *phase;     /* "prepare", "starting", "online" or "fixed" */
+	const char *up, *down; /* a fixed point's work each way (NULL: the
+				* step's callback, or nothing) */
+	bool can_fail[CPUHP_NR_DIRS];
+};
+void cpuhp_for_each_step(void (*fn)(const struct cpuhp_step_info *info, void *arg), void *arg);
 
 /* Keep CPUs from coming or going meanwhile (the hotplug lock itself): for
  * code that sets something up for each online CPU (the workqueue's pools
@@ -207,5 +266,9 @@ __noreturn void cpu_play_dead(void);
 bool cpu_should_die(void);
 
 void cpuhp_init(void);
+/* The boot has brought every CPU up by its own paths (smp_init(), the
+ * workqueue's pools made for each online CPU): record them as past every
+ * step. Once, from kmain(). */
+void cpuhp_boot_done(void);
 
 #endif

@@ -76,6 +76,7 @@ void kmain(u64 mb2_info_phys)
 	smp_init();				     // APICs, clock events, every other CPU online
 	local_irq_enable();			     // interrupts on; threads from here on
 	workqueue_init();			     // worker pools on every CPU
+	cpuhp_boot_done();			     // every CPU past every hotplug step
 	uart_rx_init();				     // COM1 input: IRQ 4, drained by a work item
 	if (!kthread_run(kernel_init, NULL, "init")) // the rest, in a thread
 		panic("cannot create the init thread");

@@ -27,3 +27,30 @@ const char *errno_name(int err)
 		return "unknown error";
 	return err < 0 ? name : name + 1;
 }
+
+int errno_parse(const char *s)
+{
+	int n = 0;
+
+	if (!s || !*s)
+		return 0;
+	if (*s >= '0' && *s <= '9') {
+		for (; *s >= '0' && *s <= '9'; s++)
+			if ((n = n * 10 + (*s - '0')) > 4095)
+				return 0;
+		return *s ? 0 : -n;
+	}
+	if (*s == '-' && s[1] == 'E')
+		s++;
+	for (size_t i = 1; i < ARRAY_SIZE(names); i++) {
+		const char *a = names[i], *b = s;
+
+		if (!a)
+			continue;
+		for (a++; *a && *a == *b; a++, b++)
+			;
+		if (!*a && !*b)
+			return -(int)i;
+	}
+	return 0;
+}

@@ -4,6 +4,8 @@
  *             "-EBUSY" for -EBUSY (as functions return it), "EBUSY" for
  *             EBUSY, "0" for 0, and "unknown error" for any number not
  *             defined below. Add a name to lib/errno.c with each new number.
+ * errno_parse(): the other way: "EIO", "-EIO" or "5" gives -EIO; 0 for
+ *             anything else (an unknown name, a number over 4095).
  */
 #ifndef LIB_ERRNO_H
 #define LIB_ERRNO_H
@@ -29,5 +31,6 @@
 #define ECANCELED 125
 
 const char *errno_name(int err);
+int errno_parse(const char *s);
 
 #endif

@@ -10,6 +10,7 @@
 #include "kernel/cpu_masks.h"
 #include "kernel/debug/lockdep.h"
 #include "kernel/hotplug.h"
+#include "kernel/ksyms.h"
 #include "kernel/kthread.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
@@ -308,7 +309,12 @@ static int cpu_set_state(const char *arg, bool up)
 	u64 t0 = ktime_get_ns();
 
 	err = up ? cpu_up(cpu) : cpu_down(cpu);
-	if (err)
+	const char *step = err ? cpuhp_failed_step(cpu) : NULL;
+
+	if (step)
+		out("%s cpu%u: step %s failed (%s); the %s was undone\n", state, cpu, step,
+		    errno_name(err), state);
+	else if (err)
 		out("%s cpu%u: %s (%s)\n", state, cpu, cpuhp_error_words(err, up), errno_name(err));
 	else
 		out("cpu%u is %s (%lu us)\n", cpu, state, (u64)((ktime_get_ns() - t0) / 1000));
@@ -323,6 +329,116 @@ static int cmd_offline(int argc, char **argv)
 static int cmd_online(int argc, char **argv)
 {
 	return cpu_set_state(argv[1], true);
+}
+
+/* One way of a step for `hotplug states`: its fixed work or its callback,
+ * marked * if it may be failed that way. */
+static void step_way(char *buf, size_t n, const char *text, int (*fn)(unsigned int), bool can_fail)
+{
+	u64 off, size;
+	const char *sym = fn ? ksym_lookup((u64)fn, &off, &size) : NULL;
+
+	scnprintf(buf, n, "%s%s", text ? text : sym ? sym : fn ? "?" : "-", can_fail ? " *" : "");
+}
+
+/* hotplug states: one line per step, in the order a CPU passes them up. */
+static void states_one(const struct cpuhp_step_info *in, void *arg)
+{
+	const struct cpuhp_step *st = in->step;
+	char cpus[48], up[40], down[40];
+
+	cpumask_print_list(cpus, sizeof(cpus), &st->up_cpus);
+	step_way(up, sizeof(up), in->up, st->startup, in->can_fail[CPUHP_UP]);
+	step_way(down, sizeof(down), in->down, st->teardown, in->can_fail[CPUHP_DOWN]);
+	out("  %-22s %-8s %-26s %-26s %s\n", st->name, in->phase, up, down,
+	    cpus[0] ? cpus : "none");
+	char what[120];
+	int len = 0;
+
+	for (int d = 0; d < CPUHP_NR_DIRS; d++)
+		if (st->last_ns[d])
+			len += scnprintf(what + len, sizeof(what) - len, "%s %s %lu us (cpu%u)",
+					 len ? "," : "last", d == CPUHP_UP ? "up" : "down",
+					 st->last_ns[d] / 1000, st->last_cpu[d]);
+	if (st->nr_failed[CPUHP_UP] || st->nr_failed[CPUHP_DOWN])
+		len += scnprintf(what + len, sizeof(what) - len,
+				 "%sfailed %lu up, %lu down (%lu of them on request)",
+				 len ? "; " : "", st->nr_failed[CPUHP_UP],
+				 st->nr_failed[CPUHP_DOWN],
+				 st->nr_requested[CPUHP_UP] + st->nr_requested[CPUHP_DOWN]);
+	if (len)
+		out("  %22s %s\n", "", what);
+}
+
+static int hotplug_fail(int argc, char **argv)
+{
+	unsigned int cpu, dirs = CPUHP_DIRS_ANY;
+	int err = -EAGAIN, ret;
+	const char *why = NULL, *name = argv[3];
+
+	if (arg_cpu(argv[2], &cpu))
+		return -EINVAL;
+	if (!strcmp(name, "off")) {
+		if (argc > 4) {
+			out("shell: usage: hotplug fail CPU off\n");
+			return -EINVAL;
+		}
+		name = NULL;
+	}
+	if (argc > 4 && !strcmp(argv[4], "up")) {
+		dirs = CPUHP_DIR_BIT(CPUHP_UP);
+	} else if (argc > 4 && !strcmp(argv[4], "down")) {
+		dirs = CPUHP_DIR_BIT(CPUHP_DOWN);
+	} else if (argc > 4 && strcmp(argv[4], "any")) {
+		out("shell: the direction is up, down or any, not '%s'\n", argv[4]);
+		return -EINVAL;
+	}
+	if (argc > 5 && !(err = errno_parse(argv[5]))) {
+		out("shell: the error is a name such as EIO or a number, not '%s'\n", argv[5]);
+		return -EINVAL;
+	}
+	ret = cpuhp_fail_step(cpu, name, dirs, err, &why);
+	if (ret)
+		out("hotplug fail: %s refused (%s): %s\n", argv[3], errno_name(ret), why);
+	else if (!name)
+		out("cpu%u: no step fails on request\n", cpu);
+	else
+		out("cpu%u: the next pass through %s (%s) fails with %s\n", cpu, name,
+		    dirs == CPUHP_DIRS_ANY ? "either way" :
+		    argc > 4		   ? argv[4] :
+					     "",
+		    errno_name(err));
+	return ret;
+}
+
+static int cmd_hotplug(int argc, char **argv)
+{
+	if (!strcmp(argv[1], "states") && argc == 2) {
+		unsigned int cpu, dirs;
+		int err;
+
+		out("CPU hotplug steps in the order a CPU passes them coming up; going down, "
+		    "the reverse, but sched:active first (* may be failed that way):\n");
+		out("  %-22s %-8s %-26s %-26s %s\n", "STEP", "PHASE", "UP", "DOWN", "DONE FOR");
+		cpuhp_for_each_step(states_one, NULL);
+		for_each_possible_cpu(cpu) {
+			const char *name = cpuhp_fail_pending(cpu, &dirs, &err);
+
+			if (name)
+				out("cpu%u: its next pass through %s (%s) fails with %s\n", cpu,
+				    name,
+				    dirs == CPUHP_DIRS_ANY	    ? "either way" :
+				    dirs == CPUHP_DIR_BIT(CPUHP_UP) ? "up" :
+								      "down",
+				    errno_name(err));
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "fail") && argc >= 4)
+		return hotplug_fail(argc, argv);
+	out("shell: usage: hotplug states | hotplug fail CPU STEP [up|down|any] [ERRNO] | hotplug "
+	    "fail CPU off\n");
+	return -EINVAL;
 }
 
 static void ps_one(struct thread *t, void *arg)
@@ -716,6 +832,10 @@ static const struct shell_cmd commands[] = {
 	{ "cpus", "cpus", "CPUs and their state, hotplug counts", 0, 0, cmd_cpus },
 	{ "offline", "offline CPU", "take a CPU offline (cpu_down)", 1, 1, cmd_offline },
 	{ "online", "online CPU", "bring a CPU online (cpu_up)", 1, 1, cmd_online },
+	{ "hotplug", "hotplug states | hotplug fail CPU STEP|off [up|down|any] [ERRNO]",
+	  "the CPU hotplug steps in order (what each does, which CPUs are past it, its last "
+	  "time); or make the next pass of CPU through STEP fail (default either way, EAGAIN)",
+	  1, 5, cmd_hotplug },
 	{ "ps", "ps", "threads: CPU, state, class, affinity, run time, switches, work item", 0, 0,
 	  cmd_ps },
 	{ "wq", "wq [set NAME nice N|cpus LIST|max_active N ...]",

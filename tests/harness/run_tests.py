@@ -376,14 +376,21 @@ KERNEL_BOOTS = [
     # Bad parameters are reported and the boot goes on with the defaults.
     Boot("bad-cmdline", "params", smp=1, machine="pc",
          extra_cmdline="loglevel=banana nosuchparam=1 panic=sometimes loglevel=99 "
-                       "delay_percent=20",
+                       "delay_percent=20 cpuhp_fail=0,workqueue:dying",
          must_contain=[r"unknown parameter 'nosuchparam' ignored",
+                       r"cpuhp_fail=0,workqueue:dying ignored: starting and dying steps run on "
+                       r"the CPU itself with interrupts off",
                        r"bad value 'banana' for loglevel= \(malformed.*using default 7",
                        r"bad value 'sometimes' for panic= .*using earlier value exit",
                        r"bad value '99' for loglevel= \(out of range",
                        r"delay_points=, delay_percent= and delay_max_us= act only in "
                        r"deterministic mode \(deterministic=SEED\): ignored"],
          ),
+    # A hotplug step failed from the command line (kernel/hotplug.h).
+    Boot("cpuhp-fail-cmdline-smp4", "cpuhp_fail_cmdline", smp=4, machine="q35",
+         extra_cmdline="cpuhp_fail=3,workqueue:online,down,EBUSY",
+         must_contain=[r"cpuhp_fail: cpu3's next pass through workqueue:online fails \(-EBUSY\)",
+                       r"cpu3: workqueue:online teardown fails on request \(-EBUSY\)"]),
     # Deterministic mode's own: an unknown delay point is named and skipped;
     # without QEMU's -icount the mode refuses to run, saying why.
     Boot("bad-cmdline-deterministic", "params", smp=1, machine="pc", deterministic=1,

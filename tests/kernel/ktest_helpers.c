@@ -147,3 +147,33 @@ void ktest_where_init(struct ktest_where *wh, struct ktest_gate *g)
 	wh->cpu = NR_CPUS;
 	wh->gate = g;
 }
+
+static struct completion probe_ran;
+static volatile unsigned int probe_ran_on;
+
+static void probe_fn(struct work_struct *w)
+{
+	probe_ran_on = smp_processor_id();
+	complete(&probe_ran);
+}
+
+bool ktest_item_for_cpu_runs(struct ktest *t, unsigned int cpu, bool there)
+{
+	static struct work_struct w;
+
+	INIT_WORK(&w, probe_fn);
+	init_completion(&probe_ran);
+	probe_ran_on = NR_CPUS;
+	KT_EXPECT_TRUE(t, queue_work_on(cpu, system_wq, &w));
+	if (!wait_for_completion_timeout(&probe_ran, KT_WAIT_LIMIT_NS)) {
+		ktest_fail(t, __FILE__, __LINE__, "an item queued to cpu%u did not run", cpu);
+		return false;
+	}
+	flush_work(&w);
+	KT_EXPECT_TRUE(t, probe_ran_on < NR_CPUS);
+	if (there)
+		KT_EXPECT_EQ(t, probe_ran_on, cpu);
+	else
+		KT_EXPECT_NE(t, probe_ran_on, cpu);
+	return probe_ran_on < NR_CPUS && (probe_ran_on == cpu) == there;
+}

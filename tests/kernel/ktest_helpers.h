@@ -134,4 +134,9 @@ struct ktest_where {
 
 void ktest_where_init(struct ktest_where *wh, struct ktest_gate *g);
 
+/* Queue an item to cpu on system_wq and wait (bounded) until it ran: true
+ * if it did, on cpu itself (there) or on another CPU (!there); a failure
+ * is reported on t. Sleeps; one caller at a time. */
+bool ktest_item_for_cpu_runs(struct ktest *t, unsigned int cpu, bool there);
+
 #endif

@@ -717,38 +717,6 @@ static bool cpu_pools_empty(unsigned int cpu)
 	return a.nr_workers == 0 && b.nr_workers == 0;
 }
 
-static struct completion probe_ran;
-static volatile unsigned int probe_ran_on;
-
-static void probe_fn(struct work_struct *w)
-{
-	probe_ran_on = smp_processor_id();
-	complete(&probe_ran);
-}
-
-/* Queue an item to cpu and wait (bounded) until it ran: true if it did,
- * on cpu itself (there) or on another online CPU (!there). */
-static bool item_for_cpu_runs(struct ktest *t, unsigned int cpu, bool there)
-{
-	static struct work_struct w;
-
-	INIT_WORK(&w, probe_fn);
-	init_completion(&probe_ran);
-	probe_ran_on = NR_CPUS;
-	KT_EXPECT_TRUE(t, queue_work_on(cpu, system_wq, &w));
-	if (!wait_for_completion_timeout(&probe_ran, KT_WAIT_LIMIT_NS)) {
-		ktest_fail(t, __FILE__, __LINE__, "an item queued to cpu%u did not run", cpu);
-		return false;
-	}
-	flush_work(&w);
-	KT_EXPECT_TRUE(t, probe_ran_on < NR_CPUS);
-	if (there)
-		KT_EXPECT_EQ(t, probe_ran_on, cpu);
-	else
-		KT_EXPECT_NE(t, probe_ran_on, cpu);
-	return probe_ran_on < NR_CPUS && (probe_ran_on == cpu) == there;
-}
-
 /* The bound worker of an online step cannot be made, after the trustee has
  * released every worker of the CPU's pools: the online fails, cpu_up()
  * takes the CPU back down (also when its stopper thread cannot be made at
@@ -779,12 +747,12 @@ static void a_worker_that_cannot_be_made_fails_the_online(struct ktest *t)
 		KT_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &cpu_active_mask));
 		if (err != -ENOMEM && cpu_online(cpu))
 			KT_ASSERT_EQ(t, cpu_down(cpu), 0); /* a broken kernel: try on */
-		KT_ASSERT_TRUE(t, item_for_cpu_runs(t, cpu, false));
+		KT_ASSERT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, false));
 		if (!KT_WAIT_UNTIL(t, cpu_pools_empty(cpu)))
 			return;
 	}
 	KT_ASSERT_EQ(t, cpu_up(cpu), 0);
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, true));
 	/* A worker the trustee's pool was still making when the CPU came back
 	 * attaches unbound, marked to rebind, and rebinds as it starts: wait
 	 * for that, bounded, rather than catch it on its way. */
@@ -909,7 +877,7 @@ static void every_way_up_can_fail_rolls_back(struct ktest *t)
 	KT_EXPECT_EQ(t, st1.nr_up_failed - st0.nr_up_failed, 3);
 	KT_EXPECT_EQ(t, st1.nr_up, st0.nr_up);
 	KT_EXPECT_EQ(t, st1.nr_down, st0.nr_down); /* a rollback is no cpu_down */
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, false));
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, false));
 
 	counts_reset(); /* and then it comes up for real */
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
@@ -918,7 +886,7 @@ static void every_way_up_can_fail_rolls_back(struct ktest *t)
 		cpuhp_remove_step(&up_steps[i]);
 	steps_cpu = NR_CPUS;
 	KT_EXPECT_TRUE(t, cpu_online(cpu));
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, true));
 }
 
 /* ---- two callers at once ------------------------------------------------ */
@@ -1021,7 +989,7 @@ static void two_callers_at_once(struct ktest *t)
 	KT_EXPECT_EQ(t, a.ret, 0);
 	KT_EXPECT_EQ(t, b.ret, -EALREADY);
 	KT_EXPECT_TRUE(t, cpu_online(cpu));
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, true));
 
 	if (num_online_cpus() < 3)
 		return;
@@ -1037,7 +1005,7 @@ static void two_callers_at_once(struct ktest *t)
 	KT_EXPECT_EQ(t, b.ret, 0);
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
 	KT_EXPECT_EQ(t, cpu_up(other), 0);
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, other, true));
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, other, true));
 }
 
 /* ---- rescuers ----------------------------------------------------------- */
@@ -1327,11 +1295,11 @@ static void freezing_holds_across_hotplug(struct ktest *t)
 	for (i = 0; i < FRZ_ITEMS / 2; i++)
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
 	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, false)); /* the trustee is at work */
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, false)); /* the trustee is at work */
 	for (; i < FRZ_ITEMS; i++)
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true)); /* the pools are back */
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, true)); /* the pools are back */
 	KT_EXPECT_EQ(t, frz_total(), 0);
 	for (i = 0; i < FRZ_ITEMS; i++)
 		KT_EXPECT_TRUE(t, work_pending(&frz_items[i]));
@@ -1345,9 +1313,9 @@ static void freezing_holds_across_hotplug(struct ktest *t)
 	KT_ASSERT_EQ(t, workqueue_freeze(KT_WAIT_LIMIT_NS), 0);
 	for (i = 0; i < FRZ_ITEMS; i++)
 		KT_EXPECT_TRUE(t, queue_work_on(cpu, wq, &frz_items[i]));
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, false));
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, false));
 	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
-	KT_EXPECT_TRUE(t, item_for_cpu_runs(t, cpu, true));
+	KT_EXPECT_TRUE(t, ktest_item_for_cpu_runs(t, cpu, true));
 	KT_EXPECT_EQ(t, frz_total(), FRZ_ITEMS);
 	workqueue_thaw();
 	flush_workqueue(wq);
