@@ -273,6 +273,80 @@ void cpuhp_ap_starting(void)
 	cpu_mark_online();
 }
 
+/* ---- registering a step for the CPUs already up ------------------------- */
+
+struct remote_step {
+	struct cpuhp_step *st;
+	enum cpuhp_dir dir;
+	int err;
+};
+
+/* On the CPU (a cross-CPU call: interrupts off), for a starting step. */
+static void remote_step_call(void *arg)
+{
+	struct remote_step *rs = arg;
+
+	rs->err = step_call(rs->st, smp_processor_id(), rs->dir, false);
+}
+
+/* Run st's callback going dir for cpu, which is up: where its phase runs
+ * it (a starting step on cpu, interrupts off). H held. */
+static int step_call_for(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir)
+{
+	struct remote_step rs = { .st = st, .dir = dir };
+	int err;
+
+	assert(mutex_owned(&cpu_hotplug_lock));
+	if (st->phase != CPUHP_STARTING)
+		return step_call(st, cpu, dir, false);
+	err = smp_call_function_single(cpu, remote_step_call, &rs, true);
+	return err ? err : rs.err;
+}
+
+/* st's teardown for every CPU it is done for, last first. H held. */
+static void step_undo_all(struct cpuhp_step *st)
+{
+	for (unsigned int cpu = nr_cpu_ids; cpu-- > 0;)
+		if (cpumask_test_cpu(cpu, &st->up_cpus) && step_call_for(st, cpu, CPUHP_DOWN))
+			report_bug("cpuhp", "cpu%u: %s teardown failed as the step was removed",
+				   cpu, st->name);
+}
+
+int cpuhp_setup_step(struct cpuhp_step *step)
+{
+	unsigned int cpu;
+	int err = 0;
+
+	might_sleep();
+	mutex_lock(&cpu_hotplug_lock);
+	cpumask_clear(&step->up_cpus);
+	list_add_tail(&step->node, &phases[step->phase]);
+	for_each_online_cpu(cpu) {
+		if (halfway[cpu] != WHOLE)
+			continue;
+		err = step_call_for(step, cpu, CPUHP_UP);
+		if (err)
+			break;
+	}
+	if (err) {
+		pr_warn("%s: startup failed for cpu%u (%s): not registered\n", step->name, cpu,
+			errno_name(err));
+		step_undo_all(step);
+		list_del_init(&step->node);
+	}
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+void cpuhp_teardown_step(struct cpuhp_step *step)
+{
+	might_sleep();
+	mutex_lock(&cpu_hotplug_lock);
+	step_undo_all(step);
+	list_del_init(&step->node);
+	mutex_unlock(&cpu_hotplug_lock);
+}
+
 /* ---- the fixed points' work -------------------------------------------- */
 
 /* cpu:bringup going up: INIT-SIPI-SIPI, the CPU's starting steps and its

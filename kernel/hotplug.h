@@ -151,13 +151,30 @@ int cpu_hot_remove(unsigned int cpu);
 
 /* Register a step (kept in the caller's memory) after those of its phase;
  * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
- * registered here do not run for CPUs already online. cpuhp_add_step_first()
+ * registered here do not run for CPUs already online (cpuhp_setup_step()
+ * below does). cpuhp_add_step_first()
  * registers it before them instead: its startup runs first and its
  * teardown last (a dying step then runs after every built-in one, the
  * timers' move included: what a CPU does last before it dies). */
 void cpuhp_add_step(struct cpuhp_step *step);
 void cpuhp_add_step_first(struct cpuhp_step *step);
 void cpuhp_remove_step(struct cpuhp_step *step);
+
+/*
+ * Register a step as Linux's cpuhp_setup_state() does: after those of its
+ * phase, then run its startup for every CPU already past its place (each
+ * online CPU not left half-way: "Bounds"), in CPU order: a starting step on
+ * that CPU with interrupts off (a cross-CPU call), the others here. If one
+ * fails, its teardown runs for the CPUs done (in reverse), the step is
+ * unregistered and the error returned; 0 once done for all. While it runs
+ * no CPU comes or goes (it holds the hotplug lock), and from then on every
+ * CPU passes the step as it comes and goes. cpuhp_teardown_step() runs its
+ * teardown for every CPU it is done for (reverse order; a failure is
+ * reported and the others go on), then unregisters it (Linux's
+ * cpuhp_remove_state()). Both sleep; not from a hotplug callback.
+ */
+int cpuhp_setup_step(struct cpuhp_step *step);
+void cpuhp_teardown_step(struct cpuhp_step *step);
 
 /*
  * Failing a step on request (Linux's cpuhp "fail" file): the next time the

@@ -7,6 +7,7 @@
  * phase, around the built-in ones, count their calls: a rollback that
  * skips or repeats an undo shows up in their counts. */
 #include "arch/x86_64/atomic.h"
+#include "arch/x86_64/cpu.h"
 #include "kernel/completion.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/hotplug.h"
@@ -393,8 +394,138 @@ out:
 	witnesses_remove(NR_WITNESSES);
 }
 
+/* ---- registering a step while CPUs are up (cpuhp_setup_step()) ---------- */
+
+static atomic_t reg_ups[NR_CPUS], reg_downs[NR_CPUS], reg_bad;
+static volatile unsigned int reg_fail_cpu = NR_CPUS;
+
+static int reg_up(unsigned int cpu)
+{
+	if (cpu == reg_fail_cpu)
+		return -EIO;
+	atomic_inc(&reg_ups[cpu]);
+	return 0;
+}
+
+static int reg_down(unsigned int cpu)
+{
+	atomic_inc(&reg_downs[cpu]);
+	return 0;
+}
+
+/* A starting step's callbacks run on their CPU with interrupts off. */
+static int reg_up_here(unsigned int cpu)
+{
+	if (cpu != smp_processor_id() || !irqs_disabled())
+		atomic_inc(&reg_bad);
+	return reg_up(cpu);
+}
+
+static int reg_down_here(unsigned int cpu)
+{
+	if (cpu != smp_processor_id() || !irqs_disabled())
+		atomic_inc(&reg_bad);
+	return reg_down(cpu);
+}
+
+static struct cpuhp_step reg_steps[] = {
+	{ .name = "test:reg-prepare",
+	  .phase = CPUHP_PREPARE,
+	  .startup = reg_up,
+	  .teardown = reg_down },
+	{ .name = "test:reg-starting",
+	  .phase = CPUHP_STARTING,
+	  .startup = reg_up_here,
+	  .teardown = reg_down_here },
+	{ .name = "test:reg-online",
+	  .phase = CPUHP_ONLINE,
+	  .startup = reg_up,
+	  .teardown = reg_down },
+};
+
+static void reg_reset(void)
+{
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		atomic_set(&reg_ups[c], 0);
+		atomic_set(&reg_downs[c], 0);
+	}
+	atomic_set(&reg_bad, 0);
+	reg_fail_cpu = NR_CPUS;
+}
+
+static bool listed(const char *name)
+{
+	static struct step_list l;
+
+	l.n = 0;
+	cpuhp_for_each_step(collect, &l);
+	for (unsigned int i = 0; i < l.n; i++)
+		if (!strcmp(l.info[i].step->name, name))
+			return true;
+	return false;
+}
+
+/* In each phase: set up while CPUs are online, the step's startup runs
+ * once for each of them (a starting step on the CPU, interrupts off), then
+ * for a CPU that comes and goes; taken out, its teardown runs for each.
+ * One whose startup fails for a CPU is undone on those before it and not
+ * registered. */
+static void a_step_set_up_runs_for_the_cpus_already_up(struct ktest *t)
+{
+	unsigned int cpu = ktest_last_online_cpu(), c;
+
+	if (!ktest_need_cpus(t, 2))
+		return;
+	for (unsigned int i = 0; i < ARRAY_SIZE(reg_steps); i++) {
+		struct cpuhp_step *st = &reg_steps[i];
+
+		reg_reset();
+		KT_EXPECT_EQ(t, cpuhp_setup_step(st), 0);
+		for_each_possible_cpu(c)
+			if (atomic_read(&reg_ups[c]) != (cpu_online(c) ? 1 : 0) ||
+			    cpumask_test_cpu(c, &st->up_cpus) != cpu_online(c))
+				ktest_fail(t, __FILE__, __LINE__,
+					   "%s set up: cpu%u (%s) ran its startup %d times",
+					   st->name, c, cpu_online(c) ? "online" : "offline",
+					   atomic_read(&reg_ups[c]));
+		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+		KT_EXPECT_EQ(t, atomic_read(&reg_downs[cpu]), 1);
+		KT_EXPECT_EQ(t, atomic_read(&reg_ups[cpu]), 2);
+		cpuhp_teardown_step(st);
+		KT_EXPECT_FALSE(t, listed(st->name));
+		for_each_possible_cpu(c)
+			if (atomic_read(&reg_ups[c]) != atomic_read(&reg_downs[c]))
+				ktest_fail(t, __FILE__, __LINE__,
+					   "%s taken out: cpu%u ran its startup %d times, its "
+					   "teardown "
+					   "%d",
+					   st->name, c, atomic_read(&reg_ups[c]),
+					   atomic_read(&reg_downs[c]));
+		KT_EXPECT_EQ(t, atomic_read(&reg_bad), 0);
+
+		/* Failing for the last online CPU: undone on the others, gone. */
+		reg_reset();
+		reg_fail_cpu = cpu;
+		KT_EXPECT_EQ(t, cpuhp_setup_step(st), -EIO);
+		KT_EXPECT_FALSE(t, listed(st->name));
+		for_each_possible_cpu(c)
+			if (atomic_read(&reg_ups[c]) != (cpu_online(c) && c != cpu ? 1 : 0) ||
+			    atomic_read(&reg_downs[c]) != atomic_read(&reg_ups[c]))
+				ktest_fail(
+					t, __FILE__, __LINE__,
+					"%s failing for cpu%u: cpu%u ran its startup %d times, its "
+					"teardown %d",
+					st->name, cpu, c, atomic_read(&reg_ups[c]),
+					atomic_read(&reg_downs[c]));
+		reg_fail_cpu = NR_CPUS;
+		whole(t, cpu, true, "after a failed set-up");
+	}
+}
+
 KTEST_SUITE(cpuhp_fail, KTEST_CASE(refusals_say_why), KTEST_CASE(every_step_fails_each_way_it_may),
-	    KTEST_CASE(a_stopper_failing_in_a_rollback_is_tried_again));
+	    KTEST_CASE(a_stopper_failing_in_a_rollback_is_tried_again),
+	    KTEST_CASE(a_step_set_up_runs_for_the_cpus_already_up));
 
 /* Booted with cpuhp_fail=3,workqueue:online,down,EBUSY (tests/harness). */
 static void the_command_line_fails_a_step(struct ktest *t)

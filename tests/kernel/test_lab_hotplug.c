@@ -37,14 +37,17 @@ static int lab_up(unsigned int cpu)
 	return 0;
 }
 
-/* Online phase, down: the CPU still runs but takes no new threads. A
- * refusal cancels the offline. */
+/* Online phase, down: in an offline (cpu_going_down()) the CPU still runs
+ * but takes no new threads, and a refusal cancels the offline; as the step
+ * is taken out (cpuhp_teardown_step()) it runs for CPUs that stay up. */
 static int lab_down(unsigned int cpu)
 {
-	if (refuse)
+	bool going = cpu_going_down(cpu);
+
+	if (refuse && going)
 		return -EBUSY;
 	atomic_inc(&downs);
-	if (!cpu_online(cpu) || cpumask_test_cpu(cpu, &cpu_active_mask))
+	if (!cpu_online(cpu) || cpumask_test_cpu(cpu, &cpu_active_mask) == going)
 		atomic_inc(&bad);
 	return 0;
 }
@@ -62,10 +65,15 @@ static void a_hotplug_step_sees_the_right_state(struct ktest *t)
 
 	if (!ktest_need_cpus(t, 2))
 		return;
+	unsigned int online = num_online_cpus();
+
 	atomic_set(&ups, 0);
 	atomic_set(&downs, 0);
 	atomic_set(&bad, 0);
-	cpuhp_add_step(&lab_step);
+	/* Set up as Linux's cpuhp_setup_state(): its startup runs for every CPU
+	 * already online, then for each that comes up. */
+	KT_ASSERT_EQ(t, cpuhp_setup_step(&lab_step), 0);
+	KT_EXPECT_EQ(t, atomic_read(&ups), online);
 	for (int i = 0; i < 3; i++) {
 		KT_EXPECT_EQ(t, cpu_down(cpu), 0);
 		KT_EXPECT_EQ(t, cpu_up(cpu), 0);
@@ -74,9 +82,9 @@ static void a_hotplug_step_sees_the_right_state(struct ktest *t)
 	KT_EXPECT_EQ(t, cpu_down(cpu), -EBUSY); /* cancelled by the step */
 	refuse = false;
 	KT_EXPECT_TRUE(t, cpu_online(cpu));
-	cpuhp_remove_step(&lab_step);
-	KT_EXPECT_EQ(t, atomic_read(&downs), 3);
-	KT_EXPECT_EQ(t, atomic_read(&ups), 3);
+	cpuhp_teardown_step(&lab_step); /* its teardown for every CPU, then gone */
+	KT_EXPECT_EQ(t, atomic_read(&downs), 3 + online);
+	KT_EXPECT_EQ(t, atomic_read(&ups), 3 + online);
 	KT_EXPECT_EQ(t, atomic_read(&bad), 0);
 }
 
