@@ -183,8 +183,12 @@ static int step_call(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir
 	u64 t0 = ktime_get_ns();
 	int err = inject ? requested_failure(st, cpu, dir) : 0;
 
+	if (fn)
+		trace_event(TR_CPUHP_ENTER, current, TRACE_CPUHP_A(cpu, dir, 0), (u64)fn);
 	if (!err && fn)
 		err = fn(cpu);
+	if (fn)
+		trace_event(TR_CPUHP_EXIT, current, TRACE_CPUHP_A(cpu, dir, err), (u64)fn);
 	if (fn) { /* a pass with nothing to run takes no time worth showing */
 		st->last_ns[dir] = ktime_get_ns() - t0;
 		st->last_cpu[dir] = cpu;
@@ -448,11 +452,14 @@ static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_
 	for (bool first = true;; first = false) {
 		struct thread *stopper = NULL;
 
+		trace_event(TR_CPUHP_ENTER, current, TRACE_CPUHP_A(cpu, 1, 0), (u64)take_cpu_down);
 		*err = first ? requested_failure(&stop_point, cpu, CPUHP_DOWN) : 0;
 		if (!*err)
 			stopper = kthread_create_on_cpu(take_cpu_down, arg, cpu, "stop/%u", cpu);
 		if (!stopper && !*err)
 			*err = -ENOMEM;
+		trace_event(TR_CPUHP_EXIT, current, TRACE_CPUHP_A(cpu, 1, stopper ? 0 : *err),
+			    (u64)take_cpu_down);
 		if (!stopper)
 			step_failed(&stop_point, cpu, CPUHP_DOWN);
 		if (stopper || offline_steps == RUN_OFFLINE_STEPS ||
@@ -492,9 +499,9 @@ static int finish_down(unsigned int cpu, bool again)
 	/* Stacks freed while it was dying were held back (kernel/mm/kstack.c):
 	 * it has halted, and INIT flushes it before it runs again. */
 	kstack_reclaim();
-	trace_event(TR_CPU, current, cpu, TRC_DEAD);
 	if (phase_down(CPUHP_PREPARE, cpu, false)) /* none may be failed on request */
 		report_bug("cpuhp", "cpu%u: a dead step failed after the CPU stopped", cpu);
+	trace_event(TR_CPU, current, cpu, TRC_DEAD); /* the offline's end, its dead steps run */
 	clear_bit(cpu, cpumask_bits(&going_down));
 	return 0;
 not_dead:
@@ -502,6 +509,14 @@ not_dead:
 	report_bug("cpuhp", "cpu%u: did not die within %u ms of %s; left going down", cpu,
 		   READ_ONCE(cpuhp_timeout_ms), again ? "another cpu_down" : "its stopper's start");
 	return -ETIMEDOUT;
+}
+
+/* An operation that failed in a step and was undone, for the trace (its
+ * slice ends here: scripts/trace2json.py); returns err. */
+static int op_failed(unsigned int cpu, int err, enum trace_cpu_phase phase)
+{
+	trace_event(TR_CPU, current, cpu, phase);
+	return err;
 }
 
 static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
@@ -514,7 +529,7 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 	 * stopper (whose tries go on: make_stopper()). */
 	err = step_call(&active_point, cpu, CPUHP_DOWN, offline_steps == RUN_OFFLINE_STEPS);
 	if (err)
-		return err; /* nothing done */
+		return op_failed(cpu, err, TRC_DOWN_FAILED); /* nothing done */
 	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu, true) : 0;
 	if (err)
 		goto cancel;
@@ -544,7 +559,7 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 	return finish_down(cpu, false);
 cancel:
 	step_call(&active_point, cpu, CPUHP_UP, false);
-	return err;
+	return op_failed(cpu, err, TRC_DOWN_FAILED);
 }
 
 /* cpu_down() with the hotplug lock held: the checks, the work, the counts. */
@@ -590,13 +605,13 @@ static int cpu_up_phases(unsigned int cpu)
 	int err = phase_up(CPUHP_PREPARE, cpu, NULL, true);
 
 	if (err)
-		return err;
+		return op_failed(cpu, err, TRC_UP_FAILED);
 	err = step_call(&bringup_point, cpu, CPUHP_UP, true);
 	kstack_reclaim(); /* online and flushed, or not started: none held for it */
 	if (err) {
 		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
 		phase_down(CPUHP_PREPARE, cpu, false);
-		return err;
+		return op_failed(cpu, err, TRC_UP_FAILED);
 	}
 	step_passed(&stop_point, cpu, CPUHP_UP); /* nothing to run that way */
 	/* Active first: the online steps create threads bound to it. */
@@ -605,13 +620,13 @@ static int cpu_up_phases(unsigned int cpu)
 		/* Online, not active, none of its online steps run: back down. */
 		pr_warn("cpu%u: sched:active startup failed (%d): taking it back down\n", cpu, err);
 		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
-		return err;
+		return op_failed(cpu, err, TRC_UP_FAILED);
 	}
 	err = phase_up(CPUHP_ONLINE, cpu, NULL, true);
 	if (err) {
 		/* Online but not usable: take it back down. */
 		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
-		return err;
+		return op_failed(cpu, err, TRC_UP_FAILED);
 	}
 	trace_event(TR_CPU, current, cpu, TRC_ONLINE);
 	return 0;

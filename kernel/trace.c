@@ -52,6 +52,8 @@ static const char *const type_names[TR_NR_TYPES] = {
 	[TR_TIMER_EXPIRE] = "timer",
 	[TR_SLICE_END] = "slice",
 	[TR_WQ_HOG] = "hog",
+	[TR_CPUHP_ENTER] = "cpuhp_enter",
+	[TR_CPUHP_EXIT] = "cpuhp_exit",
 };
 
 void __trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b)
@@ -190,7 +192,8 @@ unsigned long trace_dump(void)
 				*p = '_';
 		if (best->type == TR_WORK_QUEUE || best->type == TR_WORK_START ||
 		    best->type == TR_WORK_END || best->type == TR_TIMER_EXPIRE ||
-		    best->type == TR_WQ_HOG)
+		    best->type == TR_WQ_HOG || best->type == TR_CPUHP_ENTER ||
+		    best->type == TR_CPUHP_EXIT)
 			printk(KERN_RAW "T %lu %u %s %u %s %lx %lx %pS\n", best->ts, best->cpu,
 			       type_names[best->type], best->tid, name, best->a, best->b,
 			       (void *)best->b);

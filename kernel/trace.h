@@ -39,6 +39,9 @@ enum trace_type {
 	TR_TIMER_EXPIRE,   /* a = timer, b = its callback */
 	TR_SLICE_END,	   /* t = the thread whose slice ended, a = its stint (ns) */
 	TR_WQ_HOG,	   /* t = worker whose item held its pool, a = pool id, b = func */
+	TR_CPUHP_ENTER,	   /* a hotplug step starts for a CPU: a = TRACE_CPUHP_A(), b = its
+			    * callback (the stopper's function for cpu:stop) */
+	TR_CPUHP_EXIT,	   /* and ends: the same a with its result, the same b */
 	TR_NR_TYPES
 };
 
@@ -49,8 +52,16 @@ enum trace_cpu_phase {
 	TRC_UP_BEGIN,
 	TRC_STARTING,
 	TRC_ONLINE,
+	TRC_DOWN_FAILED, /* cpu_down() failed in a step: the offline was undone */
+	TRC_UP_FAILED,	 /* cpu_up() failed in a step: the CPU is back down */
 	TRC_NR_PHASES
 };
+
+/* TR_CPUHP_ENTER/EXIT's a: the CPU (bits 0-31), the direction (bit 32: 1
+ * going down) and, on exit, the step's result negated (bits 40-51: 0 or an
+ * errno). */
+#define TRACE_CPUHP_A(cpu, down, err)                                                              \
+	((u64)(u32)(cpu) | ((u64) !!(down) << 32) | ((u64)((unsigned int)-(err)&0xfff) << 40))
 
 struct thread;
 

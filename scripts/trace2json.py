@@ -18,13 +18,20 @@ opens in https://ui.perfetto.dev or chrome://tracing:
   process "workers"  one track per worker: each work item as a slice, with
                      instants for sleep / wake / create / destroy / rescue
   process "hotplug"  CPU phases, trustee state changes and maydays
+  process "hotplug steps"  one track per CPU taken down or up: each cpu_down
+                     and cpu_up as a slice (args: its result), the steps it
+                     ran nested in it (cpuhp_enter to cpuhp_exit, named by
+                     callback and direction; args: the CPU that ran it, the
+                     result), a rollback's steps and operations inside the
+                     one they undo
   process "clock events"  one track per CPU: the clock event programmed
                      (args: its deadline), its interrupts, the timers they
                      ran and the fair slices they ended
 
 The SVG is drawn by hand (no plotting package needed): one row per CPU and
 per worker, work items as bars labelled with their function, blocks as
-gaps, hotplug phases as vertical lines, clock-event interrupts as ticks
+gaps, a row per CPU taken down or up with its operations and their steps as
+nested bars, hotplug phases as vertical lines, clock-event interrupts as ticks
 under their CPU's row. The hotplug events are named under the rows, each
 label in the first lane where it clears the labels and leader lines already
 placed (place_labels(): right to left, so a leader never crosses a label);
@@ -42,7 +49,12 @@ import re
 import sys
 
 LINE = re.compile(r"^T (\d+) (\d+) (\w+) (\d+) (\S+) ([0-9a-f]+) ([0-9a-f]+) (\S+)")
-CPU_PHASES = ["down-begin", "dying", "dead", "up-begin", "starting", "online"]
+CPU_PHASES = ["down-begin", "dying", "dead", "up-begin", "starting", "online", "down-failed",
+              "up-failed"]
+# Which CPU phases end an operation (kernel/trace.h): the kind they end and
+# whether it succeeded.
+OP_ENDS = {2: ("cpu_down", True), 6: ("cpu_down", False), 5: ("cpu_up", True), 7: ("cpu_up", False)}
+OP_BEGINS = {0: "cpu_down", 3: "cpu_up"}
 TRUSTEE = ["none", "in-charge", "done"]
 
 
@@ -169,10 +181,52 @@ def to_chrome(events):
     for tid in sorted(workers):
         out.append({"ph": "M", "pid": 2, "tid": tid, "name": "thread_name",
                     "args": {"name": "%s (%d)" % (names.get(tid, "?"), tid)}})
+    hotplug_steps(events, out, us)
     out.append({"ph": "M", "pid": 3, "tid": 0, "name": "thread_name", "args": {"name": "CPU phases"}})
     out.append({"ph": "M", "pid": 3, "tid": 1, "name": "thread_name", "args": {"name": "trustees"}})
     out.append({"ph": "M", "pid": 3, "tid": 2, "name": "thread_name", "args": {"name": "maydays"}})
     return {"traceEvents": out, "displayTimeUnit": "ns"}
+
+
+def hotplug_steps(events, out, us):
+    """The "hotplug steps" process: per target CPU, each operation's slice
+    with its steps' slices nested in it (args: depth, for the SVG)."""
+    stacks, cpus = {}, set()
+
+    def close(cpu, i, end_ns, name, args):
+        kind, start, _ = stacks[cpu][i]
+        del stacks[cpu][i:]  # anything left open inside ends with it
+        args["depth"] = i
+        out.append({"ph": "X", "pid": 5, "tid": cpu, "name": name, "ts": us(start),
+                    "dur": max(us(end_ns) - us(start), 0.001), "args": args})
+        cpus.add(cpu)
+
+    for e in events:
+        if e["ev"] == "cpu":
+            stack = stacks.setdefault(e["a"], [])
+            if e["b"] in OP_BEGINS:
+                stack.append((OP_BEGINS[e["b"]], e["ns"], None))
+            elif e["b"] in OP_ENDS:
+                kind, ok = OP_ENDS[e["b"]]
+                i = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == kind), None)
+                if i is not None:  # (an end without its begin: a finished half-way offline)
+                    close(e["a"], i, e["ns"], "%s cpu%d" % (kind, e["a"]),
+                          {"result": "done" if ok else "failed, undone"})
+        elif e["ev"] in ("cpuhp_enter", "cpuhp_exit"):
+            cpu, down, err = e["a"] & 0xFFFFFFFF, (e["a"] >> 32) & 1, (e["a"] >> 40) & 0xFFF
+            name = "%s %s" % (func_name(e["sym"]), "down" if down else "up")
+            stack = stacks.setdefault(cpu, [])
+            if e["ev"] == "cpuhp_enter":
+                stack.append(("step", e["ns"], name))
+                continue
+            i = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][2] == name), None)
+            if i is not None:
+                close(cpu, i, e["ns"], name, {"result": -err, "ran_on": "cpu%d" % e["cpu"]})
+    if cpus:
+        out.append({"ph": "M", "pid": 5, "name": "process_name", "args": {"name": "hotplug steps"}})
+    for c in sorted(cpus):
+        out.append({"ph": "M", "pid": 5, "tid": c, "name": "thread_name",
+                    "args": {"name": "cpu%d hotplug" % c}})
 
 
 # The advance of a monospace glyph, in em (DejaVu Sans Mono's); an upper
@@ -221,7 +275,7 @@ def to_svg(trace, title="baton trace"):
     evs = trace["traceEvents"]
     rows, labels = [], {}
     for e in evs:
-        if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] in (1, 2):
+        if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] in (1, 2, 5):
             labels[(e["pid"], e["tid"])] = e["args"]["name"]
     for key in sorted(labels):
         rows.append(key)
@@ -253,10 +307,13 @@ def to_svg(trace, title="baton trace"):
         if i is None:
             continue
         x, w = left + s["ts"] * scale, max(s["dur"] * scale, 1)
-        y = top + i * row_h + 3
+        # A hotplug step sits inside its operation: deeper, lower and thinner.
+        depth = min(s.get("args", {}).get("depth", 0), 3) if s["pid"] == 5 else 0
+        y = top + i * row_h + 3 + 3 * depth
         o.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %.0f us</title></rect>'
-                 % (x, y, w, row_h - 6, color(s["name"]), html.escape(s["name"]), s["dur"]))
-        if w > 60:
+                 % (x, y, w, row_h - 6 - 3 * depth, color(s["name"]), html.escape(s["name"]),
+                    s["dur"]))
+        if w > 60 and not depth:  # (nested steps: their names in the tooltip)
             o.append('<text x="%.1f" y="%d">%s</text>' % (x + 2, y + 12, html.escape(s["name"][:int(w / 7)])))
     for f in fired:  # clock-event interrupts: a tick under their CPU's row
         i = index.get((1, f["tid"]))

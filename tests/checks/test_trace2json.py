@@ -107,6 +107,47 @@ def clock_dump():
     return dump(ev)
 
 
+def steps_dump():
+    """cpu1: an offline failed on request in its online step and undone (the
+    active bit set again), then an offline whose dying step runs on cpu1."""
+    us, ev = 1000, []
+
+    def hp(t, cpu, kind, a, b, sym="-"):
+        ev.append("T %d %d %s 7 sh %x %x %s" % (t * us, cpu, kind, a, b, sym))
+
+    down, fail16 = 1 << 32, (1 << 32) | (16 << 40)
+    hp(100, 0, "cpu", 1, 0)
+    hp(110, 0, "cpuhp_enter", 1 | down, 0x10, "active_teardown+0x0")
+    hp(120, 0, "cpuhp_exit", 1 | down, 0x10, "active_teardown+0x0")
+    hp(130, 0, "cpuhp_enter", 1 | down, 0x20, "workqueue_cpu_offline+0x0")
+    hp(140, 0, "cpuhp_exit", 1 | fail16, 0x20, "workqueue_cpu_offline+0x0")
+    hp(150, 0, "cpuhp_enter", 1, 0x10, "active_startup+0x0")
+    hp(160, 0, "cpuhp_exit", 1, 0x10, "active_startup+0x0")
+    hp(170, 0, "cpu", 1, 6)
+    hp(200, 0, "cpu", 1, 0)
+    hp(210, 0, "cpuhp_enter", 1 | down, 0x30, "take_cpu_down+0x0")
+    hp(220, 0, "cpuhp_exit", 1 | down, 0x30, "take_cpu_down+0x0")
+    hp(230, 1, "cpuhp_enter", 1 | down, 0x40, "workqueue_cpu_dying+0x0")
+    hp(240, 1, "cpuhp_exit", 1 | down, 0x40, "workqueue_cpu_dying+0x0")
+    hp(300, 0, "cpu", 1, 2)
+    return dump(ev)
+
+
+def test_hotplug_steps_nest():
+    events, _ = trace2json.parse(steps_dump())
+    trace = trace2json.to_chrome(events)
+    got = [(e["name"], e["args"]["depth"], e["args"]["result"]) for e in trace["traceEvents"]
+           if e["ph"] == "X" and e["pid"] == 5]
+    want = [("active_teardown down", 1, 0), ("workqueue_cpu_offline down", 1, -16),
+            ("active_startup up", 1, 0), ("cpu_down cpu1", 0, "failed, undone"),
+            ("take_cpu_down down", 1, 0), ("workqueue_cpu_dying down", 1, 0),
+            ("cpu_down cpu1", 0, "done")]
+    assert got == want, got
+    dying = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["name"] == "workqueue_cpu_dying down"]
+    assert dying[0]["args"]["ran_on"] == "cpu1", dying
+    no_problems(trace2json.to_svg(trace, "test"))
+
+
 def timeline(text):
     events, _ = trace2json.parse(text)
     return trace2json.to_svg(trace2json.to_chrome(events), "test")

@@ -14,6 +14,7 @@
 #include "kernel/trace.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
+#include "lib/errno.h"
 #include "tests/kernel/ktest_helpers.h"
 
 /* Scenario 1's blocker waits until a spinner has started: it blocks for
@@ -83,8 +84,15 @@ static void trace_the_classic_scenarios(struct ktest *t)
 	flush_work(&b);
 	flush_work(&c);
 	WRITE_ONCE(wq_cpu_intensive_thresh_us, thresh);
-	/* 2: a CPU goes offline with pending work; the trustee's workers finish it. */
+	/* 2: a CPU goes offline with pending work; the trustee's workers finish
+	 * it. Before that, an offline whose step fails on request, undone: the
+	 * trace has both, with their steps (scripts/trace2json.py nests them). */
 	if (cpu) {
+		KT_EXPECT_EQ(t,
+			     cpuhp_fail_step(cpu, "workqueue:online", CPUHP_DIR_BIT(CPUHP_DOWN),
+					     -EBUSY, NULL),
+			     0);
+		KT_EXPECT_EQ(t, cpu_down(cpu), -EBUSY);
 		init_completion(&pending_release);
 		for (int i = 0; i < 6; i++) {
 			INIT_WORK(&pend[i], pending_fn);

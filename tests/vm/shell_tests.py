@@ -426,11 +426,50 @@ def check_trace_log(log):
     for want in ("cpu1 dying", "trustee in-charge", "trustee done"):
         if not any(want in x for x in marks):
             problems.append("trace lacks a '%s' event" % want)
+    problems += check_hotplug_steps(trace)
     dying = [e["ts"] for e in trace["traceEvents"] if e["ph"] == "i" and e["name"] == "cpu1 dying"]
     pend = [s for s in slices if s["name"] == "pending_fn"]
     if dying and not any(s["ts"] + s["dur"] > dying[0] for s in pend):
         problems.append("no pending_fn item finished after cpu1 went down (the trustee's work)")
     return problems + check_clock_trace(trace2json, log)
+
+
+def check_hotplug_steps(trace):
+    """cpu1's track of hotplug steps: the offline failed on request (its
+    workqueue:online teardown, -EBUSY), the offline and the online, each
+    with its steps nested in it (the dying ones run on cpu1 itself)."""
+    sl = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["pid"] == 5 and e["tid"] == 1]
+    problems = []
+
+    def inside(op, names):
+        got = {s["name"]: s for s in sl if s["args"]["depth"] > op["args"]["depth"] and
+               op["ts"] <= s["ts"] and s["ts"] + s["dur"] <= op["ts"] + op["dur"] + 0.001}
+        return [n for n in names if n not in got], got
+
+    ops = [s for s in sl if s["name"] in ("cpu_down cpu1", "cpu_up cpu1")]
+    failed = [s for s in ops if s["name"] == "cpu_down cpu1" and s["args"]["result"] != "done"]
+    downs = [s for s in ops if s["name"] == "cpu_down cpu1" and s["args"]["result"] == "done"]
+    ups = [s for s in ops if s["name"] == "cpu_up cpu1" and s["args"]["result"] == "done"]
+    if not (failed and downs and ups):
+        return ["hotplug steps: cpu1's track lacks a failed offline, an offline or an online "
+                "(operations: %s)" % [(s["name"], s["args"]) for s in ops]]
+    missing, got = inside(failed[0], ["active_teardown down", "workqueue_cpu_offline down",
+                                      "active_startup up"])
+    if missing or got["workqueue_cpu_offline down"]["args"]["result"] != -16:
+        problems.append("hotplug steps: the failed offline lacks %s or its failing step's "
+                        "-EBUSY" % missing)
+    missing, got = inside(downs[0], ["active_teardown down", "workqueue_cpu_offline down",
+                                     "take_cpu_down down", "timers_dying down",
+                                     "workqueue_cpu_dying down", "sched_dead down"])
+    if missing:
+        problems.append("hotplug steps: the offline lacks %s" % missing)
+    elif got["workqueue_cpu_dying down"]["args"]["ran_on"] != "cpu1":
+        problems.append("hotplug steps: the dying step did not run on cpu1")
+    missing, _ = inside(ups[0], ["bringup_startup up", "active_startup up",
+                                 "workqueue_cpu_online up"])
+    if missing:
+        problems.append("hotplug steps: the online lacks %s" % missing)
+    return problems
 
 
 def check_clock_trace(trace2json, log):
