@@ -18,6 +18,7 @@
 #include "kernel/completion.h"
 #include "kernel/cpu_local.h"
 #include "kernel/debug/lockdep.h"
+#include "kernel/hotplug.h"
 #include "kernel/kthread.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
@@ -29,6 +30,7 @@
 #include "kernel/workqueue.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "tests/kernel/ktest_helpers.h"
 
 static char log_tail[16384];
 
@@ -354,6 +356,62 @@ static void flush_under_a_lock_the_item_takes_is_reported(struct ktest *t)
 	KT_EXPECT_TRUE(t, logged("] fum_fn+0x"));
 	KT_EXPECT_TRUE(t,
 		       logged("(a work item is 'held' while it runs and 'taken' by flush_work()"));
+}
+
+/* ---- CPU hotplug: a step that waits for work needing the hotplug lock ---- */
+
+static struct work_struct hp_work;
+static volatile bool hp_step_armed;
+
+static void hp_fn(struct work_struct *w)
+{
+	cpus_read_lock(); /* what code that sets things up per CPU does */
+	cpus_read_unlock();
+}
+
+/* The online step of a CPU coming up flushes hp_work: it runs holding the
+ * hotplug lock (every prepare, online and offline callback does), so the
+ * flush would wait for an item waiting for that lock. */
+static int hp_step_fn(unsigned int cpu)
+{
+	if (READ_ONCE(hp_step_armed))
+		flush_work(&hp_work);
+	return 0;
+}
+
+static struct cpuhp_step hp_flush_step = {
+	.name = "test:flush-work-needing-hotplug",
+	.phase = CPUHP_ONLINE,
+	.startup = hp_step_fn,
+};
+
+/* Linux catches this with pseudo-locks for the up and down directions
+ * (cpuhp_state_up_map), because its callbacks run in a per-CPU thread that
+ * does not hold cpu_hotplug_lock. Here every callback that may sleep runs
+ * in the caller, which holds it (kernel/hotplug.h): the hotplug lock is the
+ * pseudo-lock, and the cycle is found through it on the first online that
+ * makes it possible (the item idle: nothing hangs). The starting and dying
+ * steps run with interrupts off and cannot wait for anything that sleeps. */
+static void a_hotplug_step_flushing_work_that_takes_the_hotplug_lock_is_reported(struct ktest *t)
+{
+	unsigned int cpu = ktest_last_online_cpu();
+
+	if (!need_validator(t) || !ktest_need_cpus(t, 2))
+		return;
+	INIT_WORK(&hp_work, hp_fn);
+	run_once(system_wq, &hp_work); /* the item has run: (work) -> cpu_hotplug_lock */
+	cpuhp_add_step(&hp_flush_step);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	ktest_expect_bugs(t, "lockdep", 1);
+	WRITE_ONCE(hp_step_armed, true);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	WRITE_ONCE(hp_step_armed, false);
+	cpuhp_remove_step(&hp_flush_step);
+	KT_EXPECT_TRUE(t, reported("possible circular locking dependency: "));
+	KT_EXPECT_TRUE(t, logged("takes '&hp_work' (work) at hp_step_fn"));
+	KT_EXPECT_TRUE(t, logged("while holding 'cpu_hotplug_lock' (mutex)\n"));
+	KT_EXPECT_TRUE(
+		t, logged("  '&hp_work' (work) -> 'cpu_hotplug_lock' (mutex), first by kworker/"));
 }
 
 static struct workqueue_struct *cross_wq1, *cross_wq2;
@@ -916,6 +974,7 @@ KTEST_SUITE(lockdep, KTEST_CASE(abba_on_two_threads_is_reported),
 	    KTEST_CASE(irq_inversion_found_in_the_handler_is_reported),
 	    KTEST_CASE(irq_safe_to_unsafe_order_is_reported),
 	    KTEST_CASE(flush_under_a_lock_the_item_takes_is_reported),
+	    KTEST_CASE(a_hotplug_step_flushing_work_that_takes_the_hotplug_lock_is_reported),
 	    KTEST_CASE(cross_workqueue_flush_cycle_is_reported),
 	    KTEST_CASE(flushing_a_later_item_of_an_ordered_wq_is_reported),
 	    KTEST_CASE(self_flush_is_reported),
