@@ -58,6 +58,10 @@ PARAM_BOOL(torture_fail_workers, torture_fail_workers,
 static bool torture_fail_steps;
 PARAM_BOOL(torture_fail_steps, torture_fail_steps,
 	   "CPU-hotplug torture: a hotplug step fails now and then (cancelled offlines)");
+static bool torture_walk_steps;
+PARAM_BOOL(torture_walk_steps, torture_walk_steps,
+	   "CPU-hotplug torture: every other hotplug call fails on request at a step, each step "
+	   "that may fail in turn, both ways (`hotplug states`)");
 static bool torture_attrs;
 PARAM_BOOL(torture_attrs, torture_attrs,
 	   "CPU-hotplug torture: change the unbound and bound workqueues' attributes meanwhile");
@@ -812,6 +816,7 @@ void torture_params_from_cmdline(struct torture_params *p)
 				      .inject = torture_inject,
 				      .fail_workers = torture_fail_workers,
 				      .fail_steps = torture_fail_steps,
+				      .walk_steps = torture_walk_steps,
 				      .attrs = torture_attrs,
 				      .hotplug = torture_hotplug,
 				      .threads = torture_threads,
@@ -827,8 +832,10 @@ int torture_start(const struct torture_params *p)
 
 	might_sleep();
 	if (p->inject > TORTURE_INJECT_HANG || p->hotplug > TORTURE_HOTPLUG_HOST ||
-	    (p->hotplug == TORTURE_HOTPLUG_HOST && p->cycles))
-		return -EINVAL;
+	    (p->hotplug == TORTURE_HOTPLUG_HOST && p->cycles) ||
+	    (p->walk_steps && p->hotplug != TORTURE_HOTPLUG_OWN))
+		return -EINVAL; /* (a walk's requests are per CPU: another caller would take them)
+				 */
 	mutex_lock(&torture_mutex);
 	if (torture_active) {
 		mutex_unlock(&torture_mutex);
@@ -877,6 +884,8 @@ int torture_start(const struct torture_params *p)
 		cpuhp_add_step(&torture_fail_step);
 		torture_step_added = true;
 	}
+	if (torture_run.params.walk_steps)
+		cpuhp_for_each_step(torture_walk_add, NULL);
 	if (torture_run.params.trace) {
 		int terr = trace_start(torture_run.params.trace);
 

@@ -23,7 +23,8 @@
  *                        the clock, or deterministic=SEED's seed),
  *                        torture_threads=, torture_trace=,
  *                        torture_fail_workers=, torture_fail_steps=,
- *                        torture_attrs= (the variants, below),
+ *                        torture_walk_steps=, torture_attrs= (the
+ *                        variants, below),
  *                        torture_hotplug=own|both|host (the host modes,
  *                        below), and torture_inject=none|lost|hang for the
  *                        harness; the shell's `torture start` takes them
@@ -71,6 +72,12 @@
  *     online-phase step fails, for the CPU of that call), a call may fail
  *     with the injected error only (-ENOMEM; -ECANCELED), and then the CPU
  *     is exactly as before: online and active, or offline and not;
+ *   - with torture_walk_steps=1 (own mode only) every other call is asked
+ *     to fail at a step (cpuhp_fail_step()), each step that may fail that
+ *     way in turn, with one of four errors: the call fails with it, at that
+ *     step (cpuhp_failed_step()), using the request up, and leaves the CPU
+ *     as before (above); once the turns have gone round, every step has
+ *     failed a call each way it may (the summary counts them per step);
  *   - after a cancel_work_sync / cancel_delayed_work_sync (or a flush) of
  *     an item only its thread touches: it is not pending, not running,
  *     every queueing ran or was cancelled, and it does not run again until
@@ -143,6 +150,8 @@ struct torture_params {
 	bool fail_steps;      /* a hotplug step fails now and then: cancelled offlines,
 			       * failed onlines */
 	bool attrs;	      /* stress threads change the unbound workqueue's attributes */
+	bool walk_steps;      /* every other hotplug call fails on request at a step, each
+			       * step that may fail in turn, both ways (own mode only) */
 	unsigned int hotplug; /* TORTURE_HOTPLUG_*: who takes CPUs down and up */
 	unsigned int threads; /* stress threads, 1 to TORTURE_MAX_THREADS; 0: all */
 	unsigned int trace;   /* events per CPU traced (0: no tracing): the ring

@@ -297,6 +297,51 @@ static void check_stacks_released(void)
  * asked for), work ran, and each variant made its calls fail or its
  * changes. After check_hotplug_counted(): the host modes count the others'
  * calls. */
+/* walk_steps: once the calls asked to fail one way were as many as the
+ * steps that may fail that way, the turns have reached each of them: each
+ * must have failed a call (walk_check() reported any that did not). */
+static void check_walk(void)
+{
+	unsigned int per_dir[CPUHP_NR_DIRS] = { 0, 0 };
+
+	if (!torture_run.params.walk_steps)
+		return;
+	if (!torture_run.nr_walk)
+		torture_violation("walk: no step may fail");
+	for (unsigned int i = 0; i < torture_run.nr_walk; i++)
+		per_dir[torture_run.walk[i].dir]++;
+	for (unsigned int i = 0; i < torture_run.nr_walk; i++) {
+		const struct torture_walk *w = &torture_run.walk[i];
+
+		if (!w->failed && torture_run.walk_calls[w->dir] >= per_dir[w->dir])
+			torture_violation(
+				"walk: %s %s never failed a call (%lu calls asked to fail "
+				"that way)",
+				w->name, w->dir == CPUHP_UP ? "up" : "down",
+				UL(torture_run.walk_calls[w->dir]));
+	}
+}
+
+/* The walk's line of the summary: each step, each way, and its failures. */
+static void print_walk(void)
+{
+	char line[640];
+	int len = 0;
+
+	if (!torture_run.params.walk_steps)
+		return;
+	for (unsigned int i = 0; i < torture_run.nr_walk; i++) {
+		const struct torture_walk *w = &torture_run.walk[i];
+
+		len += scnprintf(line + len, sizeof(line) - len, "%s%s %s %lu", i ? ", " : "",
+				 w->name, w->dir == CPUHP_UP ? "up" : "down", UL(w->failed));
+	}
+	pr_notice("walk_steps: %u steps x ways, %lu calls failed up and %lu down on request, "
+		  "each rolled back and checked: %s\n",
+		  torture_run.nr_walk, UL(torture_run.walk_calls[CPUHP_UP]),
+		  UL(torture_run.walk_calls[CPUHP_DOWN]), line);
+}
+
 static void check_run_exercised(void)
 {
 	u64 cycles = torture_cycles_completed();
@@ -318,6 +363,7 @@ static void check_run_exercised(void)
 		torture_violation("no work item ran");
 	if (torture_run.params.fail_steps && !hp.cancelled_offlines && !hp.failed_onlines)
 		torture_violation("torture_fail_steps: no call failed at its step");
+	check_walk();
 	if (torture_run.params.fail_workers && !hp.cancelled_offlines && !hp.failed_onlines)
 		torture_violation("torture_fail_workers: no call failed for want of a thread");
 	if (torture_run.params.fail_workers && !READ_ONCE(torture_run.nr_starved) && !host_mode())
@@ -560,6 +606,7 @@ static void print_verdict(void)
 		  "none was\n",
 		  UL(res->stacks_held));
 	print_validators(res);
+	print_walk();
 	if (res->spin_stuck)
 		pr_notice("%lu spinlock wait(s) over spin_stuck_ms reported (not violations: a "
 			  "busy host can cause them)\n",

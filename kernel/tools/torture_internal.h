@@ -162,6 +162,8 @@ struct hp_counts {
 	u64 others_offline, others_online;
 };
 
+#define TORTURE_MAX_WALK 32 /* walk_steps: (step, direction) pairs at most */
+
 /* Everything one run uses. torture_start() zeroes it and sets it up
  * (run_init()) while no run is active; the result stays readable until
  * the next start. */
@@ -203,6 +205,16 @@ struct torture_run {
 	atomic_t timer_offline_fires;	/* A: callbacks that found their CPU offline */
 	unsigned int timer_offline_cpu; /* racy: the last such CPU, for the report */
 	struct torture_slot slots[NR_SLOTS];
+
+	/* walk_steps: the steps that may fail, each way, taken in turn */
+	struct torture_walk {
+		char name[32];	    /* I */
+		enum cpuhp_dir dir; /* I */
+		u64 failed;	    /* O: calls failed there on request */
+	} walk[TORTURE_MAX_WALK];
+	unsigned int nr_walk;		       /* I */
+	unsigned int walk_next[CPUHP_NR_DIRS]; /* O: the next to try each way */
+	u64 walk_calls[CPUHP_NR_DIRS];	       /* O: calls asked to fail, each way */
 
 	/* What it counts */
 	struct hp_counts hp;		   /* ST */
@@ -299,6 +311,8 @@ int torture_timed_hotplug(unsigned int cpu, enum hotplug_dir dir, int may_fail);
 /* torture_fail_steps' failing step, registered by torture_start() */
 extern struct cpuhp_step torture_fail_step;
 extern bool torture_step_added; /* TM */
+/* walk_steps: cpuhp_for_each_step()'s callback, filling torture_run.walk */
+void torture_walk_add(const struct cpuhp_step_info *info, void *arg);
 int torture_onoff_thread(void *arg);
 
 /* ---- torture_end.c ------------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include "kernel/tools/fault_inject.h"
 #include "kernel/tools/torture_internal.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 
 #define VIOLATIONS_ABORT 200 /* the run ends early: it has failed */
 #define IDLE_PAUSE_MS	 10  /* the onoff thread, after a round without a hotplug call */
@@ -149,13 +150,83 @@ struct cpuhp_step torture_fail_step = {
 	.teardown = step_fail_fn,
 };
 
+/* walk_steps: cpuhp_for_each_step()'s callback at the start (the hotplug
+ * lock held): each step that may fail, each way it may. */
+void torture_walk_add(const struct cpuhp_step_info *info, void *arg)
+{
+	for (int d = 0; d < CPUHP_NR_DIRS; d++) {
+		struct torture_walk *w = &torture_run.walk[torture_run.nr_walk];
+
+		if (!info->can_fail[d] || torture_run.nr_walk == TORTURE_MAX_WALK)
+			continue;
+		strscpy(w->name, info->step->name, sizeof(w->name));
+		w->dir = (enum cpuhp_dir)d;
+		torture_run.nr_walk++;
+	}
+}
+
+static const int walk_errs[] = { -ECANCELED, -EIO, -EBUSY, -EAGAIN };
+
+/* walk_steps: the next step of the walk the call's way, asked to fail for
+ * cpu; returns its entry (NULL: none that way). The onoff thread. */
+static struct torture_walk *walk_request(unsigned int cpu, enum hotplug_dir dir, int *err)
+{
+	enum cpuhp_dir d = dir == BRING_UP ? CPUHP_UP : CPUHP_DOWN;
+
+	for (unsigned int n = 0; n < torture_run.nr_walk; n++) {
+		unsigned int i = torture_run.walk_next[d]++ % torture_run.nr_walk;
+		struct torture_walk *w = &torture_run.walk[i];
+
+		if (w->dir != d)
+			continue;
+		*err = walk_errs[(w->failed + i) % ARRAY_SIZE(walk_errs)];
+		int ret = cpuhp_fail_step(cpu, w->name, CPUHP_DIR_BIT(d), *err, NULL);
+
+		if (ret) /* (unregistered since the start) */
+			continue;
+		torture_run.walk_calls[d]++;
+		return w;
+	}
+	return NULL;
+}
+
+/* After a walk's call: it failed there, with that error, and used the
+ * request up. */
+static void walk_check(struct torture_walk *w, unsigned int cpu, int want, int err)
+{
+	unsigned int dirs;
+	int e;
+	const char *at = cpuhp_failed_step(cpu);
+
+	if (cpuhp_fail_pending(cpu, &dirs, &e)) {
+		cpuhp_fail_step(cpu, NULL, 0, 0, NULL);
+		torture_violation("walk: %s %s was asked to fail for cpu%u, and the call (%s) "
+				  "never reached it",
+				  w->name, w->dir == CPUHP_UP ? "up" : "down", cpu,
+				  errno_name(err));
+		return;
+	}
+	if (err != want || !at || strcmp(at, w->name)) {
+		torture_violation("walk: %s %s was to fail cpu%u's call with %s; it returned %s, "
+				  "failed at %s",
+				  w->name, w->dir == CPUHP_UP ? "up" : "down", cpu,
+				  errno_name(want), errno_name(err), at ?: "no step");
+		return;
+	}
+	w->failed++;
+}
+
 /* A hotplug call of the onoff thread, with a fault injected now and then
  * (the variants): a failing step, or thread creation failing around it. */
 static int hotplug_call(struct prng *r, unsigned int cpu, enum hotplug_dir dir)
 {
+	struct torture_walk *walk = NULL;
 	int may_fail = 0;
 
-	if (torture_run.params.fail_steps && prng_below(r, 4) == 0) {
+	if (torture_run.params.walk_steps && prng_below(r, 2) == 0 &&
+	    (walk = walk_request(cpu, dir, &may_fail))) {
+		/* (the step asked to fail: may_fail) */
+	} else if (torture_run.params.fail_steps && prng_below(r, 4) == 0) {
 		WRITE_ONCE(step_fail_cpu, cpu);
 		may_fail = -ECANCELED;
 	} else if (torture_run.params.fail_workers && prng_below(r, 4) == 0) {
@@ -164,7 +235,9 @@ static int hotplug_call(struct prng *r, unsigned int cpu, enum hotplug_dir dir)
 	}
 	int err = torture_timed_hotplug(cpu, dir, may_fail);
 
-	if (may_fail == -ENOMEM)
+	if (walk)
+		walk_check(walk, cpu, may_fail, err);
+	else if (may_fail == -ENOMEM)
 		kthread_fail_next(0);
 	WRITE_ONCE(step_fail_cpu, NR_CPUS);
 	return err;

@@ -317,6 +317,17 @@ KERNEL_BOOTS = [
          timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS, r"variants \( fail_steps\): [1-9]\d* "
                                                 r"cancelled offlines, [1-9]\d* failed onlines"],
          log_check=check_torture_verdict),
+    # The walk: every other call fails on request at a step, each step that
+    # may fail in turn, both ways (kernel/hotplug.h, cpuhp_fail_step()).
+    Boot("hotplug-torture-walk-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
+         extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_walk_steps=1",
+         timeout=TORTURE_TIMEOUT,
+         must_contain=[TORTURE_PASS,
+                       r"walk_steps: 6 steps x ways, [1-9]\d* calls failed up and [1-9]\d* down "
+                       r"on request, each rolled back and checked: cpu:bringup up [1-9]\d*, "
+                       r"cpu:stop down [1-9]\d*, workqueue:online up [1-9]\d*, workqueue:online "
+                       r"down [1-9]\d*, sched:active up [1-9]\d*, sched:active down [1-9]\d*"],
+         log_check=check_torture_verdict),
     Boot("hotplug-torture-attrs-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
          extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_attrs=1",
          timeout=TORTURE_TIMEOUT, must_contain=[TORTURE_PASS, r"variants \( attrs\): .*, [1-9]\d* "
