@@ -78,6 +78,66 @@ struct fail_request {
 	int err;
 };
 static struct fail_request fail_req[NR_CPUS]; /* H */
+/* The last cpu_down ([0]) and cpu_up ([1]) that ran steps, and the one
+ * under way (NULL outside one: a step set up or taken out is no operation). */
+static struct cpuhp_op_record last_ops[2]; /* H */
+static bool last_op_valid[2];		   /* H */
+static struct cpuhp_op_record op_now;	   /* H */
+static bool op_running;			   /* H */
+
+/* An entry of the operation under way: a step or a wait. H held by the
+ * operation (the starting and dying steps add theirs from the CPU itself,
+ * while the control CPU waits). */
+static void op_note(const char *name, enum cpuhp_dir dir, int result, u64 ns)
+{
+	if (!op_running)
+		return;
+	if (op_now.nr == CPUHP_OP_STEPS) {
+		op_now.nr_dropped++;
+		return;
+	}
+	struct cpuhp_op_entry *e = &op_now.steps[op_now.nr++];
+
+	strscpy(e->name, name, sizeof(e->name));
+	e->dir = dir;
+	e->result = result;
+	e->on_cpu = smp_processor_id();
+	e->ns = ns;
+}
+
+static void op_begin(unsigned int cpu, bool up)
+{
+	assert(mutex_owned(&cpu_hotplug_lock));
+	memset(&op_now, 0, sizeof(op_now));
+	op_now.cpu = cpu;
+	op_now.up = up;
+	op_running = true;
+}
+
+/* Keep it as the last of its kind if it ran any step (a refusal did not). */
+static void op_end(int result, u64 t0)
+{
+	assert(mutex_owned(&cpu_hotplug_lock));
+	op_running = false;
+	if (!op_now.nr)
+		return;
+	op_now.result = result;
+	op_now.total_ns = ktime_get_ns() - t0;
+	last_ops[op_now.up] = op_now;
+	last_op_valid[op_now.up] = true;
+}
+
+bool cpuhp_last_op(bool up, struct cpuhp_op_record *out)
+{
+	mutex_lock(&cpu_hotplug_lock);
+	bool valid = last_op_valid[up];
+
+	if (valid)
+		*out = last_ops[up];
+	mutex_unlock(&cpu_hotplug_lock);
+	return valid;
+}
+
 /* Per CPU: the step that failed its last operation (NULL: none did). */
 static const struct cpuhp_step *failed_at[NR_CPUS]; /* H */
 
@@ -192,6 +252,7 @@ static int step_call(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir
 	if (fn) { /* a pass with nothing to run takes no time worth showing */
 		st->last_ns[dir] = ktime_get_ns() - t0;
 		st->last_cpu[dir] = cpu;
+		op_note(st->name, dir, err, st->last_ns[dir]);
 	}
 	if (err)
 		step_failed(st, cpu, dir);
@@ -451,6 +512,7 @@ static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_
 	assert(mutex_owned(&cpu_hotplug_lock));
 	for (bool first = true;; first = false) {
 		struct thread *stopper = NULL;
+		u64 t1 = ktime_get_ns();
 
 		trace_event(TR_CPUHP_ENTER, current, TRACE_CPUHP_A(cpu, 1, 0), (u64)take_cpu_down);
 		*err = first ? requested_failure(&stop_point, cpu, CPUHP_DOWN) : 0;
@@ -460,6 +522,7 @@ static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_
 			*err = -ENOMEM;
 		trace_event(TR_CPUHP_EXIT, current, TRACE_CPUHP_A(cpu, 1, stopper ? 0 : *err),
 			    (u64)take_cpu_down);
+		op_note(stop_point.name, CPUHP_DOWN, stopper ? 0 : *err, ktime_get_ns() - t1);
 		if (!stopper)
 			step_failed(&stop_point, cpu, CPUHP_DOWN);
 		if (stopper || offline_steps == RUN_OFFLINE_STEPS ||
@@ -493,6 +556,14 @@ static int finish_down(unsigned int cpu, bool again)
 			goto not_dead;
 		cpu_relax();
 	}
+	/* The dying steps, on the CPU meanwhile, noted theirs: the death is
+	 * the rest of the wait (the stopper's start, the halt, our wake-up). */
+	u64 wait = ktime_get_ns() - t0;
+
+	for (unsigned int i = 0; i < op_now.nr; i++)
+		if (op_now.steps[i].on_cpu == cpu)
+			wait -= min(wait, op_now.steps[i].ns);
+	op_note("death", CPUHP_DOWN, 0, wait);
 	halfway[cpu] = WHOLE;
 	arch_cpu_dead(cpu); /* halted: ready to be started as at power-on */
 	step_passed(&bringup_point, cpu, CPUHP_DOWN);
@@ -572,6 +643,7 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 	if (err)
 		return err;
 	failed_at[cpu] = NULL;
+	op_begin(cpu, false);
 	if (halfway[cpu] == NOT_DEAD)
 		err = finish_down(cpu, true);
 	else if (halfway[cpu] == NO_STOPPER)
@@ -584,6 +656,7 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 		err = -EPERM;
 	else
 		err = cpu_down_phases(cpu, RUN_OFFLINE_STEPS);
+	op_end(err, t0);
 	if (err) {
 		stats.nr_down_failed++;
 	} else {
@@ -642,7 +715,9 @@ static int cpu_up_locked(unsigned int cpu, u64 t0)
 	if (err)
 		return err;
 	failed_at[cpu] = NULL;
+	op_begin(cpu, true);
 	err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
+	op_end(err, t0);
 
 	if (err) {
 		stats.nr_up_failed++;

@@ -211,6 +211,30 @@ const char *cpuhp_fail_pending(unsigned int cpu, unsigned int *dirs, int *err);
  * was refused before any: the errors of the list at the top). Sleeps. */
 const char *cpuhp_failed_step(unsigned int cpu);
 
+/* Where the last cpu_down() and the last cpu_up() that ran their steps
+ * spent their time: each step in the order it ran (a rollback's too), with
+ * its direction, result and duration, and the wait that is no step
+ * ("death": for the dying CPU beyond its dying steps, which run meanwhile:
+ * the stopper's start, the halt, the caller's wake-up). cpuhp_last_op(up, out): a copy, false if
+ * there was none yet. Sleeps. */
+#define CPUHP_OP_STEPS 40
+struct cpuhp_op_record {
+	unsigned int cpu;
+	bool up;
+	int result;	 /* 0 or the operation's error */
+	u64 total_ns;	 /* from the call to the result (the lock wait included) */
+	unsigned int nr; /* entries (more were dropped: nr_dropped) */
+	unsigned int nr_dropped;
+	struct cpuhp_op_entry {
+		char name[28];
+		enum cpuhp_dir dir;
+		int result;
+		unsigned int on_cpu; /* where it ran (the dying steps: the CPU itself) */
+		u64 ns;
+	} steps[CPUHP_OP_STEPS];
+};
+bool cpuhp_last_op(bool up, struct cpuhp_op_record *out);
+
 /* Every step in the order a CPU passes them coming up (the fixed points
  * among them), one call of fn each, under the hotplug lock (fn must not
  * take it): with its phase's name and whether it may be failed in each

@@ -370,6 +370,32 @@ static void states_one(const struct cpuhp_step_info *in, void *arg)
 		out("  %22s %s\n", "", what);
 }
 
+/* hotplug states, at the end: where the last offline and online went. */
+static void last_op_lines(bool up)
+{
+	static struct cpuhp_op_record r; /* (2 KB: not on the stack) */
+	u64 steps_ns = 0;
+
+	if (!cpuhp_last_op(up, &r))
+		return;
+	for (unsigned int i = 0; i < r.nr; i++)
+		steps_ns += r.steps[i].ns;
+	out("last %s of cpu%u: %lu us (%s%s); its steps and waits in order:\n",
+	    up ? "cpu_up" : "cpu_down", r.cpu, r.total_ns / 1000, r.result ? "failed " : "done",
+	    r.result ? errno_name(r.result) : "");
+	for (unsigned int i = 0; i < r.nr; i++) {
+		const struct cpuhp_op_entry *e = &r.steps[i];
+
+		out("  %-22s %-4s %7lu us  on cpu%u%s%s\n", e->name,
+		    e->dir == CPUHP_UP ? "up" : "down", e->ns / 1000, e->on_cpu,
+		    e->result ? "  failed " : "", e->result ? errno_name(e->result) : "");
+	}
+	if (r.nr_dropped)
+		out("  (%u more not kept)\n", r.nr_dropped);
+	out("  %-22s      %7lu us  (the rest: the hotplug lock, the masks, IPIs)\n", "other",
+	    r.total_ns > steps_ns ? (r.total_ns - steps_ns) / 1000 : 0);
+}
+
 static int hotplug_fail(int argc, char **argv)
 {
 	unsigned int cpu, dirs = CPUHP_DIRS_ANY;
@@ -421,6 +447,8 @@ static int cmd_hotplug(int argc, char **argv)
 		    "the reverse, but sched:active first (* may be failed that way):\n");
 		out("  %-22s %-8s %-26s %-26s %s\n", "STEP", "PHASE", "UP", "DOWN", "DONE FOR");
 		cpuhp_for_each_step(states_one, NULL);
+		last_op_lines(false);
+		last_op_lines(true);
 		for_each_possible_cpu(cpu) {
 			const char *name = cpuhp_fail_pending(cpu, &dirs, &err);
 

@@ -523,9 +523,75 @@ static void a_step_set_up_runs_for_the_cpus_already_up(struct ktest *t)
 	}
 }
 
+/* ---- where the last operations went (cpuhp_last_op()) -------------------- */
+
+/* The index of the first entry of r named name going dir, from i on; r->nr
+ * if none. */
+static unsigned int entry_at(const struct cpuhp_op_record *r, unsigned int i, const char *name,
+			     enum cpuhp_dir dir)
+{
+	for (; i < r->nr; i++)
+		if (r->steps[i].dir == dir && !strcmp(r->steps[i].name, name))
+			break;
+	return i;
+}
+
+/* A cpu_down keeps its steps in the order they ran, the dying ones run on
+ * the CPU itself, with the death's wait, summing to no more than the whole;
+ * a failed cpu_up keeps its failing step, its error, and the rollback after
+ * it. */
+static void the_last_operations_say_where_their_time_went(struct ktest *t)
+{
+	static struct cpuhp_op_record r;
+	static const char *const down_order[] = { "sched:active", "workqueue:online", "cpu:stop",
+						  "timers:dying", "workqueue:dying",  "sched:dying",
+						  "death",	  "sched:dead" };
+	unsigned int cpu = ktest_last_online_cpu(), i = 0;
+	u64 sum = 0;
+
+	if (!ktest_need_cpus(t, 2))
+		return;
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KT_EXPECT_TRUE(t, cpuhp_last_op(false, &r));
+	KT_EXPECT_EQ(t, r.cpu, cpu);
+	KT_EXPECT_EQ(t, r.result, 0);
+	for (unsigned int k = 0; k < ARRAY_SIZE(down_order); k++) {
+		unsigned int at = entry_at(&r, i, down_order[k], CPUHP_DOWN);
+
+		if (at == r.nr) {
+			ktest_fail(t, __FILE__, __LINE__,
+				   "cpu_down's record lacks %s after entry %u", down_order[k], i);
+			break;
+		}
+		if (strstr(down_order[k], ":dying") && r.steps[at].on_cpu != cpu)
+			ktest_fail(t, __FILE__, __LINE__, "%s ran on cpu%u, not on cpu%u itself",
+				   down_order[k], r.steps[at].on_cpu, cpu);
+		i = at + 1;
+	}
+	for (unsigned int k = 0; k < r.nr; k++)
+		sum += r.steps[k].ns;
+	KT_EXPECT_LE(t, sum, r.total_ns);
+	/* A failed online: its failing step, then the way back down. */
+	KT_EXPECT_EQ(t,
+		     cpuhp_fail_step(cpu, "workqueue:online", CPUHP_DIR_BIT(CPUHP_UP), -EIO, NULL),
+		     0);
+	KT_EXPECT_EQ(t, cpu_up(cpu), -EIO);
+	KT_EXPECT_TRUE(t, cpuhp_last_op(true, &r));
+	KT_EXPECT_EQ(t, r.result, -EIO);
+	i = entry_at(&r, 0, "workqueue:online", CPUHP_UP);
+	KT_EXPECT_LT(t, i, r.nr);
+	if (i < r.nr) {
+		KT_EXPECT_EQ(t, r.steps[i].result, -EIO);
+		KT_EXPECT_LT(t, entry_at(&r, i, "death", CPUHP_DOWN), r.nr);
+	}
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	whole(t, cpu, true, "after the records");
+}
+
 KTEST_SUITE(cpuhp_fail, KTEST_CASE(refusals_say_why), KTEST_CASE(every_step_fails_each_way_it_may),
 	    KTEST_CASE(a_stopper_failing_in_a_rollback_is_tried_again),
-	    KTEST_CASE(a_step_set_up_runs_for_the_cpus_already_up));
+	    KTEST_CASE(a_step_set_up_runs_for_the_cpus_already_up),
+	    KTEST_CASE(the_last_operations_say_where_their_time_went));
 
 /* Booted with cpuhp_fail=3,workqueue:online,down,EBUSY (tests/harness). */
 static void the_command_line_fails_a_step(struct ktest *t)

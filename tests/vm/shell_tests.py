@@ -139,6 +139,11 @@ SESSION = [
     ("hotplug states counts the failure", "hotplug states",
      r"workqueue:online +online.*\r?\n +last up \d+ us \(cpu3\), down \d+ us \(cpu3\); "
      r"failed 0 up, 1 down \(1 of them on request\)"),
+    ("hotplug states says where the last offline went", "hotplug states",
+     r"last cpu_down of cpu3: \d+ us \(failed -EBUSY\); its steps and waits in order:\r?\n"
+     r" +sched:active +down +\d+ us +on cpu\d\r?\n"
+     r" +workqueue:online +down +\d+ us +on cpu\d +failed -EBUSY\r?\n"
+     r" +sched:active +up +\d+ us"),
     ("hotplug fail off clears a request", "hotplug fail 3 cpu:bringup up",
      r"cpu3: the next pass through cpu:bringup \(up\) fails with -EAGAIN"),
     ("", "hotplug fail 3 off", r"cpu3: no step fails on request"),
