@@ -306,6 +306,18 @@ static int phase_down(enum cpuhp_phase phase, unsigned int cpu, bool inject)
 	return 0;
 }
 
+/* The teardown callbacks of phase in reverse order, on a way back (a failed
+ * cpu_up() going back down): a failure is reported, and the others run. */
+static void phase_undo(enum cpuhp_phase phase, unsigned int cpu)
+{
+	struct cpuhp_step *st;
+
+	list_for_each_entry_reverse(st, &phases[phase], node)
+		if (step_call(st, cpu, CPUHP_DOWN, false))
+			report_bug("cpuhp", "cpu%u: %s teardown failed while rolling back", cpu,
+				   st->name);
+}
+
 /* The CPUHP_STARTING phase runs on the CPU itself with interrupts off, so
  * its callbacks cannot fail: an error is reported and ignored, nothing is
  * rolled back (and none is requested: cpuhp_fail_step() refuses them). The
@@ -430,6 +442,7 @@ static int active_startup(unsigned int cpu)
 {
 	sched_cpu_activate(cpu);
 	clear_bit(cpu, cpumask_bits(&going_down));
+	workqueue_cpu_active(cpu); /* (going down, workqueue:online's teardown remaps) */
 	return 0;
 }
 
@@ -495,9 +508,13 @@ static int check_cpu_number(unsigned int cpu)
 	return 0;
 }
 
-/* Does cpu_down_phases() run the "offline" callbacks? Not when a failed cpu_up()
- * has already undone the "online" ones. */
-enum offline_steps { RUN_OFFLINE_STEPS, SKIP_OFFLINE_STEPS };
+/* How cpu_down_phases() treats the "offline" callbacks: runs them (a
+ * cpu_down(): failures requested or real cancel it), undoes them (a failed
+ * cpu_up()'s way back after its online steps ran: a failure is only
+ * reported), or skips them (a failed cpu_up() that undid them already).
+ * The last two are ways back: nothing is failed on request there but the
+ * stopper, whose tries go on (make_stopper()). */
+enum offline_steps { RUN_OFFLINE_STEPS, UNDO_OFFLINE_STEPS, SKIP_OFFLINE_STEPS };
 
 /* The stopper thread for cpu (the step cpu:stop; a failure requested for
  * it fails the first try with *err, otherwise -ENOMEM). Rolling back a
@@ -595,17 +612,20 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 	struct thread *stopper;
 	int err;
 
+	bool forward = offline_steps == RUN_OFFLINE_STEPS;
+
 	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
-	/* Rolling back a failed online, nothing is failed on request but the
-	 * stopper (whose tries go on: make_stopper()). */
-	err = step_call(&active_point, cpu, CPUHP_DOWN, offline_steps == RUN_OFFLINE_STEPS);
+	err = step_call(&active_point, cpu, CPUHP_DOWN, forward);
 	if (err)
 		return op_failed(cpu, err, TRC_DOWN_FAILED); /* nothing done */
-	err = offline_steps == RUN_OFFLINE_STEPS ? phase_down(CPUHP_ONLINE, cpu, true) : 0;
+	if (forward)
+		err = phase_down(CPUHP_ONLINE, cpu, true);
+	else if (offline_steps == UNDO_OFFLINE_STEPS)
+		phase_undo(CPUHP_ONLINE, cpu);
 	if (err)
 		goto cancel;
 	stopper = make_stopper(cpu, offline_steps, &err);
-	if (!stopper && offline_steps == SKIP_OFFLINE_STEPS) {
+	if (!stopper && !forward) {
 		/* No way back up (its online steps are undone) and none down. */
 		halfway[cpu] = NO_STOPPER;
 		report_bug("cpuhp",
@@ -687,18 +707,20 @@ static int cpu_up_phases(unsigned int cpu)
 		return op_failed(cpu, err, TRC_UP_FAILED);
 	}
 	step_passed(&stop_point, cpu, CPUHP_UP); /* nothing to run that way */
-	/* Active first: the online steps create threads bound to it. */
-	err = step_call(&active_point, cpu, CPUHP_UP, true);
-	if (err) {
-		/* Online, not active, none of its online steps run: back down. */
-		pr_warn("cpu%u: sched:active startup failed (%d): taking it back down\n", cpu, err);
-		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
-		return op_failed(cpu, err, TRC_UP_FAILED);
-	}
 	err = phase_up(CPUHP_ONLINE, cpu, NULL, true);
 	if (err) {
 		/* Online but not usable: take it back down. */
 		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
+		return op_failed(cpu, err, TRC_UP_FAILED);
+	}
+	/* Active last, as Linux's CPUHP_AP_ACTIVE: the online steps ran on a
+	 * CPU that takes no new work yet, their per-CPU threads on it already
+	 * (cpus_usable(), kernel/sched_internal.h). */
+	err = step_call(&active_point, cpu, CPUHP_UP, true);
+	if (err) {
+		/* Online, its online steps done, not active: back down. */
+		pr_warn("cpu%u: sched:active startup failed (%d): taking it back down\n", cpu, err);
+		cpu_down_phases(cpu, UNDO_OFFLINE_STEPS);
 		return op_failed(cpu, err, TRC_UP_FAILED);
 	}
 	trace_event(TR_CPU, current, cpu, TRC_ONLINE);

@@ -32,8 +32,11 @@
  *     | ^  starting  (on the CPU itself, interrupts off, must not fail;
  *     v |            down: "dying", run by the CPU's stopper thread)
  *   ONLINE (in cpu_online_mask, taking interrupts)
- *     | ^  online    (control CPU, may sleep; down: "offline", while the
- *     v |            CPU still runs but takes no new work)
+ *     | ^  online    (control CPU, may sleep; either way the CPU runs but
+ *     v |            takes no new work: its per-CPU threads may run there)
+ *   (online steps done)
+ *     | ^  sched:active (set last going up, cleared first going down: a
+ *     v |            stack, as Linux's CPUHP_AP_ACTIVE)
  *   ACTIVE (in cpu_active_mask: a target for wake-ups and new work)
  *
  * Going down: clear active (and wait until no CPU can still be placing a
@@ -48,8 +51,10 @@
  * the "dead" callbacks.
  * Coming up: "prepare" callbacks, INIT-SIPI-SIPI through the same
  * trampoline as at boot (per-CPU state re-initialised), "starting"
- * callbacks on the CPU, the active bit, then the "online" callbacks (the
- * workqueue takes its pools back from the trustee).
+ * callbacks on the CPU, the "online" callbacks (the workqueue takes its
+ * pools back from the trustee, its bound workers on the CPU already: a
+ * thread allowed one CPU may run there while it is online, active or not),
+ * then the active bit (workqueues with a CPU mask send work there again).
  *
  * A failing "offline" or "prepare" callback rolls the operation back: the
  * callbacks of that phase already run are undone in reverse, and the CPU
@@ -191,8 +196,8 @@ void cpuhp_teardown_step(struct cpuhp_step *step);
  *                  the stopper thread that takes the CPU down (a failure
  *                  cancels the offline; rolling back a failed online it is
  *                  retried every 10 ms)
- *   sched:active   the active bit: up, set before the online steps; down,
- *                  cleared first of all, before the offline steps
+ *   sched:active   the active bit: up, set last, after the online steps (as
+ *                  Linux's CPUHP_AP_ACTIVE); down, cleared first
  * Refused with -EPERM and a reason in *why: the starting and dying steps
  * (on the CPU itself, interrupts off: no way back), the dead steps and
  * cpu:bringup down (the CPU has stopped: no way back), a direction without

@@ -284,6 +284,10 @@ static unsigned int select_cpu(struct thread *t)
 	 * wake-up of a worker, measured on the 64 sleepers' ends). */
 	if (last_allowed && (t->nr_cpus_allowed == 1 || rq_idle(cpu_rq(t->cpu))))
 		return t->cpu;
+	/* A per-CPU thread moving to its CPU, which may be online and not
+	 * (yet, or any more) active (cpus_usable()). */
+	if (t->nr_cpus_allowed == 1 && cpu_allowed(t, cpumask_first(&t->cpus_allowed)))
+		return cpumask_first(&t->cpus_allowed);
 	for_each_cpu_and(cpu, &t->cpus_allowed, &cpu_active_mask) {
 		if (rq_idle(cpu_rq(cpu)))
 			return cpu;
@@ -460,8 +464,7 @@ static __always_inline void put_prev(struct rq *rq, struct thread *prev, enum sc
 		prev->on_rq = false;
 		prev->stats.nvcsw++;
 		run_sleeping_hooks(rq, prev);
-	} else if (!cpu_allowed(prev, rq->cpu) &&
-		   cpumask_intersects(&prev->cpus_allowed, &cpu_active_mask)) {
+	} else if (!cpu_allowed(prev, rq->cpu) && cpus_usable(&prev->cpus_allowed)) {
 		/* Affinity changed under it: move it once switched out. */
 		prev->migrate = true;
 		prev->on_rq = false;

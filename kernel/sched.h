@@ -212,7 +212,9 @@ void preempt_schedule(void);
 int sched_set_nice(struct thread *t, int nice);
 int sched_set_fifo(struct thread *t, unsigned int prio);
 int sched_set_normal(struct thread *t);
-/* 0, or -EINVAL if mask has no active CPU. A queued t moves at once, and
+/* 0, or -EINVAL if mask has no active CPU and is not one online CPU (a
+ * per-CPU thread may use its CPU while it is online but not active: CPU
+ * hotplug's online and offline steps run then). A queued t moves at once, and
  * t == current returns on an allowed CPU; a t running on another CPU is
  * only asked to reschedule, and moves as it switches out (it may still run
  * there when this returns); a blocked t moves when it is woken. */

@@ -25,18 +25,21 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 {
 	struct cpumask m;
 
-	if (!cpumask_and(&m, mask, &cpu_active_mask))
+	if (!cpus_usable(mask))
 		return -EINVAL;
 	unsigned long flags = spin_lock_irqsave(&t->pi_lock);
 	struct rq *rq = lock_thread_rq(t);
 
-	/* Again under the locks: a CPU may have gone inactive meanwhile. */
-	if (!cpumask_and(&m, mask, &cpu_active_mask)) {
+	/* Again under the locks: a CPU may have gone inactive meanwhile. Where
+	 * to move it: an active CPU of the mask, or its one online CPU. */
+	if (!cpus_usable(mask)) {
 		spin_unlock_no_resched(&rq->lock);
 		spin_unlock_irqrestore(&t->pi_lock, flags);
 		return -EINVAL;
 	}
 
+	if (!cpumask_and(&m, mask, &cpu_active_mask))
+		cpumask_copy(&m, mask);
 	thread_set_cpus_allowed(t, mask);
 	if (!list_empty(&t->run_link) && !cpumask_test_cpu(rq->cpu, mask)) {
 		/* Queued on a CPU it may not use: move it now. */
@@ -53,7 +56,7 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	 * mask in force, not ours: another set_cpus_allowed (CPU hotplug) may
 	 * have replaced it meanwhile, and we would wait for a CPU forever. */
 	while (t == current && !cpumask_test_cpu(smp_processor_id(), &t->cpus_allowed) &&
-	       cpumask_intersects(&t->cpus_allowed, &cpu_active_mask))
+	       cpus_usable(&t->cpus_allowed))
 		schedule();
 	return 0;
 }

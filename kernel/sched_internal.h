@@ -25,6 +25,7 @@
 #ifndef KERNEL_SCHED_INTERNAL_H
 #define KERNEL_SCHED_INTERNAL_H
 
+#include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
@@ -72,6 +73,18 @@ static inline void thread_set_cpus_allowed(struct thread *t, const struct cpumas
 {
 	cpumask_copy(&t->cpus_allowed, mask);
 	t->nr_cpus_allowed = (u16)cpumask_weight(mask);
+}
+
+/* Can a thread with this mask run anywhere now? On an active CPU of it,
+ * or, a mask of one CPU (a per-CPU thread: workers, the stopper), on that
+ * CPU while it is online, active or not: Linux's rule for per-CPU kthreads,
+ * which CPU hotplug's online steps need (they run before the CPU is
+ * active) and its offline ones (after it is no longer). Any context. */
+static inline bool cpus_usable(const struct cpumask *mask)
+{
+	if (cpumask_intersects(mask, &cpu_active_mask))
+		return true;
+	return cpumask_weight(mask) == 1 && cpu_online(cpumask_first(mask));
 }
 
 static inline struct rq *cpu_rq(unsigned int cpu)

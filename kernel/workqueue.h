@@ -436,6 +436,10 @@ int workqueue_cpu_online(unsigned int cpu);
 /* The CPU left cpu_active_mask (hotplug's "offline" step): workqueues with
  * a CPU mask stop sending work there. */
 int workqueue_cpu_offline(unsigned int cpu);
+/* The CPU joined cpu_active_mask (hotplug's sched:active, after the online
+ * steps): workqueues with a CPU mask send work there again. Sleeps; the
+ * hotplug lock held. */
+void workqueue_cpu_active(unsigned int cpu);
 /* Which of a CPU's two pools. */
 enum wq_cpu_pool { WQ_POOL_NORMAL, WQ_POOL_HIGHPRI, WQ_NR_CPU_POOLS };
 /* Workers of cpu's pool still unbound (tests: none after a rebind). */

@@ -443,8 +443,8 @@ static int cmd_hotplug(int argc, char **argv)
 		unsigned int cpu, dirs;
 		int err;
 
-		out("CPU hotplug steps in the order a CPU passes them coming up; going down, "
-		    "the reverse, but sched:active first (* may be failed that way):\n");
+		out("CPU hotplug steps in the order a CPU passes them coming up (going down: the "
+		    "reverse; * may be failed that way):\n");
 		out("  %-22s %-8s %-26s %-26s %s\n", "STEP", "PHASE", "UP", "DOWN", "DONE FOR");
 		cpuhp_for_each_step(states_one, NULL);
 		last_op_lines(false);

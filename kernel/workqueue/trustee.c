@@ -215,8 +215,14 @@ int workqueue_cpu_online(unsigned int cpu)
 		spin_unlock_irq(&pool->lock);
 		put_thread(th);
 	}
-	update_cpu_maps();
+	/* (the CPU is not active yet: workqueue_cpu_active() remaps) */
 	return 0;
+}
+
+void workqueue_cpu_active(unsigned int cpu)
+{
+	might_sleep();
+	update_cpu_maps();
 }
 
 /* The CPU is no longer active: workqueues with a CPU mask send what is
