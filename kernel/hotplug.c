@@ -56,6 +56,8 @@ enum halfway {
 	NOT_DEAD,   /* its stopper was started; it has not signalled its death */
 };
 static enum halfway halfway[NR_CPUS]; /* H to change; read freely (quick refusals) */
+/* Stopped at a level between offline and online (cpuhp_target()). */
+static bool stopped_at[NR_CPUS]; /* H to change; read freely (quick refusals) */
 
 const struct cpuhp_fault_hooks *cpuhp_fault_hooks; /* written once by fault injection */
 
@@ -174,10 +176,29 @@ bool cpus_locked(void)
 	return mutex_owned(&cpu_hotplug_lock);
 }
 
+/* The CPUs past a step just put on its phase's list, where it stands: those
+ * the level after it is done for (a starting step goes with cpu:bringup).
+ * A step registered without its startup run (cpuhp_add_step()) counts as
+ * done for them, as in Linux, where a CPU's position is one number: its
+ * teardown runs as they go down. H held. */
+static void mark_past(struct cpuhp_step *step)
+{
+	const struct cpuhp_step *next;
+
+	if (step->phase == CPUHP_STARTING)
+		next = &bringup_point;
+	else if (!list_is_last(&step->node, &phases[step->phase]))
+		next = list_next_entry(step, node);
+	else
+		next = step->phase == CPUHP_PREPARE ? &bringup_point : &active_point;
+	cpumask_copy(&step->up_cpus, &next->up_cpus);
+}
+
 void cpuhp_add_step(struct cpuhp_step *step)
 {
 	mutex_lock(&cpu_hotplug_lock);
 	list_add_tail(&step->node, &phases[step->phase]);
+	mark_past(step);
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
@@ -185,6 +206,7 @@ void cpuhp_add_step_first(struct cpuhp_step *step)
 {
 	mutex_lock(&cpu_hotplug_lock);
 	list_add(&step->node, &phases[step->phase]);
+	mark_past(step);
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
@@ -261,61 +283,110 @@ static int step_call(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir
 	return err;
 }
 
-/* Run the startup callbacks of phase, from step from (NULL: the first) to the
- * last. On failure, undo the ones this call ran, in reverse, and return
- * the error. inject: step_call()'s (false on a way back). */
-static int phase_up(enum cpuhp_phase phase, unsigned int cpu, struct cpuhp_step *from, bool inject)
+/* ---- levels: where a CPU is ------------------------------------------------ */
+
+/* Is st done for cpu (passed going up, not yet going down)? H held. */
+static bool done(const struct cpuhp_step *st, unsigned int cpu)
 {
-	struct cpuhp_step *first, *st, *undo;
+	return cpumask_test_cpu(cpu, &st->up_cpus);
+}
 
-	first = from ? from : list_first_entry(&phases[phase], struct cpuhp_step, node);
-	for (st = first; &st->node != &phases[phase]; st = list_next_entry(st, node)) {
-		int err = step_call(st, cpu, CPUHP_UP, inject);
+/*
+ * The levels of the stack, in the order a CPU passes them coming up: the
+ * prepare steps, cpu:bringup (the CPU started, its starting steps run by
+ * it), cpu:stop, the online steps, sched:active. A CPU's level is the last
+ * one done for it (LEVEL_OFFLINE: none); going down undoes the levels above
+ * the target in reverse, going up does those up to it in order. The
+ * starting steps are no levels: they go with cpu:bringup and cpu:stop
+ * (the CPU runs them itself as it starts and stops). H held.
+ */
+#define LEVEL_OFFLINE (-1)
 
-		if (!err)
-			continue;
-		pr_warn("cpu%u: %s startup failed (%d): rolling back\n", cpu, st->name, err);
-		for (undo = st; undo != first;) {
-			undo = list_prev_entry(undo, node);
-			if (step_call(undo, cpu, CPUHP_DOWN, false))
-				report_bug("cpuhp", "cpu%u: %s teardown failed while rolling back",
-					   cpu, undo->name);
-		}
+static int level_of(const struct cpuhp_step *st)
+{
+	const struct cpuhp_step *pos;
+	int n = 0;
+
+	list_for_each_entry(pos, &phases[CPUHP_PREPARE], node) {
+		if (pos == st)
+			return n;
+		n++;
+	}
+	if (st == &bringup_point)
+		return n;
+	if (st == &stop_point)
+		return n + 1;
+	n += 2;
+	list_for_each_entry(pos, &phases[CPUHP_ONLINE], node) {
+		if (pos == st)
+			return n;
+		n++;
+	}
+	return st == &active_point ? n : LEVEL_OFFLINE - 1; /* a starting step: none */
+}
+
+static int top_level(void)
+{
+	return level_of(&active_point);
+}
+
+static int cpu_level(unsigned int cpu)
+{
+	const struct cpuhp_step *st;
+	int level = LEVEL_OFFLINE, n = 0;
+
+	list_for_each_entry(st, &phases[CPUHP_PREPARE], node) {
+		if (done(st, cpu))
+			level = n;
+		n++;
+	}
+	if (done(&bringup_point, cpu))
+		level = n;
+	if (done(&stop_point, cpu))
+		level = n + 1;
+	n += 2;
+	list_for_each_entry(st, &phases[CPUHP_ONLINE], node) {
+		if (done(st, cpu))
+			level = n;
+		n++;
+	}
+	return done(&active_point, cpu) ? n : level;
+}
+
+/* One step of a move, undone (dir down) or done (up). forward: an
+ * operation's way (a requested failure applies, a failure is returned for
+ * the caller to move back); else a way back (a failure is reported and
+ * the move goes on). */
+static int move_step(struct cpuhp_step *st, unsigned int cpu, enum cpuhp_dir dir, bool forward)
+{
+	int err = step_call(st, cpu, dir, forward);
+
+	if (!err)
+		return 0;
+	if (forward) {
+		pr_warn("cpu%u: %s %s failed (%d): %s\n", cpu, st->name,
+			dir == CPUHP_UP ? "startup" : "teardown", err,
+			dir == CPUHP_UP ? "rolling back" : "offline cancelled");
 		return err;
 	}
+	report_bug("cpuhp", "cpu%u: %s %s failed while rolling back", cpu, st->name,
+		   dir == CPUHP_UP ? "startup" : "teardown");
 	return 0;
 }
 
-/* The teardown callbacks of phase in reverse order; on failure, redo the ones
- * that ran (a cancelled offline) and return the error. inject: as above. */
-static int phase_down(enum cpuhp_phase phase, unsigned int cpu, bool inject)
+/* The prepare steps above level target undone, last first (the "dead"
+ * callbacks; none may fail on request): after the CPU stopped, or on the
+ * way back of an online that failed before it started (rollback). */
+static void prepare_down(unsigned int cpu, int target, bool rollback)
 {
 	struct cpuhp_step *st;
 
-	list_for_each_entry_reverse(st, &phases[phase], node) {
-		int err = step_call(st, cpu, CPUHP_DOWN, inject);
-
-		if (!err)
-			continue;
-		pr_warn("cpu%u: %s teardown failed (%d): offline cancelled\n", cpu, st->name, err);
-		st = list_next_entry(st, node);
-		if (&st->node != &phases[phase])
-			phase_up(phase, cpu, st, false);
-		return err;
-	}
-	return 0;
-}
-
-/* The teardown callbacks of phase in reverse order, on a way back (a failed
- * cpu_up() going back down): a failure is reported, and the others run. */
-static void phase_undo(enum cpuhp_phase phase, unsigned int cpu)
-{
-	struct cpuhp_step *st;
-
-	list_for_each_entry_reverse(st, &phases[phase], node)
-		if (step_call(st, cpu, CPUHP_DOWN, false))
-			report_bug("cpuhp", "cpu%u: %s teardown failed while rolling back", cpu,
-				   st->name);
+	list_for_each_entry_reverse(st, &phases[CPUHP_PREPARE], node)
+		if (level_of(st) > target && done(st, cpu) && step_call(st, cpu, CPUHP_DOWN, false))
+			report_bug("cpuhp",
+				   rollback ? "cpu%u: %s teardown failed while rolling back" :
+					      "cpu%u: dead step %s failed after the CPU stopped",
+				   cpu, st->name);
 }
 
 /* The CPUHP_STARTING phase runs on the CPU itself with interrupts off, so
@@ -395,10 +466,14 @@ int cpuhp_setup_step(struct cpuhp_step *step)
 	int err = 0;
 
 	might_sleep();
+	struct cpumask past;
+
 	mutex_lock(&cpu_hotplug_lock);
-	cpumask_clear(&step->up_cpus);
 	list_add_tail(&step->node, &phases[step->phase]);
-	for_each_online_cpu(cpu) {
+	mark_past(step); /* which CPUs are past it: its startup runs for them */
+	cpumask_copy(&past, &step->up_cpus);
+	cpumask_clear(&step->up_cpus);
+	for_each_cpu(cpu, &past) {
 		if (halfway[cpu] != WHOLE)
 			continue;
 		err = step_call_for(step, cpu, CPUHP_UP);
@@ -508,20 +583,12 @@ static int check_cpu_number(unsigned int cpu)
 	return 0;
 }
 
-/* How cpu_down_phases() treats the "offline" callbacks: runs them (a
- * cpu_down(): failures requested or real cancel it), undoes them (a failed
- * cpu_up()'s way back after its online steps ran: a failure is only
- * reported), or skips them (a failed cpu_up() that undid them already).
- * The last two are ways back: nothing is failed on request there but the
- * stopper, whose tries go on (make_stopper()). */
-enum offline_steps { RUN_OFFLINE_STEPS, UNDO_OFFLINE_STEPS, SKIP_OFFLINE_STEPS };
-
 /* The stopper thread for cpu (the step cpu:stop; a failure requested for
  * it fails the first try with *err, otherwise -ENOMEM). Rolling back a
  * failed cpu_up() (its online steps undone already: down is the only way),
  * keep trying, as a pool's manager does for a worker, but for
  * cpuhp_timeout_ms at most. */
-static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_steps, int *err)
+static struct thread *make_stopper(unsigned int cpu, bool forward, int *err)
 {
 	void *arg = (void *)(unsigned long)cpu;
 	u64 t0 = ktime_get_ns();
@@ -542,8 +609,7 @@ static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_
 		op_note(stop_point.name, CPUHP_DOWN, stopper ? 0 : *err, ktime_get_ns() - t1);
 		if (!stopper)
 			step_failed(&stop_point, cpu, CPUHP_DOWN);
-		if (stopper || offline_steps == RUN_OFFLINE_STEPS ||
-		    ktime_get_ns() - t0 >= timeout_ns())
+		if (stopper || forward || ktime_get_ns() - t0 >= timeout_ns())
 			return stopper;
 		if (first)
 			pr_warn("cpu%u: cannot create its stopper thread to take it back down; "
@@ -554,9 +620,10 @@ static struct thread *make_stopper(unsigned int cpu, enum offline_steps offline_
 }
 
 /* The stopper was started: wait (cpuhp_timeout_ms at most) until cpu has
- * signalled its death and let go of every lock, then finish the offline.
+ * signalled its death and let go of every lock, then finish the offline
+ * (its dead steps above level target).
  * If it does not, leave it NOT_DEAD, going down, and report it: -ETIMEDOUT. */
-static int finish_down(unsigned int cpu, bool again)
+static int finish_down(unsigned int cpu, bool again, int target)
 {
 	u64 t0 = ktime_get_ns();
 
@@ -587,8 +654,7 @@ static int finish_down(unsigned int cpu, bool again)
 	/* Stacks freed while it was dying were held back (kernel/mm/kstack.c):
 	 * it has halted, and INIT flushes it before it runs again. */
 	kstack_reclaim();
-	if (phase_down(CPUHP_PREPARE, cpu, false)) /* none may be failed on request */
-		report_bug("cpuhp", "cpu%u: a dead step failed after the CPU stopped", cpu);
+	prepare_down(cpu, target, false);
 	trace_event(TR_CPU, current, cpu, TRC_DEAD); /* the offline's end, its dead steps run */
 	clear_bit(cpu, cpumask_bits(&going_down));
 	return 0;
@@ -607,24 +673,36 @@ static int op_failed(unsigned int cpu, int err, enum trace_cpu_phase phase)
 	return err;
 }
 
-static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
+/*
+ * Take cpu down to level target (below its level): the active bit, the
+ * online steps, the stopper (the CPU's dying steps and death), the dead
+ * steps, each above target. forward: as move_step(); a stopper that cannot
+ * be made ends a forward move (the caller moves back up) and is retried on
+ * a way back. 0, a step's error, or -ETIMEDOUT: the CPU left half-way
+ * ("Bounds"). H held.
+ */
+static int move_down(unsigned int cpu, int target, bool forward)
 {
+	struct cpuhp_step *st;
 	struct thread *stopper;
 	int err;
 
-	bool forward = offline_steps == RUN_OFFLINE_STEPS;
-
-	trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
-	err = step_call(&active_point, cpu, CPUHP_DOWN, forward);
-	if (err)
-		return op_failed(cpu, err, TRC_DOWN_FAILED); /* nothing done */
-	if (forward)
-		err = phase_down(CPUHP_ONLINE, cpu, true);
-	else if (offline_steps == UNDO_OFFLINE_STEPS)
-		phase_undo(CPUHP_ONLINE, cpu);
-	if (err)
-		goto cancel;
-	stopper = make_stopper(cpu, offline_steps, &err);
+	if (cpu_online(cpu))
+		set_bit(cpu, cpumask_bits(&going_down));
+	if (target < top_level() && done(&active_point, cpu) &&
+	    (err = move_step(&active_point, cpu, CPUHP_DOWN, forward)))
+		return err;
+	list_for_each_entry_reverse(st, &phases[CPUHP_ONLINE], node)
+		if (level_of(st) > target && done(st, cpu) &&
+		    (err = move_step(st, cpu, CPUHP_DOWN, forward)))
+			return err;
+	if (target >= level_of(&stop_point))
+		return 0; /* stopped at an online level: online, not active */
+	if (!done(&stop_point, cpu)) {
+		prepare_down(cpu, target, !forward); /* not started: prepare steps left */
+		return 0;
+	}
+	stopper = make_stopper(cpu, forward, &err);
 	if (!stopper && !forward) {
 		/* No way back up (its online steps are undone) and none down. */
 		halfway[cpu] = NO_STOPPER;
@@ -637,8 +715,7 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 	if (!stopper) {
 		pr_warn("cpu%u: cannot create its stopper thread (%s): offline cancelled\n", cpu,
 			errno_name(err));
-		phase_up(CPUHP_ONLINE, cpu, NULL, false);
-		goto cancel;
+		return err;
 	}
 	halfway[cpu] = WHOLE;
 	sched_set_fifo(stopper, STOPPER_PRIO);
@@ -647,10 +724,86 @@ static int cpu_down_phases(unsigned int cpu, enum offline_steps offline_steps)
 	death_seen[cpu] = false;
 	wake_up_thread(stopper);
 	put_thread(stopper);
-	return finish_down(cpu, false);
-cancel:
-	step_call(&active_point, cpu, CPUHP_UP, false);
-	return op_failed(cpu, err, TRC_DOWN_FAILED);
+	return finish_down(cpu, false, target);
+}
+
+/* Bring cpu up to level target (above its level): the prepare steps, the
+ * start (INIT-SIPI-SIPI: the CPU runs its starting steps), the online
+ * steps, the active bit, each up to target. forward: as move_step(). 0 or a
+ * step's error. H held. */
+static int move_up(unsigned int cpu, int target, bool forward)
+{
+	struct cpuhp_step *st;
+	int err;
+
+	list_for_each_entry(st, &phases[CPUHP_PREPARE], node)
+		if (level_of(st) <= target && !done(st, cpu) &&
+		    (err = move_step(st, cpu, CPUHP_UP, forward)))
+			return err;
+	if (target >= level_of(&bringup_point) && !done(&bringup_point, cpu)) {
+		err = step_call(&bringup_point, cpu, CPUHP_UP, forward);
+		kstack_reclaim(); /* online and flushed, or not started: none held for it */
+		if (err) {
+			pr_warn("cpu%u: did not start (%d)\n", cpu, err);
+			return err;
+		}
+		step_passed(&stop_point, cpu, CPUHP_UP); /* nothing to run that way */
+	}
+	list_for_each_entry(st, &phases[CPUHP_ONLINE], node)
+		if (level_of(st) <= target && !done(st, cpu) &&
+		    (err = move_step(st, cpu, CPUHP_UP, forward)))
+			return err;
+	/* Active last, as Linux's CPUHP_AP_ACTIVE: the online steps ran on a
+	 * CPU that takes no new work yet, their per-CPU threads on it already
+	 * (cpus_usable(), kernel/sched_internal.h). */
+	if (target >= top_level() && !done(&active_point, cpu))
+		return move_step(&active_point, cpu, CPUHP_UP, forward);
+	return 0;
+}
+
+/* Move cpu to level target, either way; a failure moves it back to where
+ * it was (a cancelled offline, a failed online), unless the CPU was left
+ * half-way (-ETIMEDOUT). The trace has the operation as a slice. H held. */
+static int cpu_move_steps(unsigned int cpu, int target);
+
+static int cpu_move(unsigned int cpu, int target)
+{
+	int err = cpu_move_steps(cpu, target), level = cpu_level(cpu);
+
+	WRITE_ONCE(stopped_at[cpu], level != LEVEL_OFFLINE && level < top_level());
+	return err;
+}
+
+static int cpu_move_steps(unsigned int cpu, int target)
+{
+	int from = cpu_level(cpu), err;
+
+	assert(mutex_owned(&cpu_hotplug_lock));
+	if (target < from) {
+		trace_event(TR_CPU, current, cpu, TRC_DOWN_BEGIN);
+		err = move_down(cpu, target, true);
+		if (!err && target >= level_of(&stop_point))
+			trace_event(TR_CPU, current, cpu, TRC_STOPPED);
+		if (!err || err == -ETIMEDOUT)
+			return err;
+		move_up(cpu, from, false); /* cancelled: back where it was */
+		if (from >= top_level())
+			clear_bit(cpu, cpumask_bits(&going_down));
+		return op_failed(cpu, err, TRC_DOWN_FAILED);
+	}
+	if (target == from)
+		return 0;
+	trace_event(TR_CPU, current, cpu, TRC_UP_BEGIN);
+	err = move_up(cpu, target, true);
+	if (!err) {
+		trace_event(TR_CPU, current, cpu, target >= top_level() ? TRC_ONLINE : TRC_STOPPED);
+		return 0;
+	}
+	/* Back down where it was (the way back is only down: a stopper that
+	 * cannot be made leaves it half-way). */
+	if (move_down(cpu, from, false) == -ETIMEDOUT)
+		return err;
+	return op_failed(cpu, err, TRC_UP_FAILED);
 }
 
 /* cpu_down() with the hotplug lock held: the checks, the work, the counts. */
@@ -665,17 +818,17 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 	failed_at[cpu] = NULL;
 	op_begin(cpu, false);
 	if (halfway[cpu] == NOT_DEAD)
-		err = finish_down(cpu, true);
+		err = finish_down(cpu, true, LEVEL_OFFLINE);
 	else if (halfway[cpu] == NO_STOPPER)
-		err = cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
-	else if (!cpu_online(cpu))
+		err = cpu_move(cpu, LEVEL_OFFLINE); /* its online steps undone already */
+	else if (cpu_level(cpu) == LEVEL_OFFLINE)
 		err = -EALREADY;
-	else if (num_online_cpus() == 1)
+	else if (cpu_online(cpu) && num_online_cpus() == 1)
 		err = -EBUSY;
 	else if (cpu == 0)
 		err = -EPERM;
 	else
-		err = cpu_down_phases(cpu, RUN_OFFLINE_STEPS);
+		err = cpu_move(cpu, LEVEL_OFFLINE); /* from online or a level it stopped at */
 	op_end(err, t0);
 	if (err) {
 		stats.nr_down_failed++;
@@ -692,41 +845,6 @@ static int cpu_down_locked(unsigned int cpu, u64 t0)
 
 /* ---- coming up ---------------------------------------------------------- */
 
-static int cpu_up_phases(unsigned int cpu)
-{
-	trace_event(TR_CPU, current, cpu, TRC_UP_BEGIN);
-	int err = phase_up(CPUHP_PREPARE, cpu, NULL, true);
-
-	if (err)
-		return op_failed(cpu, err, TRC_UP_FAILED);
-	err = step_call(&bringup_point, cpu, CPUHP_UP, true);
-	kstack_reclaim(); /* online and flushed, or not started: none held for it */
-	if (err) {
-		pr_warn("cpu%u: did not start (%d)\n", cpu, err);
-		phase_down(CPUHP_PREPARE, cpu, false);
-		return op_failed(cpu, err, TRC_UP_FAILED);
-	}
-	step_passed(&stop_point, cpu, CPUHP_UP); /* nothing to run that way */
-	err = phase_up(CPUHP_ONLINE, cpu, NULL, true);
-	if (err) {
-		/* Online but not usable: take it back down. */
-		cpu_down_phases(cpu, SKIP_OFFLINE_STEPS);
-		return op_failed(cpu, err, TRC_UP_FAILED);
-	}
-	/* Active last, as Linux's CPUHP_AP_ACTIVE: the online steps ran on a
-	 * CPU that takes no new work yet, their per-CPU threads on it already
-	 * (cpus_usable(), kernel/sched_internal.h). */
-	err = step_call(&active_point, cpu, CPUHP_UP, true);
-	if (err) {
-		/* Online, its online steps done, not active: back down. */
-		pr_warn("cpu%u: sched:active startup failed (%d): taking it back down\n", cpu, err);
-		cpu_down_phases(cpu, UNDO_OFFLINE_STEPS);
-		return op_failed(cpu, err, TRC_UP_FAILED);
-	}
-	trace_event(TR_CPU, current, cpu, TRC_ONLINE);
-	return 0;
-}
-
 /* cpu_up() with the hotplug lock held. */
 static int cpu_up_locked(unsigned int cpu, u64 t0)
 {
@@ -738,7 +856,9 @@ static int cpu_up_locked(unsigned int cpu, u64 t0)
 		return err;
 	failed_at[cpu] = NULL;
 	op_begin(cpu, true);
-	err = halfway[cpu] != WHOLE ? -EBUSY : cpu_online(cpu) ? -EALREADY : cpu_up_phases(cpu);
+	err = halfway[cpu] != WHOLE	    ? -EBUSY :
+	      cpu_level(cpu) >= top_level() ? -EALREADY :
+					      cpu_move(cpu, top_level());
 	op_end(err, t0);
 
 	if (err) {
@@ -758,7 +878,7 @@ static int cpu_hot_add_locked(unsigned int cpu, u64 t0)
 	assert(mutex_owned(&cpu_hotplug_lock));
 	set_bit(cpu, cpumask_bits(&cpu_present_mask)); /* read freely: atomically */
 	/* Online already (the host told us twice): nothing to do, no count. */
-	return cpu_online(cpu) && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
+	return cpu_level(cpu) >= top_level() && halfway[cpu] == WHOLE ? 0 : cpu_up_locked(cpu, t0);
 }
 
 /* cpu_hot_remove() with the hotplug lock held. */
@@ -771,7 +891,7 @@ static int cpu_hot_remove_locked(unsigned int cpu, u64 t0)
 		err = -EPERM; /* asked before anything else: it never goes */
 	else if (!cpumask_test_cpu(cpu, &cpu_present_mask))
 		err = -ENODEV;
-	else if (cpu_online(cpu) || halfway[cpu] != WHOLE)
+	else if (cpu_level(cpu) != LEVEL_OFFLINE || halfway[cpu] != WHOLE)
 		err = cpu_down_locked(cpu, t0);
 	else
 		err = 0; /* offline already: nothing runs there */
@@ -805,7 +925,13 @@ static int quick_refusal(unsigned int cpu, bool want_online)
 {
 	int err = check_cpu_number(cpu);
 
-	if (!err && cpu_online(cpu) == want_online && READ_ONCE(halfway[cpu]) == WHOLE)
+	/* A glance, the locked path decides: active is all the way up;
+	 * offline and not stopped at a level between (cpuhp_target()) is
+	 * all the way down. */
+	if (err || READ_ONCE(halfway[cpu]) != WHOLE)
+		return err;
+	if (want_online ? cpumask_test_cpu(cpu, &cpu_active_mask) :
+			  !cpu_online(cpu) && !READ_ONCE(stopped_at[cpu]))
 		err = -EALREADY;
 	return err;
 }
@@ -1016,6 +1142,115 @@ int cpuhp_fail_step(unsigned int cpu, const char *name, unsigned int dirs, int e
 	err = fail_step_locked(cpu, name, dirs, err, why);
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
+}
+
+/* The step at level n, or NULL (offline, or none). H held. */
+static const struct cpuhp_step *level_step(int n)
+{
+	const struct cpuhp_step *st;
+
+	list_for_each_entry(st, &phases[CPUHP_PREPARE], node)
+		if (n-- == 0)
+			return st;
+	if (n-- == 0)
+		return &bringup_point;
+	if (n-- == 0)
+		return &stop_point;
+	list_for_each_entry(st, &phases[CPUHP_ONLINE], node)
+		if (n-- == 0)
+			return st;
+	return n == 0 ? &active_point : NULL;
+}
+
+/* cpuhp_target() with H held: what it refuses, then the move. */
+static int target_locked(unsigned int cpu, const char *name, const char **why, u64 t0)
+{
+	const struct cpuhp_step *st = NULL;
+	int target, from, err;
+
+	assert(mutex_owned(&cpu_hotplug_lock));
+	if (!strcmp(name, "offline")) {
+		target = LEVEL_OFFLINE;
+	} else if (!strcmp(name, "online")) {
+		target = top_level();
+	} else {
+		st = find_step(name);
+		if (!st) {
+			*why = "no step of that name (`hotplug states` lists them)";
+			return -ENOENT;
+		}
+		target = level_of(st);
+		if (target < LEVEL_OFFLINE || st == &bringup_point) {
+			*why = "the CPU runs its starting and dying steps as one with its start "
+			       "and "
+			       "stop: stop at cpu:stop (started) or at a prepare step (stopped)";
+			return -EPERM;
+		}
+	}
+	if (halfway[cpu] != WHOLE) {
+		*why = "an operation left it half-way earlier: take it offline to finish that";
+		return -EBUSY;
+	}
+	if (cpu == 0 && target < top_level()) {
+		*why = "the boot CPU stays online";
+		return -EPERM;
+	}
+	from = cpu_level(cpu);
+	if (target < top_level() && from >= top_level() && cpumask_weight(&cpu_active_mask) == 1) {
+		*why = "it is the last active CPU";
+		return -EBUSY;
+	}
+	if (target < level_of(&stop_point) && cpu_online(cpu) && num_online_cpus() == 1) {
+		*why = "it is the last online CPU";
+		return -EBUSY;
+	}
+	failed_at[cpu] = NULL;
+	op_begin(cpu, target > from);
+	err = cpu_move(cpu, target);
+	op_end(err, t0);
+	if (err) {
+		*why = "a step failed on the way: it was moved back where it was";
+		if (target > from)
+			stats.nr_up_failed++;
+		else
+			stats.nr_down_failed++;
+	}
+	return err;
+}
+
+int cpuhp_target(unsigned int cpu, const char *name, const char **why)
+{
+	u64 t0 = ktime_get_ns();
+	const char *unused;
+	int err = check_cpu_number(cpu);
+
+	if (!why)
+		why = &unused;
+	*why = err == -EINVAL ? "not a possible CPU" : err ? "not present" : NULL;
+	if (err)
+		return err;
+	might_sleep();
+	mutex_lock(&cpu_hotplug_lock);
+	err = target_locked(cpu, name, why, t0);
+	mutex_unlock(&cpu_hotplug_lock);
+	return err;
+}
+
+const char *cpuhp_cpu_level(unsigned int cpu)
+{
+	const char *name = "offline";
+
+	if (!cpu_possible(cpu))
+		return NULL;
+	mutex_lock(&cpu_hotplug_lock);
+	int level = cpu_level(cpu);
+
+	if (level >= top_level())
+		name = "online";
+	else if (level > LEVEL_OFFLINE)
+		name = level_step(level)->name;
+	mutex_unlock(&cpu_hotplug_lock);
+	return name;
 }
 
 const char *cpuhp_failed_step(unsigned int cpu)

@@ -216,6 +216,27 @@ const char *cpuhp_fail_pending(unsigned int cpu, unsigned int *dirs, int *err);
  * was refused before any: the errors of the list at the top). Sleeps. */
 const char *cpuhp_failed_step(unsigned int cpu);
 
+/*
+ * Stopping at a step (Linux's cpuhp "target" file): take cpu down, or bring
+ * it up, to the level of the step named name ("offline" and "online": the
+ * two ends) and leave it there; cpu_down(), cpu_up() or another target go
+ * on from there, either way. A failure on the way moves it back to where
+ * it was, as for cpu_down()/cpu_up(). The levels (`hotplug states`, in
+ * order): each prepare step (the CPU stopped, its prepare steps up to that
+ * one done), cpu:stop (started, online, taking interrupts, not active, no
+ * online step done: its pools with the trustee), each online step (online,
+ * not active, the online steps up to it done), sched:active (= online).
+ * What a CPU stopped between promises: docs/hotplug.md. 0 (there already
+ * too), or -EINVAL (not a possible CPU) or -ENODEV (not present), -ENOENT
+ * (no such step), -EPERM with why (a starting step or cpu:bringup, which
+ * the CPU runs as one with its start and stop; the boot CPU below online),
+ * -EBUSY with why (left half-way: cpu_down() finishes it; the last active
+ * or online CPU), or a step's error (the move undone). Sleeps.
+ * cpuhp_cpu_level(): the step cpu stands at, "offline" or "online".
+ */
+int cpuhp_target(unsigned int cpu, const char *name, const char **why);
+const char *cpuhp_cpu_level(unsigned int cpu);
+
 /* Where the last cpu_down() and the last cpu_up() that ran their steps
  * spent their time: each step in the order it ran (a rollback's too), with
  * its direction, result and duration, and the wait that is no step

@@ -54,6 +54,7 @@ enum trace_cpu_phase {
 	TRC_ONLINE,
 	TRC_DOWN_FAILED, /* cpu_down() failed in a step: the offline was undone */
 	TRC_UP_FAILED,	 /* cpu_up() failed in a step: the CPU is back down */
+	TRC_STOPPED,	 /* a move to a level between (cpuhp_target()) got there */
 	TRC_NR_PHASES
 };
 

@@ -50,10 +50,11 @@ import sys
 
 LINE = re.compile(r"^T (\d+) (\d+) (\w+) (\d+) (\S+) ([0-9a-f]+) ([0-9a-f]+) (\S+)")
 CPU_PHASES = ["down-begin", "dying", "dead", "up-begin", "starting", "online", "down-failed",
-              "up-failed"]
+              "up-failed", "stopped"]
 # Which CPU phases end an operation (kernel/trace.h): the kind they end and
 # whether it succeeded.
-OP_ENDS = {2: ("cpu_down", True), 6: ("cpu_down", False), 5: ("cpu_up", True), 7: ("cpu_up", False)}
+OP_ENDS = {2: ("cpu_down", True), 6: ("cpu_down", False), 5: ("cpu_up", True), 7: ("cpu_up", False),
+           8: (None, True)}  # stopped at a level between: ends the innermost operation
 OP_BEGINS = {0: "cpu_down", 3: "cpu_up"}
 TRUSTEE = ["none", "in-charge", "done"]
 
@@ -208,10 +209,13 @@ def hotplug_steps(events, out, us):
                 stack.append((OP_BEGINS[e["b"]], e["ns"], None))
             elif e["b"] in OP_ENDS:
                 kind, ok = OP_ENDS[e["b"]]
-                i = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == kind), None)
+                i = next((i for i in range(len(stack) - 1, -1, -1)
+                          if stack[i][0] == kind or (kind is None and stack[i][0] != "step")), None)
                 if i is not None:  # (an end without its begin: a finished half-way offline)
+                    kind = stack[i][0]
                     close(e["a"], i, e["ns"], "%s cpu%d" % (kind, e["a"]),
-                          {"result": "done" if ok else "failed, undone"})
+                          {"result": "stopped at a step" if e["b"] == 8 else
+                           "done" if ok else "failed, undone"})
         elif e["ev"] in ("cpuhp_enter", "cpuhp_exit"):
             cpu, down, err = e["a"] & 0xFFFFFFFF, (e["a"] >> 32) & 1, (e["a"] >> 40) & 0xFFF
             name = "%s %s" % (func_name(e["sym"]), "down" if down else "up")

@@ -447,6 +447,12 @@ static int cmd_hotplug(int argc, char **argv)
 		    "reverse; * may be failed that way):\n");
 		out("  %-22s %-8s %-26s %-26s %s\n", "STEP", "PHASE", "UP", "DOWN", "DONE FOR");
 		cpuhp_for_each_step(states_one, NULL);
+		for_each_possible_cpu(cpu) {
+			const char *level = cpuhp_cpu_level(cpu);
+
+			if (strcmp(level, "online") && strcmp(level, "offline"))
+				out("cpu%u is stopped at %s (hotplug target)\n", cpu, level);
+		}
 		last_op_lines(false);
 		last_op_lines(true);
 		for_each_possible_cpu(cpu) {
@@ -464,8 +470,27 @@ static int cmd_hotplug(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "fail") && argc >= 4)
 		return hotplug_fail(argc, argv);
+	if (!strcmp(argv[1], "target") && argc == 4) {
+		unsigned int cpu;
+		const char *why = NULL;
+
+		if (arg_cpu(argv[2], &cpu))
+			return -EINVAL;
+		u64 t0 = ktime_get_ns();
+		int err = cpuhp_target(cpu, argv[3], &why);
+
+		if (err)
+			out("hotplug target: cpu%u to %s refused or failed (%s): %s\n", cpu,
+			    argv[3], errno_name(err), why ?: "");
+		else
+			out("cpu%u is at %s: %s, %s (%lu us)\n", cpu, cpuhp_cpu_level(cpu),
+			    cpu_online(cpu) ? "online" : "offline",
+			    cpumask_test_cpu(cpu, &cpu_active_mask) ? "active" : "not active",
+			    (u64)((ktime_get_ns() - t0) / 1000));
+		return err;
+	}
 	out("shell: usage: hotplug states | hotplug fail CPU STEP [up|down|any] [ERRNO] | hotplug "
-	    "fail CPU off\n");
+	    "fail CPU off | hotplug target CPU STEP|offline|online\n");
 	return -EINVAL;
 }
 
@@ -860,9 +885,12 @@ static const struct shell_cmd commands[] = {
 	{ "cpus", "cpus", "CPUs and their state, hotplug counts", 0, 0, cmd_cpus },
 	{ "offline", "offline CPU", "take a CPU offline (cpu_down)", 1, 1, cmd_offline },
 	{ "online", "online CPU", "bring a CPU online (cpu_up)", 1, 1, cmd_online },
-	{ "hotplug", "hotplug states | hotplug fail CPU STEP|off [up|down|any] [ERRNO]",
+	{ "hotplug",
+	  "hotplug states | hotplug fail CPU STEP|off [up|down|any] [ERRNO] | hotplug target CPU "
+	  "STEP|offline|online",
 	  "the CPU hotplug steps in order (what each does, which CPUs are past it, its last "
-	  "time); or make the next pass of CPU through STEP fail (default either way, EAGAIN)",
+	  "time); make the next pass of CPU through STEP fail (default either way, EAGAIN); or "
+	  "take CPU down or up to STEP and stop there",
 	  1, 5, cmd_hotplug },
 	{ "ps", "ps", "threads: CPU, state, class, affinity, run time, switches, work item", 0, 0,
 	  cmd_ps },

@@ -177,10 +177,19 @@ int workqueue_cpu_online(unsigned int cpu)
 	 * pools (docs/hotplug.md). */
 	for_each_cpu_pool(pool, cpu, i)
 	{
+		/* A pool never handed over (an offline cancelled before the
+		 * CPU's dying steps, a CPU stopped above them: hotplug target)
+		 * still has its workers. Disassociated only by the dying steps,
+		 * under the hotplug lock we hold: no lock needed to look. */
+		if (!READ_ONCE(pool->disassociated)) {
+			bound[n++] = NULL;
+			continue;
+		}
 		bound[n] = worker_new(pool, false);
 		if (!bound[n]) {
 			while (n--)
-				worker_discard(bound[n]);
+				if (bound[n])
+					worker_discard(bound[n]);
 			pr_warn("cpu%u: no bound worker could be created: online refused\n", cpu);
 			return -ENOMEM;
 		}
@@ -191,6 +200,10 @@ int workqueue_cpu_online(unsigned int cpu)
 	{
 		struct worker *worker;
 
+		if (!bound[n]) {
+			n++;
+			continue;
+		}
 		spin_lock_irq(&pool->lock);
 		if (pool->disassociated) {
 			/* Idle workers go while the pool is still disassociated

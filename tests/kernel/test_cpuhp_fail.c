@@ -170,10 +170,11 @@ static void timer_fn(struct timer_list *tm)
 /* After an operation on cpu (done or rolled back): is it whole, online
  * (on) or offline, with every step agreeing and its work and timers
  * running? */
+static void whole_timer(struct ktest *t, unsigned int cpu, bool on, const char *what);
+
 static void whole(struct ktest *t, unsigned int cpu, bool on, const char *what)
 {
 	struct position_check pc = { .t = t, .what = what, .cpu = cpu, .on = on };
-	struct timer_list tm;
 
 	if (cpu_online(cpu) != on)
 		ktest_fail(t, __FILE__, __LINE__, "%s: cpu%u is %s, expected %s", what, cpu,
@@ -193,7 +194,15 @@ static void whole(struct ktest *t, unsigned int cpu, bool on, const char *what)
 	}
 	cpuhp_for_each_step(position_is_right, &pc);
 	ktest_item_for_cpu_runs(t, cpu, on);
-	/* A timer armed for it fires: there, or where its timers went. */
+	whole_timer(t, cpu, on, what);
+}
+
+/* A timer armed for cpu fires: there if it is online, else where its
+ * timers went. */
+static void whole_timer(struct ktest *t, unsigned int cpu, bool on, const char *what)
+{
+	struct timer_list tm;
+
 	init_completion(&timer_fired);
 	timer_fired_on = NR_CPUS;
 	timer_setup(&tm, timer_fn);
@@ -588,10 +597,170 @@ static void the_last_operations_say_where_their_time_went(struct ktest *t)
 	whole(t, cpu, true, "after the records");
 }
 
+/* ---- stopping at a step (cpuhp_target()) ----------------------------------- */
+
+static bool done_for(const struct cpuhp_step *st, unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, &st->up_cpus);
+}
+
+static unsigned int level_index(const struct cpuhp_step_info **lv, unsigned int n, const char *name)
+{
+	unsigned int k = 0;
+
+	while (k < n && strcmp(lv[k]->step->name, name))
+		k++;
+	return k;
+}
+
+/* The witnesses at level k of lv: each ran up once more than down if its
+ * level is at or below k (the starting one: if the CPU is online), else as
+ * often. */
+static void whole_witnesses(struct ktest *t, unsigned int cpu, const struct cpuhp_step_info **lv,
+			    unsigned int k, const char *what)
+{
+	unsigned int stop = 0;
+
+	while (strcmp(lv[stop]->step->name, "cpu:stop"))
+		stop++;
+	for (unsigned int i = 0; i < wit_registered; i++) {
+		int ups = atomic_read(&wit_ups[i]), downs = atomic_read(&wit_downs[i]);
+		bool in = witnesses[i].phase == CPUHP_STARTING ?
+				  k >= stop :
+				  level_index(lv, k + 1, witnesses[i].name) <= k;
+
+		if (ups - downs != (in ? 1 : 0))
+			ktest_fail(t, __FILE__, __LINE__, "%s at %s: %s ran up %d times, down %d",
+				   what, lv[k]->step->name, witnesses[i].name, ups, downs);
+	}
+}
+
+/* The levels a CPU may stop at, in order, from the listing: every step but
+ * the starting ones and cpu:bringup. */
+static unsigned int levels(const struct step_list *l, const struct cpuhp_step_info **out)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < l->n; i++)
+		if (strcmp(l->info[i].phase, "starting") &&
+		    strcmp(l->info[i].step->name, "cpu:bringup"))
+			out[n++] = &l->info[i];
+	return n;
+}
+
+/* cpu stopped at level k of lv, come down to it (down) or up: every step
+ * up to it done, none after; the masks as the level promises; work queued
+ * for it and a timer armed for it run (there if its pools are bound,
+ * elsewhere if not: they are handed to the trustee by a dying step, and
+ * taken back by workqueue:online, so an online CPU come down below that
+ * step still has them). */
+static void stopped_at(struct ktest *t, unsigned int cpu, const struct cpuhp_step_info **lv,
+		       unsigned int n, unsigned int k, const struct step_list *l, bool down)
+{
+	char what[80];
+	bool online = false, bound = false;
+
+	scnprintf(what, sizeof(what), "stopped at %s", lv[k]->step->name);
+	KT_EXPECT_STREQ(t, cpuhp_cpu_level(cpu), k == n - 1 ? "online" : lv[k]->step->name);
+	for (unsigned int i = 0; i < n; i++) {
+		if (done_for(lv[i]->step, cpu) != (i <= k))
+			ktest_fail(t, __FILE__, __LINE__, "%s: %s is %s for cpu%u", what,
+				   lv[i]->step->name, i <= k ? "not done" : "done", cpu);
+		if (i <= k && !strcmp(lv[i]->step->name, "cpu:stop"))
+			online = true;
+		if (i <= k && !strcmp(lv[i]->step->name, "workqueue:online"))
+			bound = true;
+	}
+	for (unsigned int i = 0; i < l->n; i++) /* the starting steps go with the start */
+		if (!strcmp(l->info[i].phase, "starting") &&
+		    done_for(l->info[i].step, cpu) != online)
+			ktest_fail(t, __FILE__, __LINE__, "%s: starting step %s is %s", what,
+				   l->info[i].step->name, online ? "not done" : "done");
+	if (cpu_online(cpu) != online || cpumask_test_cpu(cpu, &cpu_active_mask) != (k == n - 1))
+		ktest_fail(t, __FILE__, __LINE__, "%s: cpu%u online %d active %d", what, cpu,
+			   cpu_online(cpu), cpumask_test_cpu(cpu, &cpu_active_mask));
+	ktest_item_for_cpu_runs(t, cpu, bound || (down && online));
+	whole_timer(t, cpu, online, what);
+}
+
+/* From online, stop at every level going down, each time coming back up;
+ * then from offline at every level going up, each time going back down;
+ * then cpu_up and cpu_down from a level between. Each stop is a state the
+ * kernel lives with: checked by stopped_at(). */
+static void a_cpu_stops_at_every_level_either_way(struct ktest *t)
+{
+	static struct step_list l;
+	static const struct cpuhp_step_info *lv[MAX_STEPS];
+	unsigned int cpu = ktest_last_online_cpu(), n;
+	const char *why;
+
+	if (!ktest_need_cpus(t, 2) || !witnesses_add(t, cpu, NR_STAYING))
+		return;
+	l.n = 0;
+	cpuhp_for_each_step(collect, &l);
+	n = levels(&l, lv);
+	for (unsigned int k = n - 1; k-- > 0;) {
+		if (!op_ok(t, cpuhp_target(cpu, lv[k]->step->name, &why), "cpuhp_target", cpu))
+			goto out;
+		stopped_at(t, cpu, lv, n, k, &l, true);
+		whole_witnesses(t, cpu, lv, k, "stopped going down");
+		if (!op_ok(t, cpuhp_target(cpu, "online", &why), "cpuhp_target online", cpu))
+			goto out;
+		whole(t, cpu, true, "back online");
+	}
+	if (!op_ok(t, cpu_down(cpu), "cpu_down", cpu))
+		goto out;
+	for (unsigned int k = 0; k + 1 < n; k++) {
+		if (!op_ok(t, cpuhp_target(cpu, lv[k]->step->name, &why), "cpuhp_target", cpu))
+			goto out;
+		stopped_at(t, cpu, lv, n, k, &l, false);
+		whole_witnesses(t, cpu, lv, k, "stopped going up");
+		if (!op_ok(t, cpuhp_target(cpu, "offline", &why), "cpuhp_target offline", cpu))
+			goto out;
+		whole(t, cpu, false, "back offline");
+	}
+	/* cpu_up and cpu_down go on from a level between. */
+	KT_EXPECT_EQ(t, cpuhp_target(cpu, "workqueue:online", &why), 0);
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	whole(t, cpu, true, "cpu_up from workqueue:online");
+	KT_EXPECT_EQ(t, cpuhp_target(cpu, "cpu:stop", &why), 0);
+	KT_EXPECT_EQ(t, cpu_down(cpu), 0);
+	whole(t, cpu, false, "cpu_down from cpu:stop");
+	KT_EXPECT_EQ(t, cpu_up(cpu), 0);
+	/* Refusals, with reasons. */
+	KT_EXPECT_EQ(t, cpuhp_target(cpu, "workqueue:dying", &why), -EPERM);
+	KT_EXPECT_TRUE(t, why && strstr(why, "starting and dying"));
+	KT_EXPECT_EQ(t, cpuhp_target(cpu, "cpu:bringup", &why), -EPERM);
+	KT_EXPECT_EQ(t, cpuhp_target(cpu, "no:such", &why), -ENOENT);
+	KT_EXPECT_EQ(t, cpuhp_target(0, "cpu:stop", &why), -EPERM);
+	KT_EXPECT_TRUE(t, why && strstr(why, "boot CPU"));
+	KT_EXPECT_EQ(t, cpuhp_target(NR_CPUS, "online", &why), -EINVAL);
+	/* A failure on the way: back where it started. */
+	KT_EXPECT_EQ(t, cpuhp_target(cpu, "workqueue:online", &why), 0);
+	KT_EXPECT_EQ(t,
+		     cpuhp_fail_step(cpu, "test:w-online-first", CPUHP_DIR_BIT(CPUHP_DOWN), -EIO,
+				     NULL),
+		     0);
+	KT_EXPECT_EQ(t, cpuhp_target(cpu, "offline", &why), -EIO);
+	stopped_at(t, cpu, lv, n, level_index(lv, n, "workqueue:online"), &l, true);
+	/* The host takes a stopped CPU away: the offline completes first. */
+	KT_EXPECT_EQ(t, cpu_hot_remove(cpu), 0);
+	KT_EXPECT_FALSE(t, cpumask_test_cpu(cpu, &cpu_present_mask));
+	KT_EXPECT_STREQ(t, cpuhp_cpu_level(cpu), "offline");
+	KT_EXPECT_EQ(t, cpu_hot_add(cpu), 0);
+	whole(t, cpu, true, "removed while stopped, added back");
+out:
+	cpuhp_fail_step(cpu, NULL, 0, 0, NULL);
+	cpuhp_target(cpu, "online", &why);
+	whole(t, cpu, true, "at the end");
+	witnesses_remove(NR_STAYING);
+}
+
 KTEST_SUITE(cpuhp_fail, KTEST_CASE(refusals_say_why), KTEST_CASE(every_step_fails_each_way_it_may),
 	    KTEST_CASE(a_stopper_failing_in_a_rollback_is_tried_again),
 	    KTEST_CASE(a_step_set_up_runs_for_the_cpus_already_up),
-	    KTEST_CASE(the_last_operations_say_where_their_time_went));
+	    KTEST_CASE(the_last_operations_say_where_their_time_went),
+	    KTEST_CASE(a_cpu_stops_at_every_level_either_way));
 
 /* Booted with cpuhp_fail=3,workqueue:online,down,EBUSY (tests/harness). */
 static void the_command_line_fails_a_step(struct ktest *t)

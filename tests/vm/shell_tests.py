@@ -144,6 +144,12 @@ SESSION = [
      r" +sched:active +down +\d+ us +on cpu\d\r?\n"
      r" +workqueue:online +down +\d+ us +on cpu\d +failed -EBUSY\r?\n"
      r" +sched:active +up +\d+ us"),
+    ("hotplug target stops a CPU at a step", "hotplug target 3 workqueue:online",
+     r"cpu3 is at workqueue:online: online, not active"),
+    ("hotplug states shows it stopped", "hotplug states", r"cpu3 is stopped at workqueue:online"),
+    ("hotplug target refuses a dying step", "hotplug target 3 workqueue:dying",
+     r"refused or failed \(-EPERM\): the CPU runs its starting and dying steps as one"),
+    ("hotplug target goes on up", "hotplug target 3 online", r"cpu3 is at online: online, active"),
     ("hotplug fail off clears a request", "hotplug fail 3 cpu:bringup up",
      r"cpu3: the next pass through cpu:bringup \(up\) fails with -EAGAIN"),
     ("", "hotplug fail 3 off", r"cpu3: no step fails on request"),
