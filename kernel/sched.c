@@ -341,8 +341,7 @@ bool wake_up_thread(struct thread *t)
 			rq = place_and_activate(rq, t);
 		}
 	}
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
+	unlock_thread_rq(t, rq, flags);
 	return woke;
 }
 
@@ -798,14 +797,12 @@ static void migrate_away(struct thread *t)
 
 	if (WARN_ONCE(!t->migrate || t->on_rq, "migrate_away(%s): not waiting for migration",
 		      t->name)) {
-		spin_unlock_no_resched(&rq->lock);
-		spin_unlock_irqrestore(&t->pi_lock, flags);
+		unlock_thread_rq(t, rq, flags);
 		return;
 	}
 	t->migrate = false;
 	rq = place_and_activate(rq, t);
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
+	unlock_thread_rq(t, rq, flags);
 }
 
 /* ---- hooks -------------------------------------------------------------- */
@@ -1128,8 +1125,10 @@ void sched_cpu_dying(unsigned int cpu)
 			continue;
 		}
 		move_queued(rq, dst, t);
-		spin_unlock_no_resched(&dst->lock);
+		/* pi_lock first: once dst->lock goes, t may run there, exit and
+		 * be freed (unlock_thread_rq()). */
 		spin_unlock_no_resched(&t->pi_lock);
+		spin_unlock_no_resched(&dst->lock);
 		spin_unlock_no_resched(&rq->lock);
 	}
 }

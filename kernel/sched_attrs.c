@@ -33,8 +33,7 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	/* Again under the locks: a CPU may have gone inactive meanwhile. Where
 	 * to move it: an active CPU of the mask, or its one online CPU. */
 	if (!cpus_usable(mask)) {
-		spin_unlock_no_resched(&rq->lock);
-		spin_unlock_irqrestore(&t->pi_lock, flags);
+		unlock_thread_rq(t, rq, flags);
 		return -EINVAL;
 	}
 
@@ -50,8 +49,7 @@ int set_cpus_allowed(struct thread *t, const struct cpumask *mask)
 	} else if (rq->curr == t && !cpumask_test_cpu(rq->cpu, mask)) {
 		resched_cpu_locked(rq);
 	}
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
+	unlock_thread_rq(t, rq, flags);
 	/* Current on a CPU it may not use: move it before returning. Test the
 	 * mask in force, not ours: another set_cpus_allowed (CPU hotplug) may
 	 * have replaced it meanwhile, and we would wait for a CPU forever. */
@@ -115,8 +113,7 @@ void sched_describe_thread(struct thread *t, struct thread_desc *d)
 	d->nr_running = rq_nr_running(rq);
 	d->nvcsw = t->stats.nvcsw;
 	d->nivcsw = t->stats.nivcsw;
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
+	unlock_thread_rq(t, rq, flags);
 }
 
 unsigned int sched_thread_backtrace(struct thread *t, u64 *ips, unsigned int max)
@@ -132,8 +129,7 @@ unsigned int sched_thread_backtrace(struct thread *t, u64 *ips, unsigned int max
 		ips[n++] = frame[6];
 		n += save_backtrace(frame[5], ips + 1, max - 1);
 	}
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
+	unlock_thread_rq(t, rq, flags);
 	return n;
 }
 
@@ -153,8 +149,7 @@ int sched_set_nice(struct thread *t, int nice)
 	update_curr(rq);
 	sched_set_weight(t, nice);
 	update_slice_end(rq); /* a new weight moves the vruntime lead's deadline */
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
+	unlock_thread_rq(t, rq, flags);
 	return 0;
 }
 
@@ -177,8 +172,7 @@ static int set_policy(struct thread *t, enum sched_class policy, unsigned int pr
 	} else {
 		update_slice_end(rq); /* t may be the current thread */
 	}
-	spin_unlock_no_resched(&rq->lock);
-	spin_unlock_irqrestore(&t->pi_lock, flags);
+	unlock_thread_rq(t, rq, flags);
 	preempt_check_resched();
 	return 0;
 }

@@ -174,6 +174,22 @@ static inline struct rq *lock_thread_rq(struct thread *t)
 	}
 }
 
+/* Let go of t's run queue's lock and t's pi_lock, taken by
+ * spin_lock_irqsave(&t->pi_lock, ...) and lock_thread_rq(): pi_lock first.
+ * Once the run queue's lock goes, t may run, exit and be freed (a dead
+ * thread is reaped by the next thread creation, with no grace period), and
+ * its pi_lock with it: a release after that wrote freed memory (found by
+ * the walk torture: a stopper's release of a freed thread's pi_lock, after
+ * sched_cpu_dying() had queued it on a live CPU). Nothing of t may be
+ * touched after this. */
+static inline void unlock_thread_rq(struct thread *t, struct rq *rq, unsigned long flags)
+{
+	spin_unlock_no_resched(&t->pi_lock);
+	spin_unlock_no_resched(&rq->lock);
+	local_irq_restore(flags);
+	preempt_check_resched();
+}
+
 /* sched_attrs.c, for sched.c's sched_thread_init(): t's nice level and the
  * weight it gives (t not yet started, or its run queue's lock held). */
 void sched_set_weight(struct thread *t, int nice);
