@@ -61,7 +61,8 @@ PARAM_BOOL(torture_fail_steps, torture_fail_steps,
 static bool torture_walk_steps;
 PARAM_BOOL(torture_walk_steps, torture_walk_steps,
 	   "CPU-hotplug torture: every other hotplug call fails on request at a step, each step "
-	   "that may fail in turn, both ways (`hotplug states`)");
+	   "that may fail in turn, both ways; of the others, every other stops at a level first, "
+	   "each in turn (`hotplug states`)");
 static bool torture_attrs;
 PARAM_BOOL(torture_attrs, torture_attrs,
 	   "CPU-hotplug torture: change the unbound and bound workqueues' attributes meanwhile");

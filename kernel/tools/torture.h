@@ -78,6 +78,10 @@
  *     step (cpuhp_failed_step()), using the request up, and leaves the CPU
  *     as before (above); once the turns have gone round, every step has
  *     failed a call each way it may (the summary counts them per step);
+ *     of the other calls, every other first stops the CPU at a level
+ *     between (cpuhp_target()), each in turn, checks it is there and not
+ *     active, and the call goes on from there: every level is stopped at
+ *     coming down and going up;
  *   - after a cancel_work_sync / cancel_delayed_work_sync (or a flush) of
  *     an item only its thread touches: it is not pending, not running,
  *     every queueing ran or was cancelled, and it does not run again until

@@ -310,6 +310,15 @@ static void check_walk(void)
 		torture_violation("walk: no step may fail");
 	for (unsigned int i = 0; i < torture_run.nr_walk; i++)
 		per_dir[torture_run.walk[i].dir]++;
+	for (unsigned int i = 0; i < torture_run.nr_stops; i++)
+		for (int d = 0; d < CPUHP_NR_DIRS; d++)
+			if (!torture_run.stops[i].stopped[d] &&
+			    torture_run.stop_calls[d] >= torture_run.nr_stops)
+				torture_violation(
+					"walk: never stopped at %s %s (%lu stops that way)",
+					torture_run.stops[i].name,
+					d == CPUHP_UP ? "going up" : "coming down",
+					UL(torture_run.stop_calls[d]));
 	for (unsigned int i = 0; i < torture_run.nr_walk; i++) {
 		const struct torture_walk *w = &torture_run.walk[i];
 
@@ -340,6 +349,16 @@ static void print_walk(void)
 		  "each rolled back and checked: %s\n",
 		  torture_run.nr_walk, UL(torture_run.walk_calls[CPUHP_UP]),
 		  UL(torture_run.walk_calls[CPUHP_DOWN]), line);
+	len = 0;
+	for (unsigned int i = 0; i < torture_run.nr_stops; i++)
+		len += scnprintf(line + len, sizeof(line) - len, "%s%s %lu/%lu", i ? ", " : "",
+				 torture_run.stops[i].name,
+				 UL(torture_run.stops[i].stopped[CPUHP_DOWN]),
+				 UL(torture_run.stops[i].stopped[CPUHP_UP]));
+	pr_notice("walk_steps: stopped %lu times coming down and %lu going up, at each level in "
+		  "turn (down/up): %s\n",
+		  UL(torture_run.stop_calls[CPUHP_DOWN]), UL(torture_run.stop_calls[CPUHP_UP]),
+		  line);
 }
 
 static void check_run_exercised(void)

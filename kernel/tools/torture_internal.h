@@ -215,6 +215,15 @@ struct torture_run {
 	unsigned int nr_walk;		       /* I */
 	unsigned int walk_next[CPUHP_NR_DIRS]; /* O: the next to try each way */
 	u64 walk_calls[CPUHP_NR_DIRS];	       /* O: calls asked to fail, each way */
+	/* ... and the levels between offline and online, each stopped at in
+	 * turn before a call that then goes on from there */
+	struct torture_stop {
+		char name[32];		    /* I */
+		u64 stopped[CPUHP_NR_DIRS]; /* O: stops there coming down, going up */
+	} stops[TORTURE_MAX_WALK];
+	unsigned int nr_stops;		       /* I */
+	unsigned int stop_next[CPUHP_NR_DIRS]; /* O */
+	u64 stop_calls[CPUHP_NR_DIRS];	       /* O */
 
 	/* What it counts */
 	struct hp_counts hp;		   /* ST */

@@ -154,6 +154,14 @@ struct cpuhp_step torture_fail_step = {
  * lock held): each step that may fail, each way it may. */
 void torture_walk_add(const struct cpuhp_step_info *info, void *arg)
 {
+	const char *name = info->step->name;
+
+	/* A level to stop at: any step but the starting ones, cpu:bringup
+	 * and sched:active (online itself). */
+	if (strcmp(info->phase, "starting") && strcmp(name, "cpu:bringup") &&
+	    strcmp(name, "sched:active") && torture_run.nr_stops < TORTURE_MAX_WALK)
+		strscpy(torture_run.stops[torture_run.nr_stops++].name, name,
+			sizeof(torture_run.stops[0].name));
 	for (int d = 0; d < CPUHP_NR_DIRS; d++) {
 		struct torture_walk *w = &torture_run.walk[torture_run.nr_walk];
 
@@ -216,6 +224,32 @@ static void walk_check(struct torture_walk *w, unsigned int cpu, int want, int e
 	w->failed++;
 }
 
+/* walk_steps, a call without a failure asked: first stop cpu at the next
+ * level of the walk that way (cpuhp_target()) and check it is there and not
+ * active; the call then goes on from there. The onoff thread. */
+static void walk_stop(unsigned int cpu, enum hotplug_dir dir)
+{
+	enum cpuhp_dir d = dir == BRING_UP ? CPUHP_UP : CPUHP_DOWN;
+	struct torture_stop *st;
+	const char *why = NULL, *at;
+
+	if (!torture_run.nr_stops)
+		return;
+	st = &torture_run.stops[torture_run.stop_next[d]++ % torture_run.nr_stops];
+	torture_run.stop_calls[d]++;
+	int err = cpuhp_target(cpu, st->name, &why);
+
+	at = cpuhp_cpu_level(cpu);
+	if (err || strcmp(at, st->name) || cpumask_test_cpu(cpu, &cpu_active_mask)) {
+		torture_violation("walk: cpu%u stopping at %s %s: %s (%s), it is at %s, active %d",
+				  cpu, st->name, d == CPUHP_UP ? "going up" : "coming down",
+				  errno_name(err), why ?: "", at,
+				  cpumask_test_cpu(cpu, &cpu_active_mask));
+		return;
+	}
+	st->stopped[d]++;
+}
+
 /* A hotplug call of the onoff thread, with a fault injected now and then
  * (the variants): a failing step, or thread creation failing around it. */
 static int hotplug_call(struct prng *r, unsigned int cpu, enum hotplug_dir dir)
@@ -226,6 +260,8 @@ static int hotplug_call(struct prng *r, unsigned int cpu, enum hotplug_dir dir)
 	if (torture_run.params.walk_steps && prng_below(r, 2) == 0 &&
 	    (walk = walk_request(cpu, dir, &may_fail))) {
 		/* (the step asked to fail: may_fail) */
+	} else if (torture_run.params.walk_steps && prng_below(r, 2) == 0) {
+		walk_stop(cpu, dir);
 	} else if (torture_run.params.fail_steps && prng_below(r, 4) == 0) {
 		WRITE_ONCE(step_fail_cpu, cpu);
 		may_fail = -ECANCELED;

@@ -318,7 +318,9 @@ KERNEL_BOOTS = [
                                                 r"cancelled offlines, [1-9]\d* failed onlines"],
          log_check=check_torture_verdict),
     # The walk: every other call fails on request at a step, each step that
-    # may fail in turn, both ways (kernel/hotplug.h, cpuhp_fail_step()).
+    # may fail in turn, both ways (kernel/hotplug.h, cpuhp_fail_step()); of
+    # the others, every other first stops at a level, each in turn
+    # (cpuhp_target()), and goes on from there.
     Boot("hotplug-torture-walk-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
          extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_walk_steps=1",
          timeout=TORTURE_TIMEOUT,
@@ -326,7 +328,10 @@ KERNEL_BOOTS = [
                        r"walk_steps: 6 steps x ways, [1-9]\d* calls failed up and [1-9]\d* down "
                        r"on request, each rolled back and checked: cpu:bringup up [1-9]\d*, "
                        r"cpu:stop down [1-9]\d*, workqueue:online up [1-9]\d*, workqueue:online "
-                       r"down [1-9]\d*, sched:active up [1-9]\d*, sched:active down [1-9]\d*"],
+                       r"down [1-9]\d*, sched:active up [1-9]\d*, sched:active down [1-9]\d*",
+                       r"walk_steps: stopped [1-9]\d* times coming down and [1-9]\d* going up, at "
+                       r"each level in turn \(down/up\): sched:dead [1-9]\d*/[1-9]\d*, cpu:stop "
+                       r"[1-9]\d*/[1-9]\d*, workqueue:online [1-9]\d*/[1-9]\d*"],
          log_check=check_torture_verdict),
     Boot("hotplug-torture-attrs-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
          extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_attrs=1",
