@@ -563,6 +563,40 @@ def _dump_events(sh, m):
     return trace2json, events
 
 
+def lab9_check(sh, m):
+    """Lab 9 as written: cpu2's offline fails at workqueue:online on request;
+    the trace has the failed cpu_down with its three steps, in order, and no
+    dying event; then cpu2 goes and comes back."""
+    results = []
+    sh.run("trace start 8000")
+    sh.run("hotplug fail 2 workqueue:online down EBUSY")
+    out = sh.run("offline 2") or ""
+    results.append(("lab9.the offline fails at the step, undone",
+                    "step workqueue:online failed (-EBUSY); the offline was undone" in out,
+                    out[-300:]))
+    sh.run("trace stop")
+    t2j, events = _dump_events(sh, m)
+    ok, why = False, events
+    if t2j:
+        trace = t2j.to_chrome(events)
+        sl = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["pid"] == 5 and e["tid"] == 2]
+        op = [s for s in sl if s["name"] == "cpu_down cpu2" and s["args"]["result"] != "done"]
+        inside = sorted((s for s in sl if op and s["args"]["depth"] > op[0]["args"]["depth"] and
+                         op[0]["ts"] <= s["ts"] <= op[0]["ts"] + op[0]["dur"]),
+                        key=lambda s: s["ts"])
+        names = [(s["name"], s["args"]["result"]) for s in inside]
+        dying = [e for e in events if e["ev"] == "cpu" and e["a"] == 2 and e["b"] == 1]
+        ok = bool(op) and names == [("active_teardown down", 0),
+                                    ("workqueue_cpu_offline down", -16),
+                                    ("active_startup up", 0)] and not dying
+        why = "failed cpu_down %s, its steps %s, dying events %d" % (bool(op), names, len(dying))
+    results.append(("lab9.the trace has the rollback, in order", ok, why))
+    out = (sh.run("offline 2") or "") + (sh.run("online 2") or "")
+    results.append(("lab9.then cpu2 goes and comes back",
+                    "cpu2 is offline" in out and "cpu2 is online" in out, out[-300:]))
+    return results
+
+
 def interact_labs(m, boot):
     """The automated checks of docs/labs.md, labs 1, 3, 4, 6 and 7 (2 and 5
     are KTAP boots, and 7's main check is), in the style of the xv6 graders."""
@@ -619,6 +653,7 @@ def interact_labs(m, boot):
         why = "dying %s, %d items finished elsewhere after it, %d trustee events" % (
             bool(dying), len(late), len(trustee))
     results.append(("lab4.the trustee's workers finish the offline CPU's items", ok, why))
+    results += lab9_check(sh, m)
     # Lab 6: wake-up latency. The figures are the host's to decide (no
     # timing is asserted); their shape and where the woken thread ran are not.
     out = sh.run("bench wake_same,wake_cross 50", timeout=300) or ""
