@@ -110,7 +110,10 @@ static void op_note(const char *name, enum cpuhp_dir dir, int result, u64 ns)
 static void op_begin(unsigned int cpu, bool up)
 {
 	assert(mutex_owned(&cpu_hotplug_lock));
-	memset(&op_now, 0, sizeof(op_now));
+	/* (the entries are written before they are read: not cleared) */
+	op_now.nr = op_now.nr_dropped = 0;
+	op_now.result = 0;
+	op_now.total_ns = 0;
 	op_now.cpu = cpu;
 	op_now.up = up;
 	op_running = true;
@@ -176,6 +179,8 @@ bool cpus_locked(void)
 	return mutex_owned(&cpu_hotplug_lock);
 }
 
+static void renumber_levels(void);
+
 /* The CPUs past a step just put on its phase's list, where it stands: those
  * the level after it is done for (a starting step goes with cpu:bringup).
  * A step registered without its startup run (cpuhp_add_step()) counts as
@@ -198,6 +203,7 @@ void cpuhp_add_step(struct cpuhp_step *step)
 {
 	mutex_lock(&cpu_hotplug_lock);
 	list_add_tail(&step->node, &phases[step->phase]);
+	renumber_levels();
 	mark_past(step);
 	mutex_unlock(&cpu_hotplug_lock);
 }
@@ -206,6 +212,7 @@ void cpuhp_add_step_first(struct cpuhp_step *step)
 {
 	mutex_lock(&cpu_hotplug_lock);
 	list_add(&step->node, &phases[step->phase]);
+	renumber_levels();
 	mark_past(step);
 	mutex_unlock(&cpu_hotplug_lock);
 }
@@ -214,6 +221,7 @@ void cpuhp_remove_step(struct cpuhp_step *step)
 {
 	mutex_lock(&cpu_hotplug_lock);
 	list_del_init(&step->node);
+	renumber_levels();
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
@@ -302,27 +310,26 @@ static bool done(const struct cpuhp_step *st, unsigned int cpu)
  */
 #define LEVEL_OFFLINE (-1)
 
-static int level_of(const struct cpuhp_step *st)
+/* Number the levels again (st->level): after every change of the lists. */
+static void renumber_levels(void)
 {
-	const struct cpuhp_step *pos;
+	struct cpuhp_step *st;
 	int n = 0;
 
-	list_for_each_entry(pos, &phases[CPUHP_PREPARE], node) {
-		if (pos == st)
-			return n;
-		n++;
-	}
-	if (st == &bringup_point)
-		return n;
-	if (st == &stop_point)
-		return n + 1;
-	n += 2;
-	list_for_each_entry(pos, &phases[CPUHP_ONLINE], node) {
-		if (pos == st)
-			return n;
-		n++;
-	}
-	return st == &active_point ? n : LEVEL_OFFLINE - 1; /* a starting step: none */
+	list_for_each_entry(st, &phases[CPUHP_PREPARE], node)
+		st->level = n++;
+	bringup_point.level = n++;
+	stop_point.level = n++;
+	list_for_each_entry(st, &phases[CPUHP_STARTING], node)
+		st->level = LEVEL_OFFLINE - 1; /* none: they go with the start and stop */
+	list_for_each_entry(st, &phases[CPUHP_ONLINE], node)
+		st->level = n++;
+	active_point.level = n;
+}
+
+static int level_of(const struct cpuhp_step *st)
+{
+	return st->level;
 }
 
 static int top_level(void)
@@ -470,6 +477,7 @@ int cpuhp_setup_step(struct cpuhp_step *step)
 
 	mutex_lock(&cpu_hotplug_lock);
 	list_add_tail(&step->node, &phases[step->phase]);
+	renumber_levels();
 	mark_past(step); /* which CPUs are past it: its startup runs for them */
 	cpumask_copy(&past, &step->up_cpus);
 	cpumask_clear(&step->up_cpus);
@@ -485,6 +493,7 @@ int cpuhp_setup_step(struct cpuhp_step *step)
 			errno_name(err));
 		step_undo_all(step);
 		list_del_init(&step->node);
+		renumber_levels();
 	}
 	mutex_unlock(&cpu_hotplug_lock);
 	return err;
@@ -496,6 +505,7 @@ void cpuhp_teardown_step(struct cpuhp_step *step)
 	mutex_lock(&cpu_hotplug_lock);
 	step_undo_all(step);
 	list_del_init(&step->node);
+	renumber_levels();
 	mutex_unlock(&cpu_hotplug_lock);
 }
 
@@ -1369,6 +1379,7 @@ void cpuhp_init(void)
 		INIT_LIST_HEAD(&phases[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_steps); i++)
 		list_add_tail(&builtin_steps[i].node, &phases[builtin_steps[i].phase]);
+	renumber_levels();
 }
 
 void cpuhp_boot_done(void)

@@ -126,6 +126,7 @@ struct cpuhp_step {
 	u64 nr_failed[CPUHP_NR_DIRS];	      /* failures, requested ones included */
 	u64 nr_requested[CPUHP_NR_DIRS];      /* failures made on request */
 	struct cpumask up_cpus;		      /* the CPUs it is done for */
+	int level;			      /* its place in the order (hotplug.c) */
 };
 
 int cpu_down(unsigned int cpu);
