@@ -339,6 +339,7 @@ static int top_level(void)
 
 static int cpu_level(unsigned int cpu)
 {
+	assert(mutex_owned(&cpu_hotplug_lock));
 	const struct cpuhp_step *st;
 	int level = LEVEL_OFFLINE, n = 0;
 

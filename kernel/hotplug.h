@@ -126,7 +126,7 @@ struct cpuhp_step {
 	u64 nr_failed[CPUHP_NR_DIRS];	      /* failures, requested ones included */
 	u64 nr_requested[CPUHP_NR_DIRS];      /* failures made on request */
 	struct cpumask up_cpus;		      /* the CPUs it is done for */
-	int level;			      /* its place in the order (hotplug.c) */
+	int level; /* the hotplug lock: its place in the order (hotplug.c) */
 };
 
 int cpu_down(unsigned int cpu);
@@ -157,8 +157,9 @@ int cpu_hot_remove(unsigned int cpu);
 
 /* Register a step (kept in the caller's memory) after those of its phase;
  * cpuhp_remove_step() takes it out. Both take the hotplug lock. Steps
- * registered here do not run for CPUs already online (cpuhp_setup_step()
- * below does). cpuhp_add_step_first()
+ * registered here do not run their startup for CPUs already past their
+ * place (cpuhp_setup_step() below does), but count as done for them, as
+ * Linux's _nocalls variants do: their teardown runs as those CPUs go down. cpuhp_add_step_first()
  * registers it before them instead: its startup runs first and its
  * teardown last (a dying step then runs after every built-in one, the
  * timers' move included: what a CPU does last before it dies). */
