@@ -64,6 +64,7 @@ struct smp_cpu {
 	struct list_head call_queue; /* Q: smp_call_function_single/many() requests */
 	u64 ipis_call;		     /* C: call-function IPIs handled */
 	u64 ipis_resched;	     /* C: reschedule IPIs handled */
+	u64 ipis_bh;		     /* C: BH kick IPIs handled */
 	bool call_halted;	     /* C to write, read by the CPUs it waits for: halted
 					waiting for calls (kernel/smp.c, wait_for_calls()) */
 	u64 call_halts;		     /* C: such halts */
@@ -72,6 +73,19 @@ struct smp_cpu {
 /* kernel/smp.c: set up a CPU's struct smp_cpu (zeroed) when its per-CPU
  * area is made, before the CPU runs (arch/x86_64/percpu.c calls it). */
 void smp_cpu_init(struct smp_cpu *s);
+
+/* kernel/workqueue/bh.c: the CPU's bottom halves (kernel/bottom_half.h). */
+struct bh_cpu {
+	u32 pending;   /* any CPU sets bits (atomic or), this CPU takes them
+			* (atomic exchange): bit n, the CPU's BH pool n has
+			* work for a run (kick_bh_pool()) */
+	void *worker;  /* C: the BH pool's pseudo-worker whose run this CPU is
+			* in (current_worker() in BH context), or NULL */
+	void *stack;   /* C: the stack runs at interrupt exit take (set at
+			* init, or when the CPU first comes up) */
+	u64 runs;      /* C: BH runs begun (irq exit, idle, bh enable) */
+	u64 deferrals; /* C: runs that ended on their budget with work left */
+};
 
 /* kernel/debug/lockdep.c: the lock validator. */
 struct lockdep_cpu {
@@ -82,6 +96,7 @@ struct lockdep_cpu {
 	u64 chain_hits;		    /* C: acquisitions validated by the chain cache */
 	u64 chain_misses;	    /* C: ... and by the graph */
 	struct lockdep_ctx irq_ctx; /* C: the locks held in interrupt context */
+	struct lockdep_ctx bh_ctx;  /* C: the locks held in a BH run */
 };
 
 /* A CPU's area. The arch's fields come first and are the area's own
@@ -95,6 +110,7 @@ struct percpu {
 	struct spin_cpu spin;
 	struct smp_cpu smp;
 	struct lockdep_cpu lockdep;
+	struct bh_cpu bh;
 };
 BUILD_BUG_ON(offsetof(struct percpu, self) != 0);
 

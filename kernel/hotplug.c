@@ -1038,10 +1038,17 @@ static int timers_dying(unsigned int cpu)
  * them, not for the trustee's hand-over; a timer armed for the CPU by a
  * later step goes to an online CPU at once (arm_timer()). */
 static struct cpuhp_step builtin_steps[] = {
+	{ .name = "workqueue:bh",
+	  .phase = CPUHP_PREPARE,
+	  .startup = workqueue_bh_prepare,
+	  .teardown = workqueue_bh_dead },
 	{ .name = "sched:dead", .phase = CPUHP_PREPARE, .teardown = sched_dead },
 	{ .name = "sched:dying", .phase = CPUHP_STARTING, .teardown = sched_dying },
 	{ .name = "irqs:dying", .phase = CPUHP_STARTING, .teardown = arch_cpu_irqs_dying },
-	{ .name = "workqueue:dying", .phase = CPUHP_STARTING, .teardown = workqueue_cpu_dying },
+	{ .name = "workqueue:dying",
+	  .phase = CPUHP_STARTING,
+	  .startup = workqueue_cpu_starting,
+	  .teardown = workqueue_cpu_dying },
 	{ .name = "timers:dying", .phase = CPUHP_STARTING, .teardown = timers_dying },
 	{ .name = "workqueue:online",
 	  .phase = CPUHP_ONLINE,

@@ -5,6 +5,13 @@
  * reschedule was asked for meanwhile. Spinlocks disable preemption while
  * held, so a thread never loses its CPU holding one. A thread must not
  * block with the count above zero (might_sleep() reports it).
+ *
+ * The count has two fields, as on Linux: bits 0-7 count preempt_disable()
+ * (and held spinlocks), bits 8-15 the bottom-half context
+ * (kernel/bottom_half.h): BH_OFFSET while this CPU runs a BH workqueue's
+ * items (a "BH run", kernel/workqueue/bh.c), BH_DISABLE_OFFSET per
+ * local_bh_disable(). Either makes the count non-zero, so that a BH item,
+ * or a thread with BHs off, is atomic for every check below.
  */
 #ifndef KERNEL_PREEMPT_H
 #define KERNEL_PREEMPT_H
@@ -12,12 +19,23 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/cpu_local.h"
 
+#define PREEMPT_MASK	  0x00ffu
+#define BH_OFFSET	  0x0100u /* a BH run is under way on this CPU */
+#define BH_DISABLE_OFFSET 0x0200u /* one local_bh_disable() */
+#define BH_MASK		  0xff00u
+
 extern bool sched_ready;
 void preempt_schedule(void);
 
 static inline int preempt_count(void)
 {
 	return this_cpu_read(sched.preempt_count);
+}
+
+/* This CPU runs a BH run's items (a BH item, or a flush barrier run there). */
+static inline bool in_bh_run(void)
+{
+	return this_cpu_read(sched.preempt_count) & BH_OFFSET;
 }
 
 static inline void preempt_disable(void)

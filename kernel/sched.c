@@ -18,6 +18,7 @@
 #include "kernel/sched.h"
 #include "arch/x86_64/atomic.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/bottom_half.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/deterministic.h"
 #include "kernel/hardirq.h"
@@ -33,6 +34,7 @@
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/trace.h"
+#include "kernel/workqueue.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -506,6 +508,20 @@ static void __schedule(enum sched_mode mode)
 	struct rq *rq = this_rq();
 	struct thread *prev = rq->curr, *next;
 
+	if (unlikely(preempt_count() & BH_OFFSET) && mode == SCHED_VOLUNTARY) {
+		/* A BH item blocks: the thread under it is the one it
+		 * interrupted, and cannot sleep for it. Refused: the item's
+		 * wait loop spins instead (interrupts still come). */
+		struct work_struct *w = current_work();
+
+		WARN_ONCE(1,
+			  "BH item %pS would sleep (thread %s under it): BH items must not "
+			  "block; refused",
+			  w ? w->func : NULL, prev->name);
+		WRITE_ONCE(prev->state, THREAD_RUNNING);
+		local_irq_restore(flags);
+		return;
+	}
 	if (unlikely(preempt_count() != 0) && mode == SCHED_VOLUNTARY) {
 		WARN_ONCE(1, "thread %s schedules with preemption disabled (count %d)", prev->name,
 			  preempt_count());
@@ -1013,6 +1029,11 @@ __noreturn void cpu_idle(void)
 		if (need_resched()) {
 			local_irq_enable();
 			schedule();
+			continue;
+		}
+		if (bh_pending()) { /* e.g. a CPU just started, or work left by a run */
+			bh_idle_run();
+			local_irq_enable();
 			continue;
 		}
 		/* The CPU's next event, exactly (or none): a deadline that

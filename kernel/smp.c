@@ -78,10 +78,18 @@ static void reschedule_interrupt(struct pt_regs *regs)
 	this_cpu_ptr()->smp.ipis_resched++;
 }
 
+/* A BH pool of this CPU has work: the BH run is irq_exit()'s, on the way
+ * out (kernel/hardirq.h). */
+static void bh_kick_interrupt(struct pt_regs *regs)
+{
+	this_cpu_ptr()->smp.ipis_bh++;
+}
+
 void smp_calls_init(void)
 {
 	irq_register_vector(CALL_FUNCTION_VECTOR, call_function_interrupt);
 	irq_register_vector(RESCHEDULE_VECTOR, reschedule_interrupt);
+	irq_register_vector(BH_KICK_VECTOR, bh_kick_interrupt);
 }
 
 /* Queue fn on cpu and send the IPI. r is the waiter's request, or NULL to
@@ -280,6 +288,14 @@ void smp_send_reschedule(unsigned int cpu)
 
 	if (pc && cpu_online(cpu))
 		lapic_send_ipi(pc->apic_id, RESCHEDULE_VECTOR);
+}
+
+void smp_send_bh_kick(unsigned int cpu)
+{
+	struct percpu *pc = per_cpu_ptr(cpu);
+
+	if (pc)
+		lapic_send_ipi(pc->apic_id, BH_KICK_VECTOR);
 }
 
 void smp_show_backtraces(void)

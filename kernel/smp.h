@@ -40,6 +40,9 @@ int smp_call_function_many(const struct cpumask *mask, smp_call_func_t fn, void 
 int on_each_cpu(smp_call_func_t fn, void *info, bool wait);
 void smp_wait_irqs_off_sections(void);
 void smp_send_reschedule(unsigned int cpu);
+/* An interrupt to cpu (this CPU too) whose exit runs its bottom halves
+ * (kernel/workqueue/bh.c): the CPU's BH pool has work. Any context. */
+void smp_send_bh_kick(unsigned int cpu);
 void smp_send_stop(void);
 void smp_show_backtraces(void);
 

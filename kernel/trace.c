@@ -54,6 +54,8 @@ static const char *const type_names[TR_NR_TYPES] = {
 	[TR_WQ_HOG] = "hog",
 	[TR_CPUHP_ENTER] = "cpuhp_enter",
 	[TR_CPUHP_EXIT] = "cpuhp_exit",
+	[TR_BH_RUN] = "bh_run",
+	[TR_BH_RUN_END] = "bh_end",
 };
 
 void __trace_event(enum trace_type type, const struct thread *t, u64 a, u64 b)

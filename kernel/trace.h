@@ -42,6 +42,10 @@ enum trace_type {
 	TR_CPUHP_ENTER,	   /* a hotplug step starts for a CPU: a = TRACE_CPUHP_A(), b = its
 			    * callback (the stopper's function for cpu:stop) */
 	TR_CPUHP_EXIT,	   /* and ends: the same a with its result, the same b */
+	TR_BH_RUN,	   /* a BH pool's run starts on this CPU: t = the thread it interrupts
+			    * (or the continuation's worker), a = pool id, b = 0 at interrupt
+			    * exit/idle/bh enable, 1 the continuation, 2 a drain */
+	TR_BH_RUN_END,	   /* and ends: a = pool id, b = 1 if work was left */
 	TR_NR_TYPES
 };
 

@@ -139,7 +139,11 @@ __attribute__((noinline, noclone)) void __might_sleep(const char *file, int line
 
 	if ((count || irqs_off) && !__atomic_exchange_n(reported, true, __ATOMIC_RELAXED))
 		warn_report(file, line, __builtin_return_address(0),
-			    "sleeping function called from invalid context: preempt_count %d, "
+			    "sleeping function called from invalid context: preempt_count %#x%s, "
 			    "interrupts %s, thread %s",
-			    count, irqs_off ? "off" : "on", current->name);
+			    count,
+			    (count & BH_OFFSET) ? " (a BH item)" :
+			    (count & BH_MASK)	? " (BHs disabled)" :
+						  "",
+			    irqs_off ? "off" : "on", current->name);
 }

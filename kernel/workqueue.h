@@ -171,6 +171,20 @@
  * below.
  *
  * ---------------------------------------------------------------------
+ * Bottom halves: BH pools (bh.c)
+ * ---------------------------------------------------------------------
+ * A WQ_BH workqueue (system_bh_wq, system_bh_highpri_wq) is per-CPU and
+ * threadless: its items run in the BH context of the CPU they are queued
+ * for (kernel/bottom_half.h), at an interrupt's exit or in the idle loop,
+ * in queueing order, one at a time, and must not sleep. Each CPU has a
+ * normal and a high-priority BH pool with one pseudo-worker each; a run
+ * has a budget (10 items per pass, 10 passes, 2 ms) and work left after
+ * it continues in a worker thread, so that threads keep their share. A
+ * dying CPU's BH pools get no trustee: a BH item on a live CPU drains
+ * them, and cpu_down() waits for it; an item queued to an offline CPU's
+ * BH pool runs on the queueing CPU by the same drain (bh.c has it all).
+ *
+ * ---------------------------------------------------------------------
  * Statistics (stats.c)
  * ---------------------------------------------------------------------
  * The figures below (per pool, per workqueue, totals) for tests, `make
@@ -193,11 +207,28 @@
  *     drain_workqueue(wq)
  *   cancel_work(w), cancel_work_sync(w), cancel_delayed_work(dw),
  *     cancel_delayed_work_sync(dw)
+ *   disable_work(w), disable_work_sync(w), enable_work(w),
+ *     enable_and_queue_work(wq, w), and the delayed ones: disable_delayed_work(dw),
+ *     disable_delayed_work_sync(dw), enable_delayed_work(dw)
  *   workqueue_freeze(timeout), workqueue_thaw()  (WQ_FREEZABLE ones)
- *   system_wq, system_highpri_wq, system_long_wq, system_unbound_wq
- * queue_*, mod_delayed_work*, cancel_work and cancel_delayed_work may be
- * called from any context, interrupts included; flush_*, drain, the
- * *_sync cancels, alloc/destroy and attribute changes may sleep.
+ *   system_wq, system_highpri_wq, system_long_wq, system_unbound_wq,
+ *     system_bh_wq, system_bh_highpri_wq
+ * queue_*, mod_delayed_work*, cancel_work, cancel_delayed_work, the
+ * disables that do not wait and the enables may be called from any
+ * context, interrupts included; flush_*, drain, the *_sync cancels and
+ * disables, alloc/destroy and attribute changes may sleep, except that
+ * cancel_*_sync() and disable_*_sync() of an item whose last run was on a
+ * BH pool wait by spinning, and so may be called from atomic context
+ * (not for an item the caller interrupted: that is reported, not waited
+ * for).
+ *
+ * Disabling (Linux 6.10's, for what tasklet_disable() did): disable_work()
+ * cancels the item and counts a disable in its flags word, which only the
+ * owner of PENDING changes; while the count is not zero, queueing it (any
+ * queue_*, mod_delayed_work*) does nothing and returns false. enable_work()
+ * takes one disable back and returns true when none is left;
+ * enable_and_queue_work() then queues it. An enable without a disable is
+ * reported and ignored.
  *
  * CPUs going offline (kernel/hotplug.h, docs/hotplug.md): queue_work_on(cpu)
  * and the delayed *_on calls take any possible CPU, online or not. Work
@@ -265,6 +296,10 @@ typedef void (*work_func_t)(struct work_struct *work);
 #define WORK_NR_COLORS	     15		/* flush colours */
 #define WORK_NO_COLOR	     15		/* flush barriers take part in no flush */
 #define WORK_MAGIC	     0x574f524b /* "WORK": set by INIT_WORK */
+/* The disable count (disable_work()), in flags while the item is not
+ * queued; only the owner of PENDING changes it. */
+#define WORK_DISABLE_SHIFT 16
+#define WORK_DISABLE_MAX   0xffffu
 
 struct pool_workqueue;
 struct worker_pool;
@@ -292,6 +327,7 @@ struct delayed_work {
 
 #define to_delayed_work(w) container_of((w), struct delayed_work, work)
 
+#define WQ_BH		 (1u << 0)  /* BH context: per-CPU, no threads (bh.c) */
 #define WQ_UNBOUND	 (1u << 1)  /* not bound to a CPU: unbound pools */
 #define WQ_FREEZABLE	 (1u << 2)  /* held by workqueue_freeze() */
 #define WQ_MEM_RECLAIM	 (1u << 3)  /* has a rescuer */
@@ -398,6 +434,22 @@ bool cancel_work(struct work_struct *w);
 bool cancel_work_sync(struct work_struct *w);
 bool cancel_delayed_work(struct delayed_work *dw);
 bool cancel_delayed_work_sync(struct delayed_work *dw);
+/* Cancel and disable: true if it was pending. */
+bool disable_work(struct work_struct *w);
+bool disable_work_sync(struct work_struct *w);
+bool disable_delayed_work(struct delayed_work *dw);
+bool disable_delayed_work_sync(struct delayed_work *dw);
+/* One disable less: true if the item is enabled now. */
+bool enable_work(struct work_struct *w);
+bool enable_delayed_work(struct delayed_work *dw);
+/* enable_work(), then queue_work() if that enabled it: true if queued. */
+bool enable_and_queue_work(struct workqueue_struct *wq, struct work_struct *w);
+/* How many disables w has (tests, the shell). Any context. */
+static inline unsigned int work_disable_count(const struct work_struct *w)
+{
+	return (unsigned int)(__atomic_load_n(&w->flags, __ATOMIC_RELAXED) >> WORK_DISABLE_SHIFT) &
+	       WORK_DISABLE_MAX;
+}
 
 /* Hold WQ_FREEZABLE workqueues: new items wait, running ones finish.
  * 0, or -EBUSY if they did not drain within timeout_ns (then thawed) or
@@ -409,6 +461,8 @@ extern struct workqueue_struct *system_wq;
 extern struct workqueue_struct *system_highpri_wq;
 extern struct workqueue_struct *system_long_wq;
 extern struct workqueue_struct *system_unbound_wq;
+extern struct workqueue_struct *system_bh_wq;
+extern struct workqueue_struct *system_bh_highpri_wq;
 
 /* The policies of concurrency management that adapts (docs/workqueue.md),
  * each a command-line parameter of the same name; tests and benchmarks
@@ -433,6 +487,13 @@ void workqueue_init(void);
  * dying CPU, interrupts off); take them back when it is online again. */
 int workqueue_cpu_dying(unsigned int cpu);
 int workqueue_cpu_online(unsigned int cpu);
+/* The BH pools' steps (bh.c): "workqueue:dying"'s startup associates them
+ * on the coming CPU (interrupts off); "workqueue:bh" gives the CPU a BH
+ * stack before it starts and, after its death, drains its BH pools on this
+ * CPU and waits for that (sleeps; the hotplug lock held). */
+int workqueue_cpu_starting(unsigned int cpu);
+int workqueue_bh_prepare(unsigned int cpu);
+int workqueue_bh_dead(unsigned int cpu);
 /* The CPU left cpu_active_mask (hotplug's "offline" step): workqueues with
  * a CPU mask stop sending work there. */
 int workqueue_cpu_offline(unsigned int cpu);

@@ -231,9 +231,9 @@ void x86_interrupt(struct pt_regs *regs)
 		h(regs);
 	else
 		WARN_ONCE(1, "unexpected interrupt on vector %u", v);
-	irq_exit(h);
 	if (eoi && level)
 		lapic_eoi();
+	irq_exit(h); /* after every EOI: bottom halves may run here, interrupts on */
 	/* Back to code that had interrupts on: a good moment to preempt it. */
 	if ((regs->rflags & X86_RFLAGS_IF) && need_resched())
 		preempt_schedule_irq();

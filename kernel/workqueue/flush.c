@@ -298,27 +298,71 @@ void drain_workqueue(struct workqueue_struct *wq)
 
 /* ---- cancelling and asking ---------------------------------------------- */
 
-/* Whether a cancel waits for an execution in progress (the _sync ones). */
+/* Whether a cancel waits for an execution in progress (the _sync ones),
+ * and whether it disables the item too. */
 enum cancel_wait { CANCEL_NO_WAIT, CANCEL_SYNC };
+enum cancel_disable { CANCEL_ONLY, CANCEL_DISABLE };
+
+/* Wait for w's execution in progress on BH pool pool, by spinning (any
+ * context): a BH item is short, and its run does not sleep. One run of
+ * this CPU's that the caller is nested in (its interrupt, or the item
+ * itself) cannot end while we wait: reported, not waited for. */
+static void bh_wait_running(struct work_struct *w, struct worker_pool *pool, const char *op,
+			    bool reported)
+{
+	for (;;) {
+		unsigned long flags = spin_lock_irqsave(&pool->lock);
+		struct worker *worker = find_worker_executing(pool, w);
+		/* Runs do not migrate or get preempted: one on this CPU is
+		 * one the caller is inside. */
+		bool inside = worker && worker->bh_run_cpu == smp_processor_id();
+
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (!worker)
+			return;
+		if (inside) {
+			if (!reported)
+				report_self_wait("%s(%pS) from inside that BH item's run on cpu%u "
+						 "(the item, or an interrupt of it) would wait "
+						 "forever",
+						 op, w->func, smp_processor_id());
+			return;
+		}
+		cpu_relax();
+	}
+}
 
 static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cancel_wait wait,
-			  const void *ip)
+			  enum cancel_disable disable, const void *ip)
 {
+	const char *op = disable == CANCEL_DISABLE ? "disable_work_sync" : "cancel_work_sync";
 	unsigned long flags;
 
-	if (wait == CANCEL_SYNC)
-		might_sleep();
-	if (!work_valid(w, "cancel_work"))
+	if (!work_valid(w, disable == CANCEL_DISABLE ? "disable_work" : "cancel_work"))
 		return false;
 	/* For the validator: it may wait for w. */
 	bool reported = wait == CANCEL_SYNC && lock_wait_for(&w->lockdep_map, w, ip);
-
 	/* From here on queue_work(w) fails: a self-requeue too. */
 	int ret = grab_pending(w, kind, &flags);
 
 	local_irq_restore(flags);
-	if (wait == CANCEL_SYNC)
-		__flush_work(w, reported, ip); /* wait for an execution in progress */
+	if (wait == CANCEL_SYNC) {
+		/* Where it may be running: the pool of its last start (it
+		 * cannot start again while we hold PENDING). */
+		struct worker_pool *last = READ_ONCE(w->last_pool);
+
+		if (last && last->bh) {
+			bh_wait_running(w, last, op, reported);
+		} else {
+			might_sleep();
+			__flush_work(w, reported, ip); /* wait for an execution in progress */
+		}
+	}
+	if (disable == CANCEL_DISABLE &&
+	    !WARN_ONCE(work_disable_count(w) == WORK_DISABLE_MAX,
+		       "disable_work(%pS): disabled %u times already: not counted", w->func,
+		       WORK_DISABLE_MAX))
+		__atomic_fetch_add(&w->flags, 1ul << WORK_DISABLE_SHIFT, __ATOMIC_RELAXED);
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	if (ret == 1 && w->put)
 		w->put(w);
@@ -327,22 +371,87 @@ static bool __cancel_work(struct work_struct *w, enum work_kind kind, enum cance
 
 bool cancel_work(struct work_struct *w)
 {
-	return __cancel_work(w, WORK_PLAIN, CANCEL_NO_WAIT, __builtin_return_address(0));
+	return __cancel_work(w, WORK_PLAIN, CANCEL_NO_WAIT, CANCEL_ONLY,
+			     __builtin_return_address(0));
 }
 
 bool cancel_work_sync(struct work_struct *w)
 {
-	return __cancel_work(w, WORK_PLAIN, CANCEL_SYNC, __builtin_return_address(0));
+	return __cancel_work(w, WORK_PLAIN, CANCEL_SYNC, CANCEL_ONLY, __builtin_return_address(0));
 }
 
 bool cancel_delayed_work(struct delayed_work *dw)
 {
-	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_NO_WAIT, __builtin_return_address(0));
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_NO_WAIT, CANCEL_ONLY,
+			     __builtin_return_address(0));
 }
 
 bool cancel_delayed_work_sync(struct delayed_work *dw)
 {
-	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_SYNC, __builtin_return_address(0));
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_SYNC, CANCEL_ONLY,
+			     __builtin_return_address(0));
+}
+
+bool disable_work(struct work_struct *w)
+{
+	return __cancel_work(w, WORK_PLAIN, CANCEL_NO_WAIT, CANCEL_DISABLE,
+			     __builtin_return_address(0));
+}
+
+bool disable_work_sync(struct work_struct *w)
+{
+	return __cancel_work(w, WORK_PLAIN, CANCEL_SYNC, CANCEL_DISABLE,
+			     __builtin_return_address(0));
+}
+
+bool disable_delayed_work(struct delayed_work *dw)
+{
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_NO_WAIT, CANCEL_DISABLE,
+			     __builtin_return_address(0));
+}
+
+bool disable_delayed_work_sync(struct delayed_work *dw)
+{
+	return __cancel_work(&dw->work, WORK_DELAYED, CANCEL_SYNC, CANCEL_DISABLE,
+			     __builtin_return_address(0));
+}
+
+/* A disabled item is never queued, so PENDING is free or held only for a
+ * moment (a queueing that gives it back, another disable or enable): take
+ * it to change the count. An item with no disable is left alone (stealing
+ * PENDING from a queued one would cancel it). Any context. */
+bool enable_work(struct work_struct *w)
+{
+	if (!work_valid(w, "enable_work"))
+		return false;
+	unsigned long flags = local_irq_save();
+	bool owned = false;
+
+	while (work_disable_count(w) &&
+	       !(owned = !test_and_set_bit(WORK_STRUCT_PENDING, &w->flags)))
+		cpu_relax();
+	unsigned int left = work_disable_count(w);
+
+	if (left)
+		__atomic_fetch_sub(&w->flags, 1ul << WORK_DISABLE_SHIFT, __ATOMIC_RELAXED);
+	if (owned)
+		clear_bit(WORK_STRUCT_PENDING, &w->flags);
+	local_irq_restore(flags);
+	WARN_ONCE(!left, "enable_work(%pS) of an item that is not disabled: ignored", w->func);
+	return left <= 1;
+}
+
+bool enable_delayed_work(struct delayed_work *dw)
+{
+	return enable_work(&dw->work);
+}
+
+bool enable_and_queue_work(struct workqueue_struct *wq, struct work_struct *w)
+{
+	if (!enable_work(w))
+		return false;
+	queue_work(wq, w);
+	return true;
 }
 
 unsigned int work_busy(struct work_struct *w)

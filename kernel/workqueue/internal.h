@@ -11,6 +11,8 @@
  *   trustee.c  CPU hotplug: the trustee, the online and offline steps
  *   pool.c     pools, workqueues and their attributes, freezing, init
  *   stats.c    statistics, the stall watch, the dump for `wq`
+ *   bh.c       BH pools: runs at interrupt exit and in the idle loop, the
+ *              budget and its continuation, the hotplug drain
  * What one part alone uses stays static in it.
  *
  * Field legend: I = set at creation; L = pool->lock; A = atomic;
@@ -54,8 +56,10 @@
 
 #include "arch/x86_64/atomic.h"
 #include "kernel/cpu_masks.h"
+#include "kernel/hardirq.h"
 #include "kernel/lockdep.h"
 #include "kernel/mutex.h"
+#include "kernel/preempt.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
@@ -91,12 +95,26 @@
 
 struct worker_pool {
 	struct spinlock lock;
-	unsigned int cpu;	      /* I: WORK_CPU_UNBOUND for unbound pools */
-	int id;			      /* I */
-	struct workqueue_attrs attrs; /* PM+L: unbound pools are re-keyed when unused */
-	struct list_head worklist;    /* L */
-	struct list_head idle_list;   /* L: most recently idle first */
-	struct list_head workers;     /* L: all of them, and an attached rescuer */
+	unsigned int cpu; /* I: WORK_CPU_UNBOUND for unbound pools */
+	int id;		  /* I */
+	/* A BH pool (bh.c): its items run in its CPU's BH context, by its one
+	 * pseudo-worker (bh_worker, no thread) at interrupt exit or in the
+	 * idle loop. It is in no list of pools the trustee, the reaper or the
+	 * manager walk: those fields stay unused. */
+	bool bh;			/* I */
+	unsigned int bh_index;		/* I: its bit in the CPU's bh.pending */
+	struct worker *bh_worker;	/* I */
+	bool bh_running;		/* L: a run has the pseudo-worker (one at a time) */
+	bool bh_deferred;		/* L: a run left work over its budget:
+					   bh_continue owns it until it is empty */
+	struct work_struct bh_continue; /* on system_wq, at the pool's CPU */
+	struct work_struct bh_drain;	/* on bh_drain_wq, at a live CPU */
+	u64 nr_bh_drains;		/* L: drain runs, while its CPU was offline */
+	u64 nr_bh_continued;		/* L: continuation items run */
+	struct workqueue_attrs attrs;	/* PM+L: unbound pools are re-keyed when unused */
+	struct list_head worklist;	/* L */
+	struct list_head idle_list;	/* L: most recently idle first */
+	struct list_head workers;	/* L: all of them, and an attached rescuer */
 	/* The workers running an item, by the item's address: the
 	 * non-reentrancy lookup on every item must not walk idle workers (a
 	 * storm leaves hundreds until they are reaped). BUSY_HASH_SIZE
@@ -178,6 +196,7 @@ struct worker {
 	bool sleeping;			    /* W: sleeping() ran */
 	bool hog;			    /* L: this item held the pool: CPU-intensive now */
 	u64 current_seq;		    /* L: the current item's number (pool->nr_started) */
+	unsigned int bh_run_cpu;	    /* L: a BH pseudo-worker: the CPU of its run */
 	u64 last_active;		    /* L: when it went idle */
 	struct workqueue_struct *rescue_wq; /* I: rescuers only */
 };
@@ -238,12 +257,15 @@ struct workqueue_struct {
 	struct lockdep_map lockdep_map;
 };
 
-/* The pools and the lists of them (pool.c). */
+/* The pools and the lists of them (pool.c; bh.c has the BH pools). */
 extern struct worker_pool cpu_pools[NR_CPUS][NR_STD_POOLS];
+extern struct worker_pool bh_pools[NR_CPUS][NR_STD_POOLS];
 extern struct mutex wq_pool_mutex;
 extern struct list_head unbound_pools; /* PM; pools are never freed, only re-keyed */
 extern struct list_head workqueues;    /* PM */
 extern struct spinlock wq_mayday_lock;
+/* The BH drains' own workqueue (bh.c). */
+extern struct workqueue_struct *bh_drain_wq;
 /* The trustees' own workqueue (pool.c says why it is as it is). */
 extern struct workqueue_struct *trustee_wq;
 /* The next of cpu's pools after *i (start at 0): the standard two, then one
@@ -300,6 +322,12 @@ extern const struct sched_hook_ops wq_worker_hooks;
  * would be a twentieth of its cost. */
 static inline struct worker *current_worker(void)
 {
+	/* An interrupt handler is no worker's item, whatever it interrupted;
+	 * a BH run's item is its pool's pseudo-worker's. */
+	if (unlikely(in_hardirq()))
+		return NULL;
+	if (unlikely(in_bh_run()))
+		return this_cpu_read(bh.worker);
 	return sched_hook_data(current, &wq_worker_hooks);
 }
 
@@ -313,6 +341,9 @@ void destroy_idle_workers(struct worker_pool *pool);
 bool is_chained_work(struct workqueue_struct *wq);
 struct worker *find_worker_executing(struct worker_pool *pool, struct work_struct *w);
 void process_scheduled_works(struct worker *worker);
+/* Take the worklist's first item (with the flush barriers linked to it)
+ * and run it, then whatever it scheduled. pool->lock held, dropped inside. */
+void worker_run_first(struct worker *worker);
 void pwq_set_max_active(struct pool_workqueue *pwq, int max_active);
 /* Where an item was when it left flight: counted in nr_active (on the
  * worklist or running) or waiting over max_active. */
@@ -368,6 +399,9 @@ bool __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct work_str
  * timer to stop as well. */
 enum work_kind { WORK_PLAIN, WORK_DELAYED };
 int grab_pending(struct work_struct *w, enum work_kind kind, unsigned long *irqflags);
+/* PENDING was just taken for a queueing: give it back if w is disabled
+ * (true then). */
+bool clear_pending_if_disabled(struct work_struct *w);
 
 /* ---- flush.c: flush colours, flushing, draining, cancelling ------------ */
 
@@ -414,6 +448,19 @@ int wq_nr_in_flight(struct workqueue_struct *wq, enum in_flight_count what);
 void trustee_news(struct worker_pool *pool);
 void trustee_fn(struct work_struct *work);
 bool worker_maybe_rebind(struct worker *worker);
+
+/* ---- bh.c: BH pools -------------------------------------------------------- */
+
+/* Make an initialised pool BH pool number index of its CPU (pool.c's
+ * workqueue_init(); -ENOMEM). */
+int init_bh_pool(struct worker_pool *pool, unsigned int index);
+/* The dying CPU's BH pools go to the drain (trustee.c's dying step). */
+void bh_cpu_dying(unsigned int cpu);
+/* Work waits in a BH pool: have it run (kick_bh_pool()). False if the pool
+ * is its offline CPU's: then the caller queues pool->bh_drain on a live
+ * CPU once it has dropped pool->lock (queue_bh_drain()). pool->lock held. */
+bool kick_bh_pool(struct worker_pool *pool);
+void queue_bh_drain(struct worker_pool *pool);
 
 /* ---- pool.c and stats.c ------------------------------------------------- */
 

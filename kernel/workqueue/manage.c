@@ -226,6 +226,8 @@ void pool_mayday_timeout(struct timer_list *t)
 void mayday_watch(struct worker_pool *pool)
 {
 	assert_spin_locked(&pool->lock);
+	if (pool->bh)
+		return; /* no workers to make: its pseudo-worker is busy only in a run */
 	if (pool->manager_active)
 		assert_mayday_armed(pool); /* the manager's timer serves */
 	else if (!timer_pending(&pool->mayday_timer))

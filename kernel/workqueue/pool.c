@@ -176,7 +176,7 @@ static void put_pool(struct worker_pool *pool)
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 	u64 now = ktime_get_ns();
 
-	if (--pool->refcnt == 0) {
+	if (--pool->refcnt == 0 && !pool->bh) {
 		if (!pool_is_bound(pool))
 			destroy_idle_workers(pool);
 		else if (too_many_workers(pool, now))
@@ -277,6 +277,9 @@ static void release_retired_pwqs(struct workqueue_struct *wq)
 /* Why wq cannot take attrs, in words; NULL if it can. */
 static const char *attrs_refusal(struct workqueue_struct *wq, const struct workqueue_attrs *attrs)
 {
+	if (wq->flags & WQ_BH)
+		return "a BH workqueue's items run in the BH context of the CPU they are queued "
+		       "for: it has no nice and no CPU mask";
 	if (wq->flags & __WQ_ORDERED)
 		return "an ordered workqueue keeps its attributes (a second pool would let its "
 		       "next item start beside the last one)";
@@ -516,6 +519,9 @@ int workqueue_change(const char *name, const struct wq_change *ch, const char **
 			*why = "it is being drained or destroyed";
 		else if (ch->max_active && (wq->flags & __WQ_ORDERED))
 			*why = "an ordered workqueue runs one item at a time";
+		else if (ch->max_active && (wq->flags & WQ_BH))
+			*why = "a BH workqueue has no max_active: its CPU's BH run takes its items "
+			       "one after another";
 		else if (ch->set_nice || ch->set_cpus)
 			*why = attrs_refusal(wq, &want);
 		err = *why ? -EINVAL : apply_attrs_locked(wq, &want);
@@ -569,12 +575,33 @@ static void free_wq(struct workqueue_struct *wq)
 	kfree(wq);
 }
 
+/* Why a BH workqueue cannot be made with these (Linux's rules), or NULL. */
+static const char *bh_refusal(unsigned int flags, int max_active)
+{
+	if (!(flags & WQ_BH))
+		return NULL;
+	if (flags & ~(WQ_BH | WQ_HIGHPRI))
+		return "WQ_BH takes no flag but WQ_HIGHPRI (its items run in BH context on the CPU "
+		       "they are queued for)";
+	if (max_active)
+		return "a BH workqueue's max_active must be 0";
+	return NULL;
+}
+
 struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, int max_active)
 {
-	struct workqueue_struct *wq = kzalloc(sizeof(*wq));
 	unsigned int cpu;
 
 	might_sleep();
+	const char *why = bh_refusal(flags, max_active);
+
+	if (why) {
+		WARN_ONCE(1, "alloc_workqueue(%s, flags %#x, max_active %d): refused: %s", name,
+			  flags, max_active, why);
+		return NULL;
+	}
+	struct workqueue_struct *wq = kzalloc(sizeof(*wq));
+
 	if (!wq)
 		return NULL;
 	if (flags & __WQ_ORDERED) {
@@ -610,9 +637,13 @@ struct workqueue_struct *alloc_workqueue(const char *name, unsigned int flags, i
 			goto fail;
 		}
 	} else {
-		/* The standard pools of its nice: every CPU maps to itself. */
+		/* The standard pools of its nice (the BH ones for WQ_BH): every
+		 * CPU maps to itself. */
 		for_each_possible_cpu(cpu) {
-			struct pool_workqueue *pwq = alloc_pwq(wq, cpu_pool(cpu, wq->attrs.nice));
+			unsigned int hi = (flags & WQ_HIGHPRI) ? WQ_POOL_HIGHPRI : WQ_POOL_NORMAL;
+			struct pool_workqueue *pwq =
+				alloc_pwq(wq, (flags & WQ_BH) ? &bh_pools[cpu][hi] :
+								cpu_pool(cpu, wq->attrs.nice));
 
 			if (!pwq)
 				goto fail;
@@ -689,9 +720,9 @@ void destroy_workqueue(struct workqueue_struct *wq)
 
 void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
 {
-	if (WARN_ONCE(wq->flags & __WQ_ORDERED,
-		      "workqueue_set_max_active(%s, %d) on an ordered workqueue: refused", wq->name,
-		      max_active))
+	if (WARN_ONCE(wq->flags & (__WQ_ORDERED | WQ_BH),
+		      "workqueue_set_max_active(%s, %d) on %s workqueue: refused", wq->name,
+		      max_active, (wq->flags & WQ_BH) ? "a BH" : "an ordered"))
 		return;
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
@@ -781,6 +812,15 @@ void workqueue_init(void)
 		cpu_pools[cpu][WQ_POOL_HIGHPRI].id = next_pool_id++;
 	}
 	for_each_possible_cpu(cpu)
+		for (unsigned int i = 0; i < NR_STD_POOLS; i++) {
+			struct worker_pool *pool = &bh_pools[cpu][i];
+
+			if (init_pool(pool, cpu, i == WQ_POOL_HIGHPRI ? HIGHPRI_NICE : 0) ||
+			    init_bh_pool(pool, i))
+				panic("workqueue: no memory for the BH pools of cpu%u", cpu);
+			pool->id = next_pool_id++;
+		}
+	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))
 			for (int i = 0; i < NR_STD_POOLS; i++)
 				WRITE_ONCE(cpu_pools[cpu][i].disassociated, true); /* until cpu_up()
@@ -795,8 +835,11 @@ void workqueue_init(void)
 	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
 	trustee_wq =
 		alloc_workqueue("trustee", WQ_UNBOUND | WQ_HIGHPRI | WQ_MEM_RECLAIM, WQ_MAX_ACTIVE);
+	system_bh_wq = alloc_workqueue("events_bh", WQ_BH, 0);
+	system_bh_highpri_wq = alloc_workqueue("events_bh_highpri", WQ_BH | WQ_HIGHPRI, 0);
+	bh_drain_wq = alloc_workqueue("bh_drain", WQ_BH | WQ_HIGHPRI, 0);
 	if (!system_wq || !system_highpri_wq || !system_long_wq || !system_unbound_wq ||
-	    !trustee_wq)
+	    !trustee_wq || !system_bh_wq || !system_bh_highpri_wq || !bh_drain_wq)
 		panic("workqueue: cannot allocate the system workqueues");
 	workqueue_stats_start();
 }

@@ -189,14 +189,21 @@ static void pwq_activate_or_wait(struct pool_workqueue *pwq, struct work_struct 
 	}
 }
 
-/* A disassociated pool's trustee is told of new work; true if it must be
- * queued too (no idle worker: it manages the pool). pool->lock held. */
-static bool trustee_needed(struct worker_pool *pool)
+/* Whom __queue_work() tells once it has dropped pool->lock. */
+enum queue_tell { TELL_NOBODY, TELL_TRUSTEE, TELL_BH_DRAIN };
+
+/* A disassociated pool's trustee is told of new work, and must be queued
+ * too if no worker is idle (it manages the pool); an offline CPU's BH
+ * pool is drained on a live CPU (bh.c) unless a drain runs it now.
+ * pool->lock held. */
+static enum queue_tell whom_to_tell(struct worker_pool *pool)
 {
 	if (!pool->disassociated)
-		return false;
+		return TELL_NOBODY;
+	if (pool->bh)
+		return pool->bh_running ? TELL_NOBODY : TELL_BH_DRAIN;
 	trustee_news(pool);
-	return !pool->nr_idle;
+	return pool->nr_idle ? TELL_NOBODY : TELL_TRUSTEE;
 }
 
 /* Queue w, whose PENDING bit the caller owns, to wq for cpu. Interrupts
@@ -223,18 +230,30 @@ bool __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct work_str
 
 	pwq_take_work(pwq, w);
 	pwq_activate_or_wait(pwq, w);
-	bool kick = trustee_needed(pool);
+	enum queue_tell tell = whom_to_tell(pool);
 
 	spin_unlock_no_resched(&pool->lock);
-	if (kick)
+	if (unlikely(tell == TELL_TRUSTEE))
 		queue_work(trustee_wq, &pool->trustee_work.work); /* it needs a worker */
+	else if (unlikely(tell == TELL_BH_DRAIN))
+		queue_bh_drain(pool);
 	return true;
 }
 
-/* Take PENDING for a new queueing: false if it was pending already. */
+/* Having taken PENDING: if w is disabled, give it back. True if it was. */
+bool clear_pending_if_disabled(struct work_struct *w)
+{
+	if (likely(!work_disable_count(w)))
+		return false;
+	clear_bit(WORK_STRUCT_PENDING, &w->flags);
+	return true;
+}
+
+/* Take PENDING for a new queueing: false if it was pending already, or
+ * the item is disabled (disable_work()). */
 static bool claim_pending(struct work_struct *w)
 {
-	if (test_and_set_bit(WORK_STRUCT_PENDING, &w->flags))
+	if (test_and_set_bit(WORK_STRUCT_PENDING, &w->flags) || clear_pending_if_disabled(w))
 		return false;
 	if (w->get)
 		w->get(w);
@@ -387,6 +406,11 @@ bool mod_delayed_work_on(unsigned int cpu, struct workqueue_struct *wq, struct d
 	cpu = wq_cpu_arg(cpu, "mod_delayed_work", &dw->work);
 	int ret = grab_pending(&dw->work, WORK_DELAYED, &flags);
 
+	/* Disabled: not queued (it cannot have been pending). */
+	if (ret == 0 && clear_pending_if_disabled(&dw->work)) {
+		local_irq_restore(flags);
+		return false;
+	}
 	if (ret == 0 && dw->work.get)
 		dw->work.get(&dw->work); /* a new queueing; when stolen, its reference carries over
 					  */

@@ -158,6 +158,7 @@ int workqueue_cpu_dying(unsigned int cpu)
 		spin_unlock_no_resched(&pool->lock);
 		queue_work(trustee_wq, &pool->trustee_work.work);
 	}
+	bh_cpu_dying(cpu); /* no trustee for these: a drain on a live CPU */
 	return 0;
 }
 

@@ -31,12 +31,18 @@ static struct worker *first_idle_worker(struct worker_pool *pool)
 	return list_first_entry_or_null(&pool->idle_list, struct worker, idle_entry);
 }
 
-/* Wake the first idle worker. pool->lock held. */
+/* Wake the first idle worker; a BH pool's run is kicked instead (an
+ * offline CPU's BH pool waits for the drain its queuer starts, bh.c).
+ * pool->lock held. */
 void wake_up_worker(struct worker_pool *pool)
 {
 	struct worker *w;
 
 	assert_spin_locked(&pool->lock);
+	if (pool->bh) {
+		kick_bh_pool(pool);
+		return;
+	}
 	w = first_idle_worker(pool);
 	if (w)
 		wake_up_thread(w->thread);
@@ -435,8 +441,8 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	if ((intensive || (worker->flags & WORKER_UNBOUND)) && need_more_worker(pool))
 		wake_up_worker(pool);
 	/* Run by the trustee: an item of a workqueue with a CPU mask keeps to it. */
-	bool keep_to_mask =
-		pwq && pool_is_bound(pool) && pool->disassociated && READ_ONCE(pwq->wq->restricted);
+	bool keep_to_mask = pwq && pool_is_bound(pool) && pool->disassociated && !pool->bh &&
+			    READ_ONCE(pwq->wq->restricted);
 
 	WRITE_ONCE(w->last_pool, pool);
 	WRITE_ONCE(w->pwq, NULL);
@@ -448,6 +454,7 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	spin_unlock_irq(&pool->lock);
 	bool narrowed = keep_to_mask && keep_to_wq_cpus(pwq->wq);
+	int count = preempt_count(); /* 0 in a thread, BH_OFFSET in a BH run */
 
 	delay_point(DP_WORK_START);
 	work_dep_acquire(&dep, pwq, w, worker->current_func);
@@ -455,9 +462,9 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_func(w);
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
 	work_dep_release(&dep, pwq, w, worker->current_func);
-	WARN_ONCE(preempt_count() != 0 || irqs_disabled(),
-		  "work function %pS returned with preemption (%d) or interrupts off",
-		  worker->current_func, preempt_count());
+	WARN_ONCE(preempt_count() != count || irqs_disabled(),
+		  "work function %pS returned with preemption (%#x, not %#x) or interrupts off",
+		  worker->current_func, preempt_count(), count);
 	if (put && color != WORK_NO_COLOR)
 		put(w); /* the last touch of w by the workqueue */
 	if (narrowed)	/* any active CPU again, or its own CPU if it is back */
@@ -484,6 +491,19 @@ void process_scheduled_works(struct worker *worker)
 	while (!list_empty(&worker->scheduled))
 		process_one_work(worker,
 				 list_first_entry(&worker->scheduled, struct work_struct, entry));
+}
+
+void worker_run_first(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+	struct work_struct *w = list_first_entry(&pool->worklist, struct work_struct, entry);
+
+	assert_spin_locked(&pool->lock);
+	if (test_bit(WORK_STRUCT_LINKED, &w->flags))
+		move_linked_works(pool, w, &worker->scheduled); /* with its barriers */
+	else
+		process_one_work(worker, w);
+	process_scheduled_works(worker);
 }
 
 /* ---- the worker thread ------------------------------------------------- */
@@ -528,15 +548,7 @@ int worker_thread(void *arg)
 		if (!list_is_singular(&pool->worklist))
 			watch_for_hog(pool); /* more waits behind what we take */
 		do {
-			struct work_struct *w =
-				list_first_entry(&pool->worklist, struct work_struct, entry);
-
-			if (test_bit(WORK_STRUCT_LINKED, &w->flags))
-				move_linked_works(pool, w, &worker->scheduled); /* with its barriers
-										 */
-			else
-				process_one_work(worker, w);
-			process_scheduled_works(worker);
+			worker_run_first(worker);
 			/* Rebind after this item, not after the worklist drains:
 			 * an item that requeues itself (idle_cull_fn, sent back
 			 * to its CPU) would keep an unbound worker away forever. */

@@ -217,9 +217,9 @@ static void whole_timer(struct ktest *t, unsigned int cpu, bool on, const char *
 }
 
 static const char *const may_fail_up[] = { "test:w-prepare-first", "test:w-prepare",
-					   "cpu:bringup",	   "test:w-online-first",
-					   "workqueue:online",	   "test:w-online-last",
-					   "sched:active" };
+					   "workqueue:bh",	   "cpu:bringup",
+					   "test:w-online-first",  "workqueue:online",
+					   "test:w-online-last",   "sched:active" };
 static const char *const may_fail_down[] = { "sched:active", "test:w-online-first",
 					     "workqueue:online", "test:w-online-last", "cpu:stop" };
 
