@@ -343,7 +343,7 @@ static void class_init(u16 i, const void *key, unsigned int subclass, const stru
 	c->kind = m->kind;
 	c->usage = 0;
 	c->after = c->before = 0;
-	c->usage_trace[0] = c->usage_trace[1] = 0;
+	memset(c->usage_trace, 0, sizeof(c->usage_trace));
 	c->bfs_gen[0] = c->bfs_gen[1] = 0;
 	strscpy(c->name, m->name ? m->name : "?", sizeof(c->name));
 	c->first_trace = save_trace(ip);
@@ -428,9 +428,11 @@ static void zap_class(u16 i)
 	}
 	c->after = c->before = 0;
 	trace_free(c->first_trace);
-	trace_free(c->usage_trace[0]);
-	trace_free(c->usage_trace[1]);
-	c->first_trace = c->usage_trace[0] = c->usage_trace[1] = 0;
+	for (unsigned int u = 0; u < NR_USAGE_BITS; u++) {
+		trace_free(c->usage_trace[u]);
+		c->usage_trace[u] = 0;
+	}
+	c->first_trace = 0;
 	nr_classes_used--;
 	nr_classes_reclaimed++;
 	c->free_next = zombie_classes;
@@ -562,19 +564,22 @@ static bool add_dep(u16 prev, u16 next, const void *ip)
 		}
 		return false;
 	}
-	u16 safe = bfs(prev, 1, 0, USED_IN_HARDIRQ);
-	u16 unsafe = safe ? bfs(next, 0, 0, ENABLED_HARDIRQ) : 0;
+	for (u8 used = USED_IN_HARDIRQ; used <= USED_IN_BH; used <<= 2) {
+		u16 safe = bfs(prev, 1, 0, used);
+		u16 unsafe = safe ? bfs(next, 0, 0, usage_partner(used)) : 0;
 
-	if (unsafe) {
-		if (report_begin()) {
-			rep.kind = REP_IRQ_ORDER;
-			rep.prev = prev;
-			rep.next = next;
-			rep.safe = safe;
-			rep.unsafe = unsafe;
-			rep.via_new_dep = true;
+		if (unsafe) {
+			if (report_begin()) {
+				rep.kind = REP_IRQ_ORDER;
+				rep.prev = prev;
+				rep.next = next;
+				rep.safe = safe;
+				rep.unsafe = unsafe;
+				rep.used_bit = used;
+				rep.via_new_dep = true;
+			}
+			return false;
 		}
-		return false;
 	}
 	u32 i = dep_alloc();
 
@@ -601,7 +606,8 @@ static bool mark_usage(u16 c, u8 bit, const void *ip)
 {
 	assert_graph_locked();
 	struct lock_class *cl = &classes[c];
-	u8 other = bit == USED_IN_HARDIRQ ? ENABLED_HARDIRQ : USED_IN_HARDIRQ;
+	u8 other = usage_partner(bit);
+	bool used = usage_is_used(bit);
 
 	if (cl->usage & bit)
 		return true;
@@ -613,20 +619,20 @@ static bool mark_usage(u16 c, u8 bit, const void *ip)
 		}
 		return false;
 	}
-	u16 found = bit == USED_IN_HARDIRQ ? bfs(c, 0, 0, ENABLED_HARDIRQ) :
-					     bfs(c, 1, 0, USED_IN_HARDIRQ);
+	u16 found = used ? bfs(c, 0, 0, other) : bfs(c, 1, 0, other);
 
 	if (found) {
 		if (report_begin()) {
 			rep.kind = REP_IRQ_ORDER;
 			rep.next = c;
-			rep.safe = bit == USED_IN_HARDIRQ ? c : found;
-			rep.unsafe = bit == USED_IN_HARDIRQ ? found : c;
-			rep.safe_is_new = bit == USED_IN_HARDIRQ;
+			rep.safe = used ? c : found;
+			rep.unsafe = used ? found : c;
+			rep.used_bit = used ? bit : other;
+			rep.safe_is_new = used;
 		}
 		return false;
 	}
-	cl->usage_trace[bit == USED_IN_HARDIRQ ? 0 : 1] = save_trace(ip);
+	cl->usage_trace[usage_index(bit)] = save_trace(ip);
 	__atomic_or_fetch(&cl->usage, bit, __ATOMIC_RELEASE);
 	return true;
 }
@@ -684,9 +690,28 @@ static void chain_add(u64 key)
 
 /* ---- contexts ------------------------------------------------------------ */
 
+/* The usage bits an acquisition of a spinlock shows: in an interrupt
+ * handler, in a BH run, with interrupts on (an interrupt could come in on
+ * top), with BHs on as well in a thread (a BH run could). */
+static u8 acquire_usage(bool irqs_on, bool in_irq, int count)
+{
+	u8 bits = 0;
+
+	if (in_irq)
+		return USED_IN_HARDIRQ;
+	if (count & BH_OFFSET)
+		bits |= USED_IN_BH;
+	if (irqs_on) {
+		bits |= ENABLED_HARDIRQ;
+		if (!(count & BH_MASK))
+			bits |= ENABLED_BH;
+	}
+	return bits;
+}
+
 static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 			   unsigned int subclass, unsigned int flags, const void *instance,
-			   const void *ip, bool irqs_on, bool in_irq)
+			   const void *ip, bool irqs_on, bool in_irq, int count)
 {
 	u16 ci = map_class(m, subclass, ip);
 	/* The chain of held classes with this one on top. */
@@ -697,11 +722,15 @@ static bool __lock_acquire(struct lockdep_ctx *ctx, const struct lockdep_map *m,
 		goto push;
 	struct lock_class *c = &classes[ci];
 
-	/* Interrupt safety: spinlocks only (nothing else is taken in an
-	 * interrupt handler). */
-	u8 bit = c->kind != LD_SPIN ? 0 : in_irq ? USED_IN_HARDIRQ : irqs_on ? ENABLED_HARDIRQ : 0;
+	/* Interrupt and BH safety: spinlocks only (nothing else is taken in
+	 * an interrupt handler or a BH item). */
+	u8 bits = c->kind != LD_SPIN ? 0 : acquire_usage(irqs_on, in_irq, count);
+	u8 news = bits & ~__atomic_load_n(&c->usage, __ATOMIC_ACQUIRE);
 
-	if (bit && !(__atomic_load_n(&c->usage, __ATOMIC_ACQUIRE) & bit)) {
+	while (news) {
+		u8 bit = news & -news;
+
+		news &= (u8)~bit;
 		graph_lock();
 		bool ok = !validating() || mark_usage(ci, bit, ip);
 
@@ -798,8 +827,9 @@ bool __lock_acquire_hook(const struct lockdep_map *m, unsigned int subclass, uns
 	if (ctx && !pc->lockdep.recursion) {
 		pc->lockdep.recursion = true;
 		pc->lockdep.rbp = (u64)__builtin_frame_address(0); /* traces start at our caller */
-		reported = __lock_acquire(ctx, m, subclass, flags, instance, ip,
-					  irqf & X86_RFLAGS_IF, pc->lockdep.hardirq_depth > 0);
+		reported =
+			__lock_acquire(ctx, m, subclass, flags, instance, ip, irqf & X86_RFLAGS_IF,
+				       pc->lockdep.hardirq_depth > 0, pc->sched.preempt_count);
 		/* A table that ran out on the way (a class, a trace) is
 		 * reported here: the acquisition itself went on. */
 		if (own_report()) {
@@ -956,6 +986,7 @@ void lockdep_reset_cpu(struct thread *idle)
 	ctx->depth = 0;
 	idle->lockdep = READ_ONCE(lockdep_active) ? ctx : NULL;
 	pc->lockdep.irq_ctx.depth = 0;
+	pc->lockdep.bh_ctx.depth = 0;
 	pc->lockdep.hardirq_depth = 0;
 	pc->lockdep.in_nmi = false;
 	pc->lockdep.recursion = false;

@@ -20,6 +20,7 @@
 #include "kernel/cpu_local.h"
 #include "kernel/debug/lockdep.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 
@@ -30,25 +31,49 @@
 #define TRACE_DEPTH   10
 #define NAME_LEN      40
 
+/* Usage bits, in pairs: one per context that can come in on top of a
+ * lock's holder on its CPU (an interrupt handler, a BH run at its exit).
+ * A class with both bits of a pair can deadlock against itself; one
+ * ordered (held) before a class with the other, against the other. */
 #define USED_IN_HARDIRQ 0x1 /* taken in hard-interrupt context: "hardirq-safe" */
 #define ENABLED_HARDIRQ 0x2 /* taken with interrupts enabled: "hardirq-unsafe" */
+#define USED_IN_BH	0x4 /* taken in a BH run: "BH-safe" */
+#define ENABLED_BH	0x8 /* taken in a thread with BHs and interrupts on: "BH-unsafe" */
+#define NR_USAGE_BITS	4
+
+static inline bool usage_is_used(u8 bit)
+{
+	return bit & (USED_IN_HARDIRQ | USED_IN_BH);
+}
+
+/* The other bit of bit's pair. */
+static inline u8 usage_partner(u8 bit)
+{
+	return usage_is_used(bit) ? (u8)(bit << 1) : (u8)(bit >> 1);
+}
+
+/* Its slot in usage_trace[]. */
+static inline unsigned int usage_index(u8 bit)
+{
+	return (unsigned int)__builtin_ctz(bit);
+}
 
 struct lock_class {
-	const void *key;    /* A, set under G: the key, or the static lock's map;
-			     * NULL from its unregistering until its reuse */
-	u16 hash_next;	    /* A, set under G: the next class in its hash bucket */
-	u16 free_next;	    /* G: while dead, the next on its list (pending,
-			     * zombie or free: "Giving classes back") */
-	u8 subclass;	    /* A */
-	u8 kind;	    /* I: enum lockdep_kind */
-	u8 usage;	    /* A, set under G: USED_IN_HARDIRQ, ENABLED_HARDIRQ */
-	bool dead;	    /* A, set under G: its key was unregistered */
-	u32 after;	    /* G: first dependency out of it (index in deps; 0: none) */
-	u32 before;	    /* G: first dependency into it */
-	u32 first_trace;    /* I: where it was first taken (zapping frees it, under G) */
-	u32 usage_trace[2]; /* G: where each usage bit was first seen */
-	u32 bfs_gen[2];	    /* G: last search (forward, backward) that reached it */
-	u32 bfs_dep[2];	    /* G: the dependency that search reached it by */
+	const void *key; /* A, set under G: the key, or the static lock's map;
+			  * NULL from its unregistering until its reuse */
+	u16 hash_next;	 /* A, set under G: the next class in its hash bucket */
+	u16 free_next;	 /* G: while dead, the next on its list (pending,
+			  * zombie or free: "Giving classes back") */
+	u8 subclass;	 /* A */
+	u8 kind;	 /* I: enum lockdep_kind */
+	u8 usage;	 /* A, set under G: the usage bits above */
+	bool dead;	 /* A, set under G: its key was unregistered */
+	u32 after;	 /* G: first dependency out of it (index in deps; 0: none) */
+	u32 before;	 /* G: first dependency into it */
+	u32 first_trace; /* I: where it was first taken (zapping frees it, under G) */
+	u32 usage_trace[NR_USAGE_BITS]; /* G: where each usage bit was first seen */
+	u32 bfs_gen[2];			/* G: last search (forward, backward) that reached it */
+	u32 bfs_dep[2];			/* G: the dependency that search reached it by */
 	char name[NAME_LEN];
 };
 
@@ -93,6 +118,7 @@ struct ld_report {
 	const struct held_lock *held; /* REP_RECURSIVE: the entry already held */
 	u8 new_bit;		      /* REP_INCONSISTENT: the usage just seen */
 	u16 safe, unsafe;	      /* REP_IRQ_ORDER */
+	u8 used_bit;		      /* REP_IRQ_ORDER: the pair's "used in" bit */
 	bool via_new_dep;	      /* REP_IRQ_ORDER: the new prev -> next closes it */
 	bool safe_is_new;	      /* REP_IRQ_ORDER, not via_new_dep: next just became safe */
 	const char *table;	      /* REP_FULL */
@@ -107,6 +133,8 @@ static inline struct lockdep_ctx *ctx_get(struct percpu *pc)
 		return NULL;
 	if (pc->lockdep.hardirq_depth)
 		return &pc->lockdep.irq_ctx;
+	if (pc->sched.preempt_count & BH_OFFSET)
+		return &pc->lockdep.bh_ctx;
 	struct thread *t = pc->sched.curr_thread;
 
 	return t ? t->lockdep : NULL;
@@ -117,6 +145,8 @@ static inline const char *ctx_name(void)
 {
 	if (this_cpu_read(lockdep.hardirq_depth))
 		return "irq";
+	if (this_cpu_read(sched.preempt_count) & BH_OFFSET)
+		return "bh";
 	struct thread *t = this_cpu_read(sched.curr_thread);
 
 	return t ? t->name : "boot";

@@ -189,41 +189,80 @@ static void print_recursive(const char *who, const char *where, const void *inst
 	print_first_taken();
 }
 
+/* How a pair of usage bits is named in reports. */
+struct usage_words {
+	const char *used_state, *on_state; /* {IN-...-W}, {...-ON-W} */
+	const char *safe, *unsafe;	   /* "hardirq-safe", "hardirq-unsafe" */
+	const char *in_ctx, *on_ctx;	   /* "in an interrupt handler", "with ..." */
+	const char *why_self, *why_order;  /* the deadlock each report means */
+};
+
+static const struct usage_words hardirq_words = {
+	"{IN-HARDIRQ-W}",
+	"{HARDIRQ-ON-W}",
+	"hardirq-safe",
+	"hardirq-unsafe",
+	"in an interrupt handler",
+	"with interrupts enabled",
+	"an interrupt taking it on a CPU that holds it with interrupts on spins forever",
+	"an interrupt taking the first while this CPU waits for the second, held by a CPU that "
+	"the interrupt stopped, deadlocks",
+};
+
+static const struct usage_words bh_words = {
+	"{IN-BH-W}",
+	"{BH-ON-W}",
+	"BH-safe",
+	"BH-unsafe",
+	"in a BH item",
+	"with BHs and interrupts enabled",
+	"a BH run at the exit of an interrupt on a CPU that holds it with BHs on spins forever "
+	"(take it with local_bh_disable() or interrupts off)",
+	"a BH run taking the first while this CPU waits for the second, held by a thread that "
+	"the run interrupted, deadlocks",
+};
+
+static const struct usage_words *words_of(u8 bit)
+{
+	return (bit & (USED_IN_BH | ENABLED_BH)) ? &bh_words : &hardirq_words;
+}
+
 /* REP_INCONSISTENT: rep.next, just seen with usage rep.new_bit, had the
  * other one. */
 static void print_inconsistent(const char *who, const char *where)
 {
 	char a[NAME_LEN + 24];
-	bool now_irq = rep.new_bit == USED_IN_HARDIRQ;
-	u32 before = classes[rep.next].usage_trace[now_irq ? 1 : 0];
+	const struct usage_words *w = words_of(rep.new_bit);
+	bool now_used = usage_is_used(rep.new_bit);
+	u32 before = classes[rep.next].usage_trace[usage_index(usage_partner(rep.new_bit))];
 
-	report_bug("lockdep", "inconsistent lock state %s: %s takes %s at %s %s",
-		   now_irq ? "{HARDIRQ-ON-W} -> {IN-HARDIRQ-W}" :
-			     "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}",
+	report_bug("lockdep", "inconsistent lock state %s -> %s: %s takes %s at %s %s",
+		   now_used ? w->on_state : w->used_state, now_used ? w->used_state : w->on_state,
 		   who, lockdep_class_str(rep.next, a, sizeof(a)), where,
-		   now_irq ? "in an interrupt handler" : "with interrupts enabled");
-	printk(KERN_ERR "it was taken %s before, first by %s:\n",
-	       now_irq ? "with interrupts enabled" : "in an interrupt handler",
+		   now_used ? w->in_ctx : w->on_ctx);
+	printk(KERN_ERR "it was taken %s before, first by %s:\n", now_used ? w->on_ctx : w->in_ctx,
 	       traces[before].comm);
 	print_trace(before, "      ");
-	printk(KERN_ERR "an interrupt taking it on a CPU that holds it with interrupts "
-			"on spins forever\n");
+	printk(KERN_ERR "%s\n", w->why_self);
 }
 
-/* REP_IRQ_ORDER: a chain from hardirq-safe rep.safe to hardirq-unsafe
- * rep.unsafe, closed by the new rep.prev -> rep.next or by a usage just
- * seen on rep.next. */
+/* REP_IRQ_ORDER: a chain from safe rep.safe to unsafe rep.unsafe (of the
+ * pair of rep.used_bit), closed by the new rep.prev -> rep.next or by a
+ * usage just seen on rep.next. */
 static void print_irq_order(const char *who, const char *where)
 {
 	char a[NAME_LEN + 24], b[NAME_LEN + 24], c[NAME_LEN + 24];
+	const struct usage_words *w = words_of(rep.used_bit);
+	u32 safe_trace = classes[rep.safe].usage_trace[usage_index(rep.used_bit)];
+	u32 unsafe_trace =
+		classes[rep.unsafe].usage_trace[usage_index(usage_partner(rep.used_bit))];
 
-	report_bug("lockdep",
-		   "hardirq-safe -> hardirq-unsafe lock order: %s takes %s at %s; %s "
-		   "is taken in interrupt handlers and %s with interrupts enabled",
-		   who, lockdep_class_str(rep.next, a, sizeof(a)), where,
+	report_bug("lockdep", "%s -> %s lock order: %s takes %s at %s; %s is taken %s and %s %s",
+		   w->safe, w->unsafe, who, lockdep_class_str(rep.next, a, sizeof(a)), where,
 		   lockdep_class_str(rep.safe, b, sizeof(b)),
-		   lockdep_class_str(rep.unsafe, c, sizeof(c)));
-	printk(KERN_ERR "the chain from the hardirq-safe lock to the hardirq-unsafe one:\n");
+		   w == &hardirq_words ? "in interrupt handlers" : "in BH items",
+		   lockdep_class_str(rep.unsafe, c, sizeof(c)), w->on_ctx);
+	printk(KERN_ERR "the chain from the %s lock to the %s one:\n", w->safe, w->unsafe);
 	if (rep.via_new_dep) {
 		print_path(rep.safe, 1);
 		printk(KERN_ERR "  %s -> %s: the new dependency\n",
@@ -234,16 +273,13 @@ static void print_irq_order(const char *who, const char *where)
 		print_path(rep.unsafe, 0); /* searched forward, to it */
 	else
 		print_path(rep.safe, 1); /* searched backward, to it */
-	printk(KERN_ERR "%s taken in an interrupt handler, first by %s:\n",
-	       lockdep_class_str(rep.safe, a, sizeof(a)),
-	       traces[classes[rep.safe].usage_trace[0]].comm);
-	print_trace(classes[rep.safe].usage_trace[0], "      ");
-	printk(KERN_ERR "%s taken with interrupts enabled, first by %s:\n",
-	       lockdep_class_str(rep.unsafe, a, sizeof(a)),
-	       traces[classes[rep.unsafe].usage_trace[1]].comm);
-	print_trace(classes[rep.unsafe].usage_trace[1], "      ");
-	printk(KERN_ERR "an interrupt taking the first while this CPU waits for the second, "
-			"held by a CPU that the interrupt stopped, deadlocks\n");
+	printk(KERN_ERR "%s taken %s, first by %s:\n", lockdep_class_str(rep.safe, a, sizeof(a)),
+	       w->in_ctx, traces[safe_trace].comm);
+	print_trace(safe_trace, "      ");
+	printk(KERN_ERR "%s taken %s, first by %s:\n", lockdep_class_str(rep.unsafe, a, sizeof(a)),
+	       w->on_ctx, traces[unsafe_trace].comm);
+	print_trace(unsafe_trace, "      ");
+	printk(KERN_ERR "%s\n", w->why_order);
 }
 
 /* The report this CPU owns (rep), for the acquisition of instance at ip

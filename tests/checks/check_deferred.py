@@ -10,8 +10,11 @@ drivers/ lib/; tests are exempt) and compares both ways: an entry in the
 code that the table lacks, or a stale row, is an error. The table's "free"
 rows (memory freed later by something other than a work item) cannot be
 found automatically; for those it checks that the function named is still
-defined in the file named. It also rejects tasklets, softirqs and bottom
-halves anywhere outside comments, and an include of the benchmark's
+defined in the file named. It also rejects tasklets and softirqs anywhere
+outside comments, code entering BH context (BH_OFFSET added to the
+preemption count) anywhere but the workqueue's BH pools
+(kernel/workqueue/bh.c: bottom halves are BH workqueue items, run only
+there), and an include of the benchmark's
 baselines of the models cmwq replaced (kernel/tools/bench_models.h) by any
 file outside kernel/tools/.
 
@@ -40,7 +43,10 @@ KINDS = ("thread", "timer", "irq", "call", "free")
 # the kernel: only the in-kernel tools and the tests may reach them.
 BASELINES = re.compile(r'#include\s+"kernel/tools/bench_models\.h"')
 BASELINE_USERS = ("kernel/tools/",)
-FORBIDDEN = re.compile(r"\b(tasklet\w*|\w*softirq\w*|local_bh_\w+|\w*bottom_half\w*)\b", re.I)
+FORBIDDEN = re.compile(r"\b(tasklet\w*|\w*softirq\w*)\b", re.I)
+# Entering BH context: only the BH pools' runs do it.
+BH_ENTRY = re.compile(r"\+\s*BH_OFFSET\b")
+BH_RUNNER = "kernel/workqueue/bh.c"
 
 
 def strip_comments(src):
@@ -129,6 +135,9 @@ def main():
                 problems.append("%s:%d: includes the benchmark's baselines "
                                 "(kernel/tools/bench_models.h): only kernel/tools/ and tests/ "
                                 "may" % (rel, n))
+            if BH_ENTRY.search(line) and rel != BH_RUNNER:
+                problems.append("%s:%d: enters BH context: only the workqueue's BH pools (%s) "
+                                "run bottom halves" % (rel, n, BH_RUNNER))
             m = FORBIDDEN.search(line)
             if m:
                 problems.append("%s:%d: '%s': baton has no deferred-work mechanism but the "

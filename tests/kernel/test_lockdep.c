@@ -15,6 +15,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "kernel/biglock.h"
+#include "kernel/bottom_half.h"
 #include "kernel/completion.h"
 #include "kernel/cpu_local.h"
 #include "kernel/debug/lockdep.h"
@@ -318,6 +319,96 @@ static void irq_safe_to_unsafe_order_is_reported(struct ktest *t)
 	KT_EXPECT_TRUE(t, logged("'irq_safe' (spinlock) is taken in interrupt handlers and "
 				 "'irq_unsafe' (spinlock) with interrupts enabled\n"));
 	KT_EXPECT_TRUE(t, logged("  'irq_safe' (spinlock) -> 'irq_unsafe' (spinlock), first by "));
+}
+
+/* ---- bottom halves -------------------------------------------------------- */
+
+static DEFINE_SPINLOCK(bh_lock);
+static DEFINE_SPINLOCK(bh_lock_guarded);
+static DEFINE_SPINLOCK(bh_safe);
+static DEFINE_SPINLOCK(bh_unsafe);
+static struct spinlock *bh_item_takes;
+
+static void bh_take_fn(struct work_struct *w)
+{
+	spin_lock(bh_item_takes); /* a BH item: interrupts on, BHs off */
+	spin_unlock(bh_item_takes);
+}
+
+/* Take l once in a BH item, and wait until that is done. */
+static void take_in_bh(struct spinlock *l)
+{
+	struct work_struct w;
+
+	bh_item_takes = l;
+	INIT_WORK(&w, bh_take_fn);
+	queue_work(system_bh_wq, &w);
+	flush_work(&w);
+}
+
+/* Taken in a BH item, then by a thread with BHs and interrupts on: the BH
+ * run of an interrupt on the holder's CPU would spin on it forever. */
+static void bh_inversion_is_reported(struct ktest *t)
+{
+	char line[192];
+
+	if (!need_validator(t))
+		return;
+	take_in_bh(&bh_lock);
+	ktest_expect_bugs(t, "lockdep", 1);
+	spin_lock(&bh_lock);
+	spin_unlock(&bh_lock);
+	scnprintf(line, sizeof(line),
+		  "inconsistent lock state {IN-BH-W} -> {BH-ON-W}: %s takes 'bh_lock' (spinlock) "
+		  "at bh_inversion_is_reported+",
+		  current->name);
+	KT_EXPECT_TRUE(t, reported(line));
+	KT_EXPECT_TRUE(t, logged("it was taken in a BH item before, first by bh:\n"));
+	KT_EXPECT_TRUE(t, logged("] bh_take_fn+0x"));
+}
+
+/* The same lock taken by the thread with BHs off (or interrupts off):
+ * nothing to report, either way round. */
+static void bh_lock_taken_with_bhs_off_is_silent(struct ktest *t)
+{
+	unsigned long before = bug_reports();
+
+	if (!need_validator(t))
+		return;
+	take_in_bh(&bh_lock_guarded);
+	local_bh_disable();
+	spin_lock(&bh_lock_guarded);
+	spin_unlock(&bh_lock_guarded);
+	local_bh_enable();
+	unsigned long flags = spin_lock_irqsave(&bh_lock_guarded);
+
+	spin_unlock_irqrestore(&bh_lock_guarded, flags);
+	take_in_bh(&bh_lock_guarded);
+	KT_EXPECT_EQ(t, bug_reports(), before);
+	KT_EXPECT_TRUE(t, lockdep_on());
+}
+
+/* S is taken in BH items; S -> U with BHs off (fine on its own); then U
+ * with BHs on. A BH run taking S on a CPU whose thread holds U, while
+ * another CPU holds S and waits for U, deadlocks. */
+static void bh_safe_to_unsafe_order_is_reported(struct ktest *t)
+{
+	if (!need_validator(t))
+		return;
+	take_in_bh(&bh_safe);
+	local_bh_disable();
+	spin_lock(&bh_safe);
+	spin_lock(&bh_unsafe);
+	spin_unlock(&bh_unsafe);
+	spin_unlock(&bh_safe);
+	local_bh_enable();
+	KT_EXPECT_TRUE(t, lockdep_on());
+	ktest_expect_bugs(t, "lockdep", 1);
+	spin_lock(&bh_unsafe);
+	spin_unlock(&bh_unsafe);
+	KT_EXPECT_TRUE(t, reported("BH-safe -> BH-unsafe lock order: "));
+	KT_EXPECT_TRUE(t, logged("'bh_safe' (spinlock) is taken in BH items and 'bh_unsafe' "
+				 "(spinlock) with BHs and interrupts enabled\n"));
 }
 
 /* ---- workqueue flushes ---------------------------------------------------- */
@@ -972,7 +1063,9 @@ KTEST_SUITE(lockdep, KTEST_CASE(abba_on_two_threads_is_reported),
 	    KTEST_CASE(consistent_order_is_silent_and_memoised),
 	    KTEST_CASE(irq_inversion_is_reported),
 	    KTEST_CASE(irq_inversion_found_in_the_handler_is_reported),
-	    KTEST_CASE(irq_safe_to_unsafe_order_is_reported),
+	    KTEST_CASE(irq_safe_to_unsafe_order_is_reported), KTEST_CASE(bh_inversion_is_reported),
+	    KTEST_CASE(bh_lock_taken_with_bhs_off_is_silent),
+	    KTEST_CASE(bh_safe_to_unsafe_order_is_reported),
 	    KTEST_CASE(flush_under_a_lock_the_item_takes_is_reported),
 	    KTEST_CASE(a_hotplug_step_flushing_work_that_takes_the_hotplug_lock_is_reported),
 	    KTEST_CASE(cross_workqueue_flush_cycle_is_reported),
