@@ -508,7 +508,10 @@ bool acpi_cpuhp_block_sci(struct acpi_cpuhp_block *b)
 	return ours || foreign;
 }
 
-/* The real SCI (level-triggered, cpu0). */
+/* The real SCI (level-triggered, cpu0). Its bottom half is a thread item
+ * (event_work on the ordered cpuhp_wq), not a BH item: the scan it starts
+ * takes CPUs up and down, which sleeps (the hotplug lock, cpu_up()'s
+ * waits), and must not run beside another scan. */
 static void sci_interrupt(struct pt_regs *regs)
 {
 	acpi_cpuhp_block_sci(real);

@@ -8,6 +8,7 @@
 #include "arch/x86_64/traps.h"
 #include "kernel/cpu_local.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
@@ -135,13 +136,23 @@ void uart_early_init(void)
 
 /*
  * Receive. The interrupt handler moves bytes from the UART into rx_ring;
- * the rx work item moves them from rx_ring to the consumer.
+ * the rx work item, a BH item (system_bh_highpri_wq), moves them from
+ * rx_ring to the consumer, at the exit of that same interrupt on the same
+ * CPU: no thread is woken for a keystroke. The consumer therefore runs in
+ * BH context and must not sleep (the shell's line editing echoes and
+ * queues the command line to its own workqueue). uart_rx_hold() keeps it
+ * from running (disable_work_sync()), uart_rx_release() lets it go again
+ * with what came meanwhile.
  *
  * Field legend: U = rx_lock (irq-safe: the interrupt handler takes it);
  * I = set once by uart_rx_init(), then read-only.
  */
 #define RX_RING_SIZE 1024 /* bytes; a power of two */
 #define RX_CHUNK     256  /* bytes handed to the consumer per call, at most */
+/* Bytes one run of the rx item hands on at most before it queues itself
+ * again: a host that keeps the ring full gets the rest through the BH
+ * budget (a later run, or the continuation thread), not one endless item. */
+#define RX_RUN_MAX RX_RING_SIZE
 /* Bytes one interrupt reads at most: four FIFOs' worth. A host that keeps
  * the FIFO full must not keep this CPU in the handler for ever. */
 #define RX_BURST_MAX 64
@@ -151,7 +162,7 @@ static u8 rx_ring[RX_RING_SIZE];      /* U: bytes rx_head..rx_tail-1 (mod size) 
 static u32 rx_head, rx_tail;	      /* U: free-running; tail - head = bytes held */
 static uart_rx_handler_t rx_handler;  /* U: the consumer, or NULL */
 static struct uart_rx_stats rx_stats; /* U; .throttled: receive masked (IER 0) */
-static struct work_struct rx_work;    /* I: INIT_WORK; the workqueue owns it after */
+static struct work_struct rx_work;    /* I: INIT_WORK; the workqueue owns it after: a BH item */
 static bool rx_enabled;		      /* I */
 
 /* Receive paused: the ring is full. Masking the receive interrupt drops
@@ -213,18 +224,23 @@ static void uart_rx_interrupt(struct pt_regs *regs)
 		outb(COM1_PORT + UART_IER, UART_IER_RDI);
 	}
 	spin_unlock_irqrestore(&rx_lock, flags);
+	/* False if already pending, or held (uart_rx_hold()): fine either way. */
 	if (stored)
-		queue_work(system_highpri_wq, &rx_work); /* false if already pending: fine */
+		queue_work(system_bh_highpri_wq, &rx_work);
 }
 
-/* The rx work item: a workqueue worker, so the consumer may sleep. The
- * workqueue never runs one item on two workers at once, so the consumer
- * is called one chunk at a time, in order. */
+/* The rx work item: a BH item, so the consumer must not sleep. The
+ * workqueue never runs one item twice at once, so the consumer is called
+ * one chunk at a time, in order. */
 static void uart_rx_work(struct work_struct *w)
 {
 	u8 chunk[RX_CHUNK];
 
-	for (;;) {
+	for (size_t done = 0;; done += RX_CHUNK) {
+		if (done >= RX_RUN_MAX) {
+			queue_work(system_bh_highpri_wq, w); /* the rest in a later run */
+			return;
+		}
 		unsigned long flags = spin_lock_irqsave(&rx_lock);
 		size_t n = 0;
 
@@ -292,6 +308,19 @@ void uart_set_rx_handler(uart_rx_handler_t fn)
 	 * before the change: wait for it. */
 	if (rx_enabled)
 		flush_work(&rx_work);
+}
+
+void uart_rx_hold(void)
+{
+	might_sleep();
+	if (rx_enabled)
+		disable_work_sync(&rx_work);
+}
+
+void uart_rx_release(void)
+{
+	if (rx_enabled)
+		enable_and_queue_work(system_bh_highpri_wq, &rx_work);
 }
 
 uart_rx_handler_t uart_get_rx_handler(void)

@@ -60,6 +60,8 @@
 #define COM1_PORT    0x3F8
 #define COM1_ISA_IRQ 4
 
+/* The receive consumer: called in BH context (a BH work item at the exit
+ * of COM1's interrupt), one chunk at a time, in order; it must not sleep. */
 typedef void (*uart_rx_handler_t)(const u8 *buf, size_t n);
 
 struct uart_rx_stats {
@@ -71,7 +73,7 @@ struct uart_rx_stats {
 	u64 hw_overruns; /* overrun errors the UART reported (LSR.OE) */
 	u64 delivered;	 /* bytes handed to a consumer */
 	u64 unclaimed;	 /* bytes drained with no consumer set */
-	u64 work_runs;	 /* times the rx work item ran */
+	u64 work_runs;	 /* times the rx work item (a BH item) ran */
 };
 
 void uart_early_init(void);
@@ -79,6 +81,12 @@ void uart_putc(char c);
 void uart_rx_init(void);
 void uart_set_rx_handler(uart_rx_handler_t fn);
 uart_rx_handler_t uart_get_rx_handler(void);
+/* Keep the consumer from being called (bytes wait in the ring, then in
+ * the UART: receive throttles), waiting for a call under way; may sleep.
+ * uart_rx_release() hands on what came meanwhile; any context. They pair
+ * and nest (disable_work()/enable_and_queue_work() of the rx item). */
+void uart_rx_hold(void);
+void uart_rx_release(void);
 void uart_rx_get_stats(struct uart_rx_stats *st);
 
 #endif

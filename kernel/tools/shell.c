@@ -1054,7 +1054,8 @@ int shell_exec(const char *cmdline)
 	return c->fn(argc, argv);
 }
 
-/* The serial consumer: runs in the receive work item. */
+/* The serial consumer: runs in the receive work item, a BH item (it must
+ * not sleep: line editing and echo only; a command line goes to shell_wq). */
 static void shell_rx(const u8 *buf, size_t n)
 {
 	shell_input(buf, n);

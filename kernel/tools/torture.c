@@ -85,8 +85,8 @@ PARAM_ENUM(torture_hotplug, torture_hotplug, torture_hotplug_names,
 
 /* ---- the workqueues and their items ------------------------------------- */
 
-const char *const torture_wq_names[NR_TWQ] = { "torture_bound", "torture_hi", "torture_cpu",
-					       "torture_unbound", "torture_ordered" };
+const char *const torture_wq_names[NR_TWQ] = { "torture_bound",	  "torture_hi",	     "torture_cpu",
+					       "torture_unbound", "torture_ordered", "torture_bh" };
 
 /* What each shared item does; the doomed ones belong to the onoff thread
  * (stress threads queue, flush and cancel them too). */
@@ -112,6 +112,12 @@ static const struct item_spec {
 	{ 6, TWQ_BOUND, TI_DOOM | TI_LONG, "doomed" },
 	{ 2, TWQ_BOUND, TI_DOOM | TI_LONG | TI_DELAYED, "doomed-delayed" },
 	{ 2, TWQ_HIGHPRI, TI_DOOM | TI_LONG, "doomed-hi" },
+	/* BH items (WQ_BH): never sleep; they run in BH context, drained
+	 * on a live CPU when theirs goes. */
+	{ 2, TWQ_BH, 0, "bh" },
+	{ 2, TWQ_BH, TI_SPIN | TI_REQUEUE, "bh-requeue" },
+	{ 2, TWQ_BH, TI_DELAYED, "bh-delayed" },
+	{ 2, TWQ_BH, TI_DOOM, "bh-doomed" },
 };
 
 /* Each stress thread's private items. */
@@ -122,6 +128,7 @@ static const struct item_spec private_specs[] = {
 	{ 1, TWQ_HIGHPRI, TI_PRIVATE | TI_SLEEP, "p-hi" },
 	{ 1, TWQ_INTENSIVE, TI_PRIVATE | TI_SPIN, "p-spin" },
 	{ 1, TWQ_UNBOUND, TI_PRIVATE | TI_SLEEP, "p-unbound" },
+	{ 1, TWQ_BH, TI_PRIVATE, "p-bh" },
 };
 _Static_assert(ARRAY_SIZE(private_specs) == NR_PRIVATE, "torture_internal.h's NR_PRIVATE");
 
@@ -308,6 +315,9 @@ static void item_fn(struct work_struct *w)
 	if (inside != 1)
 		torture_violation("item %s: %d executions at once (one on cpu%u)", it->name, inside,
 				  cpu);
+	if ((it->wq == TWQ_BH) != in_bh_run())
+		torture_violation("item %s ran %s BH context on cpu%u", it->name,
+				  it->wq == TWQ_BH ? "outside" : "in", cpu);
 	if (target < NR_CPUS && target != cpu && (cpu_going_down(target) || !cpu_online(target)))
 		atomic_long_inc(&torture_run.ran_elsewhere);
 	if (it->flags & TI_ORDERED) {
@@ -806,6 +816,7 @@ static const unsigned int wq_flags[NR_TWQ] = {
 	[TWQ_HIGHPRI] = WQ_HIGHPRI | WQ_MEM_RECLAIM,
 	[TWQ_INTENSIVE] = WQ_CPU_INTENSIVE,
 	[TWQ_UNBOUND] = WQ_UNBOUND,
+	[TWQ_BH] = WQ_BH,
 };
 
 void torture_params_from_cmdline(struct torture_params *p)

@@ -50,7 +50,7 @@
 #define NR_STRESS  TORTURE_MAX_THREADS /* stress threads (at most) */
 #define MAX_ITEMS  128
 #define NR_ORDERED 8
-#define NR_PRIVATE 6 /* items of each stress thread (torture.c's private_specs) */
+#define NR_PRIVATE 7 /* items of each stress thread (torture.c's private_specs) */
 #define UL(x)	   ((unsigned long)(x))
 
 /* An operation this long has hung; after a hang, the run ends this long
@@ -60,7 +60,7 @@ extern unsigned int torture_stall_s;
 
 /* ---- the workqueues and their items ------------------------------------- */
 
-enum torture_wq { TWQ_BOUND, TWQ_HIGHPRI, TWQ_INTENSIVE, TWQ_UNBOUND, TWQ_ORDERED, NR_TWQ };
+enum torture_wq { TWQ_BOUND, TWQ_HIGHPRI, TWQ_INTENSIVE, TWQ_UNBOUND, TWQ_ORDERED, TWQ_BH, NR_TWQ };
 extern const char *const torture_wq_names[NR_TWQ];
 
 #define TI_DELAYED (1u << 0) /* a delayed item (queue_delayed_work, mod_delayed_work) */

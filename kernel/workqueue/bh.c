@@ -47,8 +47,10 @@
  * bh_drain_wq (high-priority BH) there, runs the dead pool's items in that CPU's BH
  * context, in queueing order, and queues itself again while work is left.
  * The CPU's "workqueue:bh" step (after its death, on the CPU calling
- * cpu_down()) queues the drain and waits for it, so that cpu_down()
- * returns with nothing left of the CPU's bottom halves. An item queued to
+ * cpu_down()) drains them once more by a BH item of its own on that CPU
+ * and waits for it (the pool's drain may wait behind other BH work where it
+ * went), so that cpu_down() returns with nothing left of the CPU's bottom
+ * halves. An item queued to
  * an offline CPU's BH pool later is not refused and not left: the queuer
  * sees the pool disassociated and queues the drain (queue.c), so it runs
  * on a live CPU, as per-CPU thread items do through their trustee. When
@@ -404,21 +406,41 @@ int workqueue_bh_prepare(unsigned int cpu)
 	return bh_stacks[cpu] ? 0 : -ENOMEM;
 }
 
+/* The dead step's own drain, on the caller's CPU: not pool->bh_drain,
+ * which may wait behind other BH work on the CPU it went to. */
+struct bh_dead_drain {
+	struct work_struct work;
+	struct worker_pool *pool;
+};
+
+static void bh_dead_drain_fn(struct work_struct *w)
+{
+	struct worker_pool *pool = container_of(w, struct bh_dead_drain, work)->pool;
+	u64 deadline = ktime_get_ns() + BH_RUN_NS;
+
+	while (bh_pool_run(pool, deadline, BH_DRAIN) && ktime_get_ns() < deadline)
+		;
+}
+
 int workqueue_bh_dead(unsigned int cpu)
 {
+	struct bh_dead_drain d;
+
 	might_sleep();
+	INIT_WORK(&d.work, bh_dead_drain_fn);
 	for (unsigned int i = 0; i < NR_STD_POOLS; i++) {
-		struct worker_pool *pool = &bh_pools[cpu][i];
-
+		d.pool = &bh_pools[cpu][i];
 		for (;;) {
-			unsigned long flags = spin_lock_irqsave(&pool->lock);
-			bool busy = need_more_worker(pool) || pool->bh_running;
+			unsigned long flags = spin_lock_irqsave(&d.pool->lock);
+			bool busy = need_more_worker(d.pool) || d.pool->bh_running;
 
-			spin_unlock_irqrestore(&pool->lock, flags);
+			spin_unlock_irqrestore(&d.pool->lock, flags);
 			if (!busy)
 				break;
-			queue_bh_drain(pool);
-			flush_work(&pool->bh_drain);
+			flags = local_irq_save();
+			queue_work_on(bh_drain_cpu(), bh_drain_wq, &d.work);
+			local_irq_restore(flags);
+			flush_work(&d.work);
 		}
 	}
 	return 0;

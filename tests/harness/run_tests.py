@@ -325,12 +325,14 @@ KERNEL_BOOTS = [
          extra_cmdline="torture_cycles=100 torture_interval_ms=0 torture_walk_steps=1",
          timeout=TORTURE_TIMEOUT,
          must_contain=[TORTURE_PASS,
-                       r"walk_steps: 6 steps x ways, [1-9]\d* calls failed up and [1-9]\d* down "
-                       r"on request, each rolled back and checked: cpu:bringup up [1-9]\d*, "
+                       r"walk_steps: 7 steps x ways, [1-9]\d* calls failed up and [1-9]\d* down "
+                       r"on request, each rolled back and checked: workqueue:bh up [1-9]\d*, "
+                       r"cpu:bringup up [1-9]\d*, "
                        r"cpu:stop down [1-9]\d*, workqueue:online up [1-9]\d*, workqueue:online "
                        r"down [1-9]\d*, sched:active up [1-9]\d*, sched:active down [1-9]\d*",
                        r"walk_steps: stopped [1-9]\d* times coming down and [1-9]\d* going up, at "
-                       r"each level in turn \(down/up\): sched:dead [1-9]\d*/[1-9]\d*, cpu:stop "
+                       r"each level in turn \(down/up\): workqueue:bh [1-9]\d*/[1-9]\d*, "
+                       r"sched:dead [1-9]\d*/[1-9]\d*, cpu:stop "
                        r"[1-9]\d*/[1-9]\d*, workqueue:online [1-9]\d*/[1-9]\d*"],
          log_check=check_torture_verdict),
     Boot("hotplug-torture-attrs-smp4", "hotplug_torture", smp=4, mem="512M", machine="q35",
@@ -386,7 +388,7 @@ KERNEL_BOOTS = [
     # lost, no report.
     Boot("lab8-race-fixed", "lab_race", smp=2, mem="256M"),
     # COM1 input end to end: the host types a pattern, the interrupt fills
-    # the ring, a workqueue worker hands the bytes to the test's consumer.
+    # the ring, a BH work item hands the bytes to the test's consumer.
     Boot("serial-rx-smp2", "serial_rx", smp=2, mem="256M", machine="q35",
          send_on=(SERIAL_RX_READY, serial_rx_pattern(SERIAL_RX_BYTES))),
     # Bad parameters are reported and the boot goes on with the defaults.

@@ -1,5 +1,5 @@
 /* tests/kernel/test_serial.c - COM1 input: the receive interrupt and the
- * work item that delivers the bytes.
+ * BH work item that delivers the bytes.
  *
  * serial (in test=all): the wiring, IRQ 4 routed to the boot CPU's vector
  * and the UART's receive interrupt on.
@@ -8,8 +8,8 @@
  * consumer, prints "# serial_rx: ready for N bytes" and waits (at most
  * ktest_serial_rx_wait_s, 60 s) for the harness (tests/harness/run_tests.py,
  * Boot send_on=) to type N bytes of rx_test_byte() on the serial port. The
- * consumer's first call waits at a gate the case opens only once the ring
- * is full and receive throttled, so the bytes must survive a consumer far
+ * consumer is held (uart_rx_hold(): the rx item disabled) until the ring is
+ * full and receive throttled, so the bytes must survive a consumer far
  * behind the sender: they wait in the UART and in QEMU, none is lost. QEMU's stdio
  * chardev passes every byte value unchanged when its stdin is a pipe, so
  * the pattern covers all 256 of them. Keep rx_test_byte() in step with
@@ -22,6 +22,7 @@
 #include "kernel/completion.h"
 #include "kernel/cpu_local.h"
 #include "kernel/params.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 #include "kernel/tools/ktest.h"
@@ -73,17 +74,17 @@ static struct {
 	bool mismatch;
 	u32 mismatch_at;
 	u8 mismatch_got;
-	u32 calls, calls_outside_work;
-	struct completion gate; /* the case lets the first call go on */
+	u32 calls, calls_outside_work, calls_outside_bh;
 	struct completion done; /* all bytes in, or the first wrong one */
 } rxt;
 
 static void rx_test_consumer(const u8 *buf, size_t n)
 {
-	if (rxt.calls++ == 0)
-		wait_for_completion(&rxt.gate);
+	rxt.calls++;
 	if (!current_work())
 		rxt.calls_outside_work++;
+	if (!in_bh_run())
+		rxt.calls_outside_bh++;
 	for (size_t i = 0; i < n; i++) {
 		if (rxt.received >= RX_TEST_BYTES) {
 			rxt.extra++;
@@ -109,19 +110,19 @@ static void host_bytes_arrive_in_order(struct ktest *t)
 		ktest_skip(t, "no COM1 input");
 		return;
 	}
-	rxt.received = rxt.extra = rxt.calls = rxt.calls_outside_work = 0;
+	rxt.received = rxt.extra = rxt.calls = rxt.calls_outside_work = rxt.calls_outside_bh = 0;
 	rxt.mismatch = false;
-	init_completion(&rxt.gate);
 	init_completion(&rxt.done);
 	uart_rx_handler_t previous = uart_get_rx_handler();
 
 	uart_set_rx_handler(rx_test_consumer);
+	uart_rx_hold();
 	uart_rx_get_stats(&before); /* from here, every byte is the host's */
 	printk(KERN_RAW "    # serial_rx: ready for %u bytes\n", RX_TEST_BYTES);
 
-	/* The consumer holds its first chunk at the gate while the host's
-	 * bytes fill the ring behind it: wait (polling the counters) until
-	 * the handler has throttled receive, then let the consumer go. */
+	/* The consumer is held while the host's bytes fill the ring: wait
+	 * (polling the counters) until the handler has throttled receive,
+	 * then let the consumer go. */
 	u64 deadline = ktime_get_ns() + (u64)rx_wait_s * NSEC_PER_SEC;
 	bool throttled = false;
 
@@ -135,7 +136,7 @@ static void host_bytes_arrive_in_order(struct ktest *t)
 			break;
 		msleep(1);
 	}
-	complete(&rxt.gate);
+	uart_rx_release();
 	u64 left = 0;
 
 	if (throttled) {
@@ -164,7 +165,8 @@ static void host_bytes_arrive_in_order(struct ktest *t)
 		KT_EXPECT_EQ(t, after.delivered - before.delivered, RX_TEST_BYTES);
 	}
 	KT_EXPECT_TRUE(t, rxt.calls > 0);
-	KT_EXPECT_EQ(t, rxt.calls_outside_work, 0); /* always in a worker */
+	KT_EXPECT_EQ(t, rxt.calls_outside_work, 0); /* always in the rx item */
+	KT_EXPECT_EQ(t, rxt.calls_outside_bh, 0);   /* ... in BH context */
 	KT_EXPECT_TRUE(t, after.interrupts > before.interrupts);
 	KT_EXPECT_FALSE(t, after.throttled); /* the ring drained: receive is on again */
 	KT_EXPECT_TRUE(t, inb(COM1_PORT + UART_IER) & UART_IER_RDI);

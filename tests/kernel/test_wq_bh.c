@@ -389,23 +389,68 @@ static struct cpuhp_step dying_step = {
 	.teardown = queue_while_dying,
 };
 
+/* Holds cpu0's high-priority BH pool (a BH item spinning until released,
+ * a safety net of KT_WAIT_LIMIT_S): the drain that the dying step queues
+ * there (the first live CPU) waits behind it. */
+static volatile bool blocker_started, blocker_release, blocker_gave_up;
+
+static void blocker_fn(struct work_struct *w)
+{
+	u64 until = ktime_get_ns() + KT_WAIT_LIMIT_NS;
+
+	blocker_started = true;
+	while (!READ_ONCE(blocker_release))
+		if (ktime_get_ns() > until) {
+			blocker_gave_up = true;
+			break;
+		}
+}
+
 /* The dying CPU's BH items are drained on a live CPU, in BH context, in
  * order per pool, before cpu_down() returns; one queued to the offline
- * CPU then runs on the queueing CPU; back online, its items run there. */
+ * CPU then runs on the queueing CPU; back online, its items run there.
+ * With three CPUs or more, the drain the dying step queued is held behind
+ * a BH item on cpu0 for the whole cpu_down(): the items must have run all
+ * the same when it returns, by the drain its "workqueue:bh" step ran on
+ * the calling CPU and waited for (without that wait they would run late,
+ * once the blocker lets go). */
 static void a_dying_cpus_bh_items_are_drained_before_cpu_down_returns(struct ktest *t)
 {
 	unsigned int cpu = ktest_last_online_cpu();
+	bool hold = num_online_cpus() >= 3;
+	struct work_struct blocker;
+	struct cpumask saved;
 
 	if (!ktest_need_cpus(t, 2))
 		return;
 	probes_init(NR_DYING_ITEMS + 2);
 	dying_target = cpu;
+	INIT_WORK(&blocker, blocker_fn);
+	blocker_started = blocker_release = blocker_gave_up = false;
+	if (hold) {
+		/* Off cpu0 (held) and off the target. */
+		struct cpumask one;
+
+		thread_get_cpus_allowed(current, &saved);
+		cpumask_clear(&one);
+		cpumask_set_cpu(cpumask_nth(1, &cpu_online_mask), &one);
+		set_cpus_allowed(current, &one);
+		queue_work_on(0, system_bh_highpri_wq, &blocker);
+		hold = KT_WAIT_UNTIL(t, blocker_started);
+	}
 	cpuhp_add_step(&dying_step);
 	int err = cpu_down(cpu);
+	int ran = atomic_read(&order_next);
 
 	cpuhp_remove_step(&dying_step);
+	blocker_release = true;
+	flush_work(&blocker);
+	KT_EXPECT_FALSE(t, blocker_gave_up);
+	if (hold)
+		set_cpus_allowed(current, &saved);
 	KT_ASSERT_EQ(t, err, 0);
-	KT_EXPECT_EQ(t, atomic_read(&order_next), NR_DYING_ITEMS);
+	KT_EXPECT_EQ(t, ran, NR_DYING_ITEMS); /* all of them, by the time cpu_down() returned */
+	KT_WAIT_UNTIL(t, atomic_read(&order_next) == NR_DYING_ITEMS);
 	int last_hi = -1, last_lo = -1;
 
 	for (unsigned int i = 0; i < NR_DYING_ITEMS; i++) {
@@ -415,14 +460,10 @@ static void a_dying_cpus_bh_items_are_drained_before_cpu_down_returns(struct kte
 	}
 	for (int s = 0; s < NR_DYING_ITEMS; s++) { /* each pool's in queueing order */
 		int i = order_seen[s];
+		int *last = i % 3 ? &last_lo : &last_hi;
 
-		if (i % 3) {
-			KT_EXPECT_LT(t, last_lo, i);
-			last_lo = i;
-		} else {
-			KT_EXPECT_LT(t, last_hi, i);
-			last_hi = i;
-		}
+		KT_EXPECT_LT(t, *last, i);
+		*last = i;
 	}
 	/* Queued to the offline CPU: run here, by the drain. */
 	struct bh_probe *p = &probes[NR_DYING_ITEMS];
@@ -432,6 +473,7 @@ static void a_dying_cpus_bh_items_are_drained_before_cpu_down_returns(struct kte
 
 	KT_EXPECT_TRUE(t, queue_work_on(cpu, system_bh_wq, &p->work));
 	local_bh_enable();
+	KT_WAIT_UNTIL(t, atomic_read(&p->runs) == 1); /* (bounded: were it left, no hang) */
 	flush_work(&p->work);
 	KT_EXPECT_EQ(t, atomic_read(&p->runs), 1);
 	KT_EXPECT_EQ(t, p->cpu, me);
