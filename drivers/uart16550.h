@@ -61,7 +61,8 @@
 #define COM1_ISA_IRQ 4
 
 /* The receive consumer: called in BH context (a BH work item at the exit
- * of COM1's interrupt), one chunk at a time, in order; it must not sleep. */
+ * of COM1's interrupt; a worker thread with uart_rx_bh=0), one chunk at a
+ * time, in order; it must not sleep. */
 typedef void (*uart_rx_handler_t)(const u8 *buf, size_t n);
 
 struct uart_rx_stats {
@@ -87,6 +88,14 @@ uart_rx_handler_t uart_get_rx_handler(void);
  * and nest (disable_work()/enable_and_queue_work() of the rx item). */
 void uart_rx_hold(void);
 void uart_rx_release(void);
+/* Where the receive item runs: true a BH item (the default), false a
+ * worker thread's item. Returns the old choice; may sleep. */
+bool uart_rx_set_bh(bool bh);
+/* The current choice (true: a BH item). */
+bool uart_rx_is_bh(void);
+/* Benchmarks: bytes into the ring as the interrupt handler stores them,
+ * and the receive item queued on this CPU (any context). */
+void uart_rx_inject(const u8 *buf, size_t n);
 void uart_rx_get_stats(struct uart_rx_stats *st);
 
 #endif

@@ -300,6 +300,7 @@ typedef void (*work_func_t)(struct work_struct *work);
  * queued; only the owner of PENDING changes it. */
 #define WORK_DISABLE_SHIFT 16
 #define WORK_DISABLE_MAX   0xffffu
+#define WORK_DISABLE_MASK  ((unsigned long)WORK_DISABLE_MAX << WORK_DISABLE_SHIFT)
 
 struct pool_workqueue;
 struct worker_pool;

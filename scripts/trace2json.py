@@ -24,6 +24,10 @@ opens in https://ui.perfetto.dev or chrome://tracing:
                      callback and direction; args: the CPU that ran it, the
                      result), a rollback's steps and operations inside the
                      one they undo
+  process "bottom halves"  one track per CPU: each BH run (bh_run to
+                     bh_end: args the thread it came in on top of, who ran
+                     it: an interrupt's exit, the continuation or a drain)
+                     with the BH items it ran nested in it (args: context)
   process "clock events"  one track per CPU: the clock event programmed
                      (args: its deadline), its interrupts, the timers they
                      ran and the fair slices they ended
@@ -57,6 +61,7 @@ OP_ENDS = {2: ("cpu_down", True), 6: ("cpu_down", False), 5: ("cpu_up", True), 7
            8: (None, True)}  # stopped at a level between: ends the innermost operation
 OP_BEGINS = {0: "cpu_down", 3: "cpu_up"}
 TRUSTEE = ["none", "in-charge", "done"]
+BH_RUNNERS = ["irq exit/idle/bh enable", "continuation", "drain"]
 
 
 class TraceError(Exception):
@@ -123,21 +128,42 @@ def to_chrome(events):
         if not prev["name"].startswith("idle/"):
             out.append({"ph": "X", "pid": 1, "tid": cpu, "name": prev["name"], "ts": us(prev["ns"]),
                         "dur": max(us(end_ns) - us(prev["ns"]), 0.001), "args": {"tid": prev["tid"]}})
-    # Worker tracks.
+    # Worker tracks; a BH run's items go on their CPU's "bottom halves"
+    # track instead (pid 6): they run in whatever thread the interrupt
+    # came in on top of, which is no worker.
     workers = set()
     open_items = {}
+    bh_open, bh_cpus = {}, set()
     for e in events:
         ev = e["ev"]
-        if ev == "start":
-            open_items[(e["tid"], e["a"])] = e
-            workers.add(e["tid"])
+        in_bh = bool(bh_open.get(e["cpu"]))
+        if ev == "bh_run":
+            bh_open.setdefault(e["cpu"], []).append(e)
+            bh_cpus.add(e["cpu"])
+        elif ev == "bh_end":
+            r = bh_open.get(e["cpu"], [])
+            s = r.pop() if r else None
+            start = s["ns"] if s else events[0]["ns"]
+            how = BH_RUNNERS[s["b"]] if s and s["b"] < len(BH_RUNNERS) else "?"
+            out.append({"ph": "X", "pid": 6, "tid": e["cpu"], "name": "bh run (pool %d)" % e["a"],
+                        "ts": us(start), "dur": max(us(e["ns"]) - us(start), 0.001),
+                        "args": {"on_top_of": s["name"] if s else "?", "by": how,
+                                 "work_left": bool(e["b"])}})
+        elif ev == "start":
+            open_items[(e["tid"], e["a"])] = dict(e, bh=in_bh)
+            if not in_bh:
+                workers.add(e["tid"])
         elif ev == "end":
             s = open_items.pop((e["tid"], e["a"]), None)
             start = s["ns"] if s else events[0]["ns"]
-            out.append({"ph": "X", "pid": 2, "tid": e["tid"], "name": func_name(e["sym"]),
-                        "ts": us(start), "dur": max(us(e["ns"]) - us(start), 0.001),
-                        "args": {"work": hex(e["a"]), "cpu_at_end": e["cpu"]}})
-            workers.add(e["tid"])
+            bh = s["bh"] if s else in_bh
+            out.append({"ph": "X", "pid": 6 if bh else 2, "tid": e["cpu"] if bh else e["tid"],
+                        "name": func_name(e["sym"]), "ts": us(start),
+                        "dur": max(us(e["ns"]) - us(start), 0.001),
+                        "args": {"work": hex(e["a"]), "cpu_at_end": e["cpu"],
+                                 "context": "BH, on top of " + e["name"] if bh else "worker"}})
+            if not bh:
+                workers.add(e["tid"])
         elif ev in ("sleep", "wake", "create", "destroy", "rescue"):
             args = {"pool": e["a"], "cpu": e["cpu"]}
             if ev == "sleep" and e["b"]:
@@ -182,6 +208,11 @@ def to_chrome(events):
     for tid in sorted(workers):
         out.append({"ph": "M", "pid": 2, "tid": tid, "name": "thread_name",
                     "args": {"name": "%s (%d)" % (names.get(tid, "?"), tid)}})
+    if bh_cpus:
+        out.append({"ph": "M", "pid": 6, "name": "process_name", "args": {"name": "bottom halves"}})
+    for c in sorted(bh_cpus):
+        out.append({"ph": "M", "pid": 6, "tid": c, "name": "thread_name",
+                    "args": {"name": "cpu%d BH" % c}})
     hotplug_steps(events, out, us)
     out.append({"ph": "M", "pid": 3, "tid": 0, "name": "thread_name", "args": {"name": "CPU phases"}})
     out.append({"ph": "M", "pid": 3, "tid": 1, "name": "thread_name", "args": {"name": "trustees"}})

@@ -3,6 +3,7 @@
 #include "kernel/tools/bench.h"
 #include "arch/x86_64/atomic.h"
 #include "drivers/qemu_exit.h"
+#include "drivers/uart16550.h"
 #include "kernel/completion.h"
 #include "kernel/cpu_masks.h"
 #include "kernel/debug/lockdep.h"
@@ -635,6 +636,267 @@ static int bench_lock_flush_idle(struct bench_ctx *c)
 	return bench_lock(c, LOCK_FLUSH_IDLE);
 }
 
+/* ---- bottom halves: BH items against thread items ------------------------ */
+
+/* A timer interrupt on B stands for a device's: its callback notes the
+ * time and queues the item (a BH item runs at that interrupt's exit; a
+ * thread item needs B's high-priority worker woken and switched to). The
+ * sample is the callback's time to the item's start. B is idle, or runs
+ * a CPU-bound thread (busy). The serial ones do the same through COM1's
+ * receive path (uart_rx_inject(): the ring, its lock, the rx item), to the
+ * consumer being handed the byte: where the shell echoes it. */
+enum irq_bh_kind { IRQ_BH, IRQ_THREAD, SERIAL_BH, SERIAL_THREAD };
+
+struct irq_item {
+	struct timer_list timer;
+	struct work_struct work;
+	struct completion started;
+	enum irq_bh_kind kind;
+	u64 t0, latency;
+};
+
+static struct irq_item *serial_probe; /* the consumer's: one bench at a time */
+
+static void irq_item_fn(struct work_struct *w)
+{
+	struct irq_item *q = container_of(w, struct irq_item, work);
+
+	q->latency = ktime_get_ns() - READ_ONCE(q->t0);
+	complete(&q->started);
+}
+
+static void serial_consumer(const u8 *buf, size_t n)
+{
+	struct irq_item *q = READ_ONCE(serial_probe);
+
+	if (!q)
+		return;
+	q->latency = ktime_get_ns() - READ_ONCE(q->t0);
+	complete(&q->started);
+}
+
+static void irq_timer_fn(struct timer_list *t)
+{
+	struct irq_item *q = container_of(t, struct irq_item, timer);
+	static const u8 byte = 'x';
+
+	WRITE_ONCE(q->t0, ktime_get_ns());
+	switch (q->kind) {
+	case IRQ_BH:
+		queue_work(system_bh_highpri_wq, &q->work);
+		break;
+	case IRQ_THREAD:
+		queue_work(system_highpri_wq, &q->work);
+		break;
+	default:
+		uart_rx_inject(&byte, 1);
+		break;
+	}
+}
+
+static int bench_irq(struct bench_ctx *c, enum irq_bh_kind kind, bool busy)
+{
+	struct thread *hog = NULL;
+	struct irq_item q = { .kind = kind };
+	uart_rx_handler_t old_consumer = NULL;
+	bool old_bh = true;
+	int err = 0;
+
+	INIT_WORK(&q.work, irq_item_fn);
+	init_completion(&q.started);
+	timer_setup(&q.timer, irq_timer_fn);
+	if (kind == SERIAL_BH || kind == SERIAL_THREAD) {
+		struct uart_rx_stats st;
+
+		uart_rx_get_stats(&st);
+		if (!st.enabled)
+			return -ENODEV;
+		old_consumer = uart_get_rx_handler();
+		WRITE_ONCE(serial_probe, &q);
+		uart_set_rx_handler(serial_consumer);
+		old_bh = uart_rx_set_bh(kind == SERIAL_BH);
+	}
+	if (busy) {
+		hogs_stop = false;
+		hog = kthread_create_on_cpu(hog_fn, NULL, c->b, "bench/hog");
+		if (!hog) {
+			err = -ENOMEM;
+			goto out;
+		}
+		wake_up_thread(hog);
+		msleep(20);
+	}
+	for (unsigned int i = 0; i < c->n; i++) {
+		msleep(1); /* B's worker idle again, asleep */
+		reinit_completion(&q.started);
+		add_timer_on(&q.timer, ktime_get_ns() + 100 * NSEC_PER_USEC, c->b);
+		wait_for_completion(&q.started);
+		flush_work(&q.work);
+		c->samples[i] = q.latency;
+	}
+	if (hog) {
+		hogs_stop = true;
+		kthread_stop(hog);
+	}
+out:
+	del_timer_sync(&q.timer);
+	if (kind == SERIAL_BH || kind == SERIAL_THREAD) {
+		uart_rx_set_bh(old_bh);
+		uart_set_rx_handler(old_consumer); /* waits for the consumer */
+		WRITE_ONCE(serial_probe, NULL);
+	}
+	return err;
+}
+
+static int bench_irq_bh(struct bench_ctx *c)
+{
+	return bench_irq(c, IRQ_BH, false);
+}
+static int bench_irq_thread(struct bench_ctx *c)
+{
+	return bench_irq(c, IRQ_THREAD, false);
+}
+static int bench_irq_bh_busy(struct bench_ctx *c)
+{
+	return bench_irq(c, IRQ_BH, true);
+}
+static int bench_irq_thread_busy(struct bench_ctx *c)
+{
+	return bench_irq(c, IRQ_THREAD, true);
+}
+static int bench_serial_bh(struct bench_ctx *c)
+{
+	return bench_irq(c, SERIAL_BH, false);
+}
+static int bench_serial_thread(struct bench_ctx *c)
+{
+	return bench_irq(c, SERIAL_THREAD, false);
+}
+
+/* What a BH run costs the thread it comes in on top of: a CPU-bound
+ * thread on B reads the clock in a loop and keeps the longest gap between
+ * two reads while one timer interrupt of its own comes (with_bh: whose
+ * callback queues an empty BH item, run at its exit). The sample is that
+ * gap: the interrupt, and the BH run with it. */
+struct gap_run {
+	struct bench_ctx *c;
+	bool with_bh;
+	volatile bool fired, ran;
+	struct timer_list timer;
+	struct work_struct work;
+	struct completion done;
+};
+
+static void gap_item_fn(struct work_struct *w)
+{
+	container_of(w, struct gap_run, work)->ran = true;
+}
+
+static void gap_timer_fn(struct timer_list *t)
+{
+	struct gap_run *g = container_of(t, struct gap_run, timer);
+
+	if (g->with_bh)
+		queue_work(system_bh_wq, &g->work);
+	g->fired = true;
+}
+
+static int gap_thread_fn(void *arg)
+{
+	struct gap_run *g = arg;
+
+	for (unsigned int i = 0; i < g->c->n; i++) {
+		u64 last = ktime_get_ns(), worst = 0;
+
+		g->fired = g->ran = false;
+		add_timer(&g->timer, last + 50 * NSEC_PER_USEC);
+		/* Until the interrupt (and its BH run) is over, and a little
+		 * more: the last gap is then behind us. */
+		for (unsigned int k = 0; !(g->fired && (g->ran || !g->with_bh)) || k < 100;) {
+			u64 now = ktime_get_ns();
+
+			worst = max(worst, now - last);
+			last = now;
+			if (g->fired && (g->ran || !g->with_bh))
+				k++;
+		}
+		g->c->samples[i] = worst;
+	}
+	complete(&g->done);
+	return 0;
+}
+
+static int bench_gap(struct bench_ctx *c, bool with_bh)
+{
+	struct gap_run g = { .c = c, .with_bh = with_bh };
+
+	timer_setup(&g.timer, gap_timer_fn);
+	INIT_WORK(&g.work, gap_item_fn);
+	init_completion(&g.done);
+	struct thread *t = kthread_create_on_cpu(gap_thread_fn, &g, c->b, "bench/gap");
+
+	if (!t)
+		return -ENOMEM;
+	wake_up_thread(t);
+	wait_for_completion(&g.done);
+	kthread_stop(t);
+	flush_work(&g.work);
+	return 0;
+}
+
+static int bench_irq_gap(struct bench_ctx *c)
+{
+	return bench_gap(c, false);
+}
+static int bench_irq_gap_bh(struct bench_ctx *c)
+{
+	return bench_gap(c, true);
+}
+
+/* An interrupt flood's bottom halves against a thread: a BH item on B
+ * that spins 50 us and queues itself again, for ever, beside a CPU-bound
+ * thread on B. The budget hands the rest of each run to the continuation
+ * (a worker thread), which the scheduler shares with the thread. The
+ * sample is the thread's share of B over 100 ms, in percent. */
+static volatile bool flood_stop;
+
+static void flood_fn(struct work_struct *w)
+{
+	udelay(50);
+	if (!READ_ONCE(flood_stop))
+		queue_work(system_bh_wq, w);
+}
+
+static int bench_bh_flood_share(struct bench_ctx *c)
+{
+	struct work_struct w;
+
+	INIT_WORK(&w, flood_fn);
+	hogs_stop = false;
+	flood_stop = false;
+	struct thread *hog = kthread_create_on_cpu(hog_fn, NULL, c->b, "bench/hog");
+
+	if (!hog)
+		return -ENOMEM;
+	wake_up_thread(hog);
+	msleep(20);
+	queue_work_on(c->b, system_bh_wq, &w);
+	msleep(20);
+	for (unsigned int i = 0; i < c->n; i++) {
+		u64 r0 = thread_runtime_ns(hog), t0 = ktime_get_ns();
+
+		msleep(100);
+		u64 r1 = thread_runtime_ns(hog), t1 = ktime_get_ns();
+
+		c->samples[i] = (r1 - r0) * 100 / (t1 - t0);
+	}
+	flood_stop = true;
+	cancel_work_sync(&w);
+	hogs_stop = true;
+	kthread_stop(hog);
+	return 0;
+}
+
 /* ---- the table and the runner -------------------------------------------- */
 
 static const struct bench benches[] = {
@@ -684,6 +946,24 @@ static const struct bench benches[] = {
 	  bench_lock_mutex },
 	{ "lock_flush_idle", "flush_work() of an item never queued", "ns", 20, false,
 	  bench_lock_flush_idle },
+	{ "irq_bh", "a timer interrupt on an idle CPU to its BH item's start", "ns", 50, true,
+	  bench_irq_bh },
+	{ "irq_thread", "the same to a system_highpri_wq item's start (a worker woken)", "ns", 50,
+	  true, bench_irq_thread },
+	{ "irq_bh_busy", "irq_bh on a CPU running a CPU-bound thread", "ns", 50, true,
+	  bench_irq_bh_busy },
+	{ "irq_thread_busy", "irq_thread on a CPU running a CPU-bound thread", "ns", 50, true,
+	  bench_irq_thread_busy },
+	{ "serial_bh", "COM1 receive (injected) to the consumer, the rx item a BH item", "ns", 50,
+	  true, bench_serial_bh },
+	{ "serial_thread", "the same with the rx item a thread item (uart_rx_bh=0)", "ns", 50, true,
+	  bench_serial_thread },
+	{ "irq_gap", "longest clock gap of a CPU-bound thread across one timer interrupt", "ns", 20,
+	  true, bench_irq_gap },
+	{ "irq_gap_bh", "the same when the interrupt queues an empty BH item", "ns", 20, true,
+	  bench_irq_gap_bh },
+	{ "bh_flood_share", "a thread's share of a CPU flooded with BH work (percent)", "pct", 5,
+	  true, bench_bh_flood_share },
 };
 
 static bool listed(const char *list, const char *name)

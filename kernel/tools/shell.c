@@ -248,6 +248,38 @@ static const struct shell_cmd commands[];
 
 static int cmd_help(int argc, char **argv);
 
+/* COM1 receive: its figures, and where its bottom half runs. */
+static int cmd_serial(int argc, char **argv)
+{
+	struct uart_rx_stats st;
+
+	uart_rx_get_stats(&st);
+	if (!st.enabled) {
+		out("serial: COM1 input is off\n");
+		return -ENODEV;
+	}
+	if (argc == 2) {
+		bool bh = !strcmp(argv[1], "bh");
+
+		if (!bh && strcmp(argv[1], "thread")) {
+			out("serial: say bh or thread, not '%s'\n", argv[1]);
+			return -EINVAL;
+		}
+		uart_rx_set_bh(bh);
+	}
+	bool bh = uart_rx_is_bh();
+
+	out("serial: receive's bottom half is %s\n",
+	    bh ? "a BH item (system_bh_highpri_wq: at the interrupt's exit, no thread)" :
+		 "a thread item (system_highpri_wq: a worker wakes for it)");
+	out("serial: %lu interrupts, %lu bytes, %lu delivered, %lu rx item runs, %lu throttles, "
+	    "%lu overruns\n",
+	    (unsigned long)st.interrupts, (unsigned long)st.bytes, (unsigned long)st.delivered,
+	    (unsigned long)st.work_runs, (unsigned long)st.throttles,
+	    (unsigned long)st.hw_overruns);
+	return 0;
+}
+
 static int cmd_cpus(int argc, char **argv)
 {
 	unsigned int cpu;
@@ -883,6 +915,9 @@ static int cmd_reboot(int argc, char **argv)
 static const struct shell_cmd commands[] = {
 	{ "help", "help [COMMAND]", "list the commands, or explain one", 0, 1, cmd_help },
 	{ "cpus", "cpus", "CPUs and their state, hotplug counts", 0, 0, cmd_cpus },
+	{ "serial", "serial [bh|thread]",
+	  "COM1 input's figures; run its bottom half as a BH item or a thread item", 0, 1,
+	  cmd_serial },
 	{ "offline", "offline CPU", "take a CPU offline (cpu_down)", 1, 1, cmd_offline },
 	{ "online", "online CPU", "bring a CPU online (cpu_up)", 1, 1, cmd_online },
 	{ "hotplug",

@@ -310,8 +310,8 @@ void watch_for_hog(struct worker_pool *pool)
 	unsigned int thresh = READ_ONCE(wq_cpu_intensive_thresh_us);
 
 	assert_spin_locked(&pool->lock);
-	if (!thresh || !pool_is_bound(pool) || pool->disassociated || pool->bh)
-		return; /* (a BH run has its own budget, bh.c) */
+	if (!thresh || !pool->hog_watched || pool->disassociated)
+		return;
 	u64 at = ktime_get_ns() + (u64)thresh * NSEC_PER_USEC;
 
 	/* Pending, soon enough: leave it. Otherwise (not pending, or its

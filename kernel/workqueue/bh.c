@@ -106,6 +106,7 @@ int init_bh_pool(struct worker_pool *pool, unsigned int index)
 	worker->pool = pool;
 	worker->flags = WORKER_PREP;
 	pool->bh = true;
+	pool->hog_watched = false;
 	pool->bh_index = index;
 	pool->bh_worker = worker;
 	list_add(&worker->node, &pool->workers);

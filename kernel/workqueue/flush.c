@@ -113,12 +113,14 @@ static void check_flush_dependency(struct workqueue_struct *target, work_func_t 
 static bool __flush_work(struct work_struct *w, bool reported, const void *ip)
 {
 	struct wq_barrier barr;
-	struct worker *worker, *self = current_worker();
+	struct worker *worker;
 	unsigned long flags;
 	struct worker_pool *pool = lock_work_pool(w, &worker, &flags);
 
 	if (!pool)
-		return false;
+		return false; /* idle: the common flush, kept short */
+	struct worker *self = current_worker();
+
 	struct pool_workqueue *target_pwq = worker ? worker->current_pwq : w->pwq;
 	struct workqueue_struct *target_wq = target_pwq ? target_pwq->wq : NULL;
 

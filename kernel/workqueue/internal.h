@@ -134,6 +134,8 @@ struct worker_pool {
 	 * changes with the zeroing. While the pool is disassociated no
 	 * worker is counted: it stays 0. */
 	atomic_t nr_running;
+	bool hog_watched;	     /* I: per-CPU, not BH (a BH run has its own budget):
+					the hog timer watches its runners (adapt.c) */
 	bool manager_active;	     /* L */
 	bool disassociated;	     /* L to change (WRITE_ONCE): per-CPU pool whose CPU is
 					offline; the waiting trustee reads it without */
@@ -399,9 +401,6 @@ bool __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct work_str
  * timer to stop as well. */
 enum work_kind { WORK_PLAIN, WORK_DELAYED };
 int grab_pending(struct work_struct *w, enum work_kind kind, unsigned long *irqflags);
-/* PENDING was just taken for a queueing: give it back if w is disabled
- * (true then). */
-bool clear_pending_if_disabled(struct work_struct *w);
 
 /* ---- flush.c: flush colours, flushing, draining, cancelling ------------ */
 

@@ -82,6 +82,7 @@ static int init_pool(struct worker_pool *pool, unsigned int cpu, int nice)
 		return -ENOMEM;
 	spin_lock_init(&pool->lock, "pool->lock");
 	pool->cpu = cpu;
+	pool->hog_watched = cpu != WORK_CPU_UNBOUND; /* (init_bh_pool() clears it) */
 	pool->attrs.nice = nice;
 	if (cpu != WORK_CPU_UNBOUND)
 		cpumask_set_cpu(cpu, &pool->attrs.cpumask);

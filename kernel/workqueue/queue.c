@@ -233,25 +233,28 @@ bool __queue_work(unsigned int cpu, struct workqueue_struct *wq, struct work_str
 	enum queue_tell tell = whom_to_tell(pool);
 
 	spin_unlock_no_resched(&pool->lock);
-	if (unlikely(tell == TELL_TRUSTEE))
-		queue_work(trustee_wq, &pool->trustee_work.work); /* it needs a worker */
-	else if (unlikely(tell == TELL_BH_DRAIN))
-		queue_bh_drain(pool);
+	if (unlikely(tell != TELL_NOBODY)) {
+		if (tell == TELL_TRUSTEE)
+			queue_work(trustee_wq, &pool->trustee_work.work); /* it needs a worker */
+		else
+			queue_bh_drain(pool);
+	}
 	return true;
 }
 
-/* Having taken PENDING: if w is disabled, give it back. True if it was. */
-bool clear_pending_if_disabled(struct work_struct *w)
+/* Having taken PENDING: if w is disabled, give it back. True if it was.
+ * Inline, as claim_pending() below: every queueing asks. */
+static __always_inline bool clear_pending_if_disabled(struct work_struct *w)
 {
-	if (likely(!work_disable_count(w)))
-		return false;
+	if (likely(!(__atomic_load_n(&w->flags, __ATOMIC_RELAXED) & WORK_DISABLE_MASK)))
+		return false; /* (one test of the word: every queueing asks) */
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	return true;
 }
 
 /* Take PENDING for a new queueing: false if it was pending already, or
  * the item is disabled (disable_work()). */
-static bool claim_pending(struct work_struct *w)
+static __always_inline bool claim_pending(struct work_struct *w)
 {
 	if (test_and_set_bit(WORK_STRUCT_PENDING, &w->flags) || clear_pending_if_disabled(w))
 		return false;

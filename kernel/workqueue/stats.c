@@ -9,6 +9,7 @@
  * work, which is its own.
  */
 #define pr_fmt(fmt) "workqueue: " fmt
+#include "kernel/bottom_half.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
@@ -173,6 +174,32 @@ static void dump_pool(struct worker_pool *pool, void *arg)
 			    st.nr_rescued, st.nr_deferred, st.nr_hogs);
 }
 
+/* One line per CPU whose BH pools ever ran or have work: its runs, and
+ * each pool's pending and executed items. PM held (for the dump's order). */
+static void dump_bh_pools(struct dump_buf *d)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct wq_pool_stats n, h;
+		struct bh_stats b;
+
+		pool_stats(&bh_pools[cpu][WQ_POOL_NORMAL], &n);
+		pool_stats(&bh_pools[cpu][WQ_POOL_HIGHPRI], &h);
+		if (!n.nr_executed && !h.nr_executed && !n.nr_pending && !h.nr_pending)
+			continue;
+		bh_get_stats(cpu, &b);
+		d->len +=
+			scnprintf(d->buf + d->len, d->size - d->len,
+				  "bh   cpu%-3u%s runs %lu deferred %lu continued %lu drains %lu | "
+				  "normal: pending %u executed %lu | highpri: pending %u executed "
+				  "%lu\n",
+				  cpu, READ_ONCE(bh_pools[cpu][0].disassociated) ? " offline" : "",
+				  b.runs, b.deferrals, b.continued, b.drains, n.nr_pending,
+				  n.nr_executed, h.nr_pending, h.nr_executed);
+	}
+}
+
 size_t workqueue_dump(char *buf, size_t size)
 {
 	struct dump_buf d = { buf, size, 0 };
@@ -189,6 +216,7 @@ size_t workqueue_dump(char *buf, size_t size)
 		wq_cpu_intensive_thresh_us, wq_idle_timeout_ms);
 	mutex_lock(&wq_pool_mutex);
 	for_each_pool(dump_pool, &d);
+	dump_bh_pools(&d);
 	list_for_each_entry(wq, &workqueues, list) {
 		struct wq_stats st;
 		struct workqueue_attrs attrs;
@@ -206,6 +234,7 @@ size_t workqueue_dump(char *buf, size_t size)
 				   wq->name,
 				   (wq->flags & __WQ_ORDERED) ? "ordered" :
 				   (wq->flags & WQ_UNBOUND)   ? "unbound" :
+				   (wq->flags & WQ_BH)	      ? "bh" :
 								"bound",
 				   (wq->flags & WQ_HIGHPRI) ? ",highpri" : "",
 				   (wq->flags & WQ_CPU_INTENSIVE) ? ",cpu_intensive" : "",
@@ -270,9 +299,13 @@ static void stats_fn(struct work_struct *w)
 {
 	static u64 last_print;
 	u64 now = ktime_get_ns();
+	unsigned int cpu;
 
 	mutex_lock(&wq_pool_mutex);
 	for_each_pool(stats_check_pool, &now);
+	for_each_possible_cpu(cpu) /* the BH pools too: a run that never comes is a stall */
+		for (unsigned int i = 0; i < NR_STD_POOLS; i++)
+			stats_check_pool(&bh_pools[cpu][i], &now);
 	mutex_unlock(&wq_pool_mutex);
 	if (wq_stats_s && now - last_print >= wq_stats_s * NSEC_PER_SEC) {
 		struct wq_counters c;

@@ -454,7 +454,6 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	clear_bit(WORK_STRUCT_PENDING, &w->flags);
 	spin_unlock_irq(&pool->lock);
 	bool narrowed = keep_to_mask && keep_to_wq_cpus(pwq->wq);
-	int count = preempt_count(); /* 0 in a thread, BH_OFFSET in a BH run */
 
 	delay_point(DP_WORK_START);
 	work_dep_acquire(&dep, pwq, w, worker->current_func);
@@ -462,9 +461,12 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_func(w);
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
 	work_dep_release(&dep, pwq, w, worker->current_func);
-	WARN_ONCE(preempt_count() != count || irqs_disabled(),
-		  "work function %pS returned with preemption (%#x, not %#x) or interrupts off",
-		  worker->current_func, preempt_count(), count);
+	/* The count it started with: 0 in a thread, BH_OFFSET in a BH run
+	 * (the BH test only once the thread's has failed: every item asks). */
+	if (unlikely(preempt_count() != 0 || irqs_disabled()))
+		WARN_ONCE(!pool->bh || preempt_count() != BH_OFFSET || irqs_disabled(),
+			  "work function %pS returned with preemption (%#x) or interrupts off",
+			  worker->current_func, preempt_count());
 	if (put && color != WORK_NO_COLOR)
 		put(w); /* the last touch of w by the workqueue */
 	if (narrowed)	/* any active CPU again, or its own CPU if it is back */
@@ -493,17 +495,22 @@ void process_scheduled_works(struct worker *worker)
 				 list_first_entry(&worker->scheduled, struct work_struct, entry));
 }
 
-void worker_run_first(struct worker *worker)
+/* Inline: the worker loop's every item (a call there costs the burst). */
+static __always_inline void __worker_run_first(struct worker *worker, struct worker_pool *pool)
 {
-	struct worker_pool *pool = worker->pool;
 	struct work_struct *w = list_first_entry(&pool->worklist, struct work_struct, entry);
 
-	assert_spin_locked(&pool->lock);
 	if (test_bit(WORK_STRUCT_LINKED, &w->flags))
 		move_linked_works(pool, w, &worker->scheduled); /* with its barriers */
 	else
 		process_one_work(worker, w);
 	process_scheduled_works(worker);
+}
+
+void worker_run_first(struct worker *worker)
+{
+	assert_spin_locked(&worker->pool->lock);
+	__worker_run_first(worker, worker->pool);
 }
 
 /* ---- the worker thread ------------------------------------------------- */
@@ -548,7 +555,7 @@ int worker_thread(void *arg)
 		if (!list_is_singular(&pool->worklist))
 			watch_for_hog(pool); /* more waits behind what we take */
 		do {
-			worker_run_first(worker);
+			__worker_run_first(worker, pool);
 			/* Rebind after this item, not after the worklist drains:
 			 * an item that requeues itself (idle_cull_fn, sent back
 			 * to its CPU) would keep an unbound worker away forever. */

@@ -597,8 +597,44 @@ def lab9_check(sh, m):
     return results
 
 
+def lab10_check(sh, m):
+    """Lab 10 as written: COM1's receive item, typed into, traced as a BH
+    item (on the bottom-halves track, no worker) and then, after `serial
+    thread`, as a worker's item; `serial bh` puts it back."""
+    results = []
+    for mode in ("bh", "thread"):
+        out = sh.run("serial %s" % mode) or ""
+        want = "a BH item" if mode == "bh" else "a thread item"
+        results.append(("lab10.serial %s says so" % mode,
+                        "receive's bottom half is %s" % want in out, out[-300:]))
+        sh.run("trace start 8000")
+        sh.run("cpus")
+        sh.run("trace stop")
+        t2j, events = _dump_events(sh, m)
+        ok, why = False, events
+        if t2j:
+            trace = t2j.to_chrome(events)
+            rx = [e for e in trace["traceEvents"] if e["ph"] == "X" and
+                  e["name"] == "uart_rx_work"]
+            bh = [e for e in rx if e["pid"] == 6]
+            worker = [e for e in rx if e["pid"] == 2]
+            runs = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["pid"] == 6 and
+                    e["name"].startswith("bh run")]
+            if mode == "bh":
+                ok = bool(bh) and not worker and bool(runs)
+            else:
+                ok = bool(worker) and not bh and all(
+                    e["args"]["context"] == "worker" for e in worker)
+            why = "%d rx items in BH runs, %d on worker tracks, %d BH runs" % (
+                len(bh), len(worker), len(runs))
+        results.append(("lab10.the trace shows the rx item %s" % (
+            "in BH runs, no worker" if mode == "bh" else "on a worker, no BH run"), ok, why))
+    sh.run("serial bh")
+    return results
+
+
 def interact_labs(m, boot):
-    """The automated checks of docs/labs.md, labs 1, 3, 4, 6 and 7 (2 and 5
+    """The automated checks of docs/labs.md, labs 1, 3, 4, 6, 7, 9 and 10 (2 and 5
     are KTAP boots, and 7's main check is), in the style of the xv6 graders."""
     sh, results = Shell(m), []
     if not sh.ready():
@@ -654,6 +690,7 @@ def interact_labs(m, boot):
             bool(dying), len(late), len(trustee))
     results.append(("lab4.the trustee's workers finish the offline CPU's items", ok, why))
     results += lab9_check(sh, m)
+    results += lab10_check(sh, m)
     # Lab 6: wake-up latency. The figures are the host's to decide (no
     # timing is asserted); their shape and where the woken thread ran are not.
     out = sh.run("bench wake_same,wake_cross 50", timeout=300) or ""
