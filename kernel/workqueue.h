@@ -182,7 +182,8 @@
  * it continues in a worker thread, so that threads keep their share. A
  * dying CPU's BH pools get no trustee: a BH item on a live CPU drains
  * them, and cpu_down() waits for it; an item queued to an offline CPU's
- * BH pool runs on the queueing CPU by the same drain (bh.c has it all).
+ * BH pool runs on a live CPU (normally the queueing one) by the same
+ * drain (bh.c has it all).
  *
  * ---------------------------------------------------------------------
  * Statistics (stats.c)
@@ -273,7 +274,8 @@
  *
  * THE RULE: every piece of deferred work in baton goes through this API.
  * Interrupt handlers and timer callbacks only queue work or wake a thread;
- * there are no tasklets, softirqs, DPCs or private thread pools. The few
+ * there are no tasklets, softirqs, DPCs or private thread pools: bottom
+ * halves are BH workqueue items (bh.c), and only bh.c enters BH context. The few
  * kernel threads that are not workers are listed, with their reason, in
  * docs/workqueue.md, and `make test` checks that list.
  */

@@ -178,12 +178,16 @@ static bool bh_pool_run(struct worker_pool *pool, u64 deadline, enum bh_runner w
 {
 	struct worker *worker = pool->bh_worker;
 	unsigned int n = BH_BATCH;
+	int outer_count = this_cpu_read(bh.item_count);
+
+	this_cpu_write(bh.item_count, preempt_count()); /* process_one_work() checks it */
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	assert(in_bh_run());
 	if (pool->bh_running || !need_more_worker(pool) ||
 	    (who == BH_OWN_RUN && pool->bh_deferred) || (who == BH_DRAIN) != pool->disassociated) {
 		spin_unlock_irqrestore(&pool->lock, flags);
+		this_cpu_write(bh.item_count, outer_count);
 		return false;
 	}
 	pool->bh_running = true;
@@ -207,6 +211,7 @@ static bool bh_pool_run(struct worker_pool *pool, u64 deadline, enum bh_runner w
 	bool more = need_more_worker(pool);
 
 	spin_unlock_irqrestore(&pool->lock, flags);
+	this_cpu_write(bh.item_count, outer_count);
 	return more;
 }
 

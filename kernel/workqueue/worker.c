@@ -461,10 +461,12 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	worker->current_func(w);
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
 	work_dep_release(&dep, pwq, w, worker->current_func);
-	/* The count it started with: 0 in a thread, BH_OFFSET in a BH run
-	 * (the BH test only once the thread's has failed: every item asks). */
+	/* The count it started with: 0 in a thread; in a BH run, BH_OFFSET
+	 * on top of what the interrupted code had (bh.item_count). The BH
+	 * test only once the thread's has failed: every item asks. */
 	if (unlikely(preempt_count() != 0 || irqs_disabled()))
-		WARN_ONCE(!pool->bh || preempt_count() != BH_OFFSET || irqs_disabled(),
+		WARN_ONCE(!pool->bh || preempt_count() != this_cpu_read(bh.item_count) ||
+				  irqs_disabled(),
 			  "work function %pS returned with preemption (%#x) or interrupts off",
 			  worker->current_func, preempt_count());
 	if (put && color != WORK_NO_COLOR)
