@@ -76,16 +76,15 @@ void smp_cpu_init(struct smp_cpu *s);
 
 /* kernel/workqueue/bh.c: the CPU's bottom halves (kernel/bottom_half.h). */
 struct bh_cpu {
-	u32 pending;	/* any CPU sets bits (atomic or), this CPU takes them
-			 * (atomic exchange): bit n, the CPU's BH pool n has
-			 * work for a run (kick_bh_pool()) */
-	void *worker;	/* C: the BH pool's pseudo-worker whose run this CPU is
-			 * in (current_worker() in BH context), or NULL */
-	int item_count; /* C: the preemption count that run's items start with (a
-			 * run at an interrupt's exit adds BH_OFFSET to whatever
-			 * the interrupted code had) */
-	u64 runs;	/* C: BH runs begun (irq exit, idle, bh enable) */
-	u64 deferrals;	/* C: runs that ended on their budget with work left */
+	u32 pending;	    /* any CPU sets bits (atomic or), this CPU takes them
+			     * (atomic exchange): bit n, the CPU's BH pool n has
+			     * work for a run (kick_bh_pool()) */
+	void *worker;	    /* C: the BH pool's pseudo-worker whose run this CPU is
+			     * in (current_worker() in BH context), or NULL */
+	unsigned int depth; /* C: BH runs nested on this CPU (a drain inside a
+			     * run): the lock validator's subclass for their items */
+	u64 runs;	    /* C: BH runs begun (irq exit, idle, bh enable) */
+	u64 deferrals;	    /* C: runs that ended on their budget with work left */
 };
 
 /* kernel/debug/lockdep.c: the lock validator. */

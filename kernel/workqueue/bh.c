@@ -178,24 +178,23 @@ static bool bh_pool_run(struct worker_pool *pool, u64 deadline, enum bh_runner w
 {
 	struct worker *worker = pool->bh_worker;
 	unsigned int n = BH_BATCH;
-	int outer_count = this_cpu_read(bh.item_count);
-
-	this_cpu_write(bh.item_count, preempt_count()); /* process_one_work() checks it */
+	int count = preempt_count(); /* what its items start with */
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	assert(in_bh_run());
 	if (pool->bh_running || !need_more_worker(pool) ||
 	    (who == BH_OWN_RUN && pool->bh_deferred) || (who == BH_DRAIN) != pool->disassociated) {
 		spin_unlock_irqrestore(&pool->lock, flags);
-		this_cpu_write(bh.item_count, outer_count);
 		return false;
 	}
 	pool->bh_running = true;
 	pool->nr_idle = 0;
 	worker->bh_run_cpu = smp_processor_id();
+	worker->bh_item_count = count;
 	void *outer = this_cpu_read(bh.worker);
 
 	this_cpu_write(bh.worker, worker);
+	this_cpu_write(bh.depth, this_cpu_read(bh.depth) + 1);
 	trace_event(TR_BH_RUN, current, (u64)pool->id, who);
 	worker_clr_flags(worker, WORKER_PREP);
 	do
@@ -203,6 +202,7 @@ static bool bh_pool_run(struct worker_pool *pool, u64 deadline, enum bh_runner w
 	while (keep_working(pool) && --n && ktime_get_ns() < deadline);
 	worker_set_flags(worker, WORKER_PREP);
 	trace_event(TR_BH_RUN_END, current, (u64)pool->id, !list_empty(&pool->worklist));
+	this_cpu_write(bh.depth, this_cpu_read(bh.depth) - 1);
 	this_cpu_write(bh.worker, outer);
 	pool->nr_idle = 1;
 	pool->bh_running = false;
@@ -211,7 +211,6 @@ static bool bh_pool_run(struct worker_pool *pool, u64 deadline, enum bh_runner w
 	bool more = need_more_worker(pool);
 
 	spin_unlock_irqrestore(&pool->lock, flags);
-	this_cpu_write(bh.item_count, outer_count);
 	return more;
 }
 
@@ -317,14 +316,17 @@ static void bh_continue_fn(struct work_struct *w)
 {
 	struct worker_pool *pool = container_of(w, struct worker_pool, bh_continue);
 	unsigned int restarts = BH_RESTARTS;
-	bool more;
+	bool more = false;
 
 	this_cpu_write(sched.preempt_count, this_cpu_read(sched.preempt_count) + BH_OFFSET);
 	u64 deadline = ktime_get_ns() + BH_RUN_NS;
 
-	do
-		more = bh_pool_run(pool, deadline, BH_CONTINUATION);
-	while (more && --restarts && ktime_get_ns() < deadline);
+	/* Run by a worker not yet back on the pool's CPU (its CPU went and
+	 * came back): not here; the requeue below sends it there. */
+	if (smp_processor_id() == pool->cpu)
+		do
+			more = bh_pool_run(pool, deadline, BH_CONTINUATION);
+		while (more && --restarts && ktime_get_ns() < deadline);
 	unsigned long flags = spin_lock_irqsave(&pool->lock);
 
 	pool->nr_bh_continued++;
@@ -348,7 +350,7 @@ static void bh_drain_fn(struct work_struct *w)
 {
 	struct worker_pool *pool = container_of(w, struct worker_pool, bh_drain);
 	u64 deadline = ktime_get_ns() + BH_RUN_NS;
-	bool more;
+	bool more = false;
 
 	do
 		more = bh_pool_run(pool, deadline, BH_DRAIN);

@@ -199,6 +199,9 @@ struct worker {
 	bool hog;			    /* L: this item held the pool: CPU-intensive now */
 	u64 current_seq;		    /* L: the current item's number (pool->nr_started) */
 	unsigned int bh_run_cpu;	    /* L: a BH pseudo-worker: the CPU of its run */
+	int bh_item_count;		    /* L: ... and the preemption count its items start
+					       with (BH_OFFSET on top of what the run came in
+					       on: process_one_work() checks it) */
 	u64 last_active;		    /* L: when it went idle */
 	struct workqueue_struct *rescue_wq; /* I: rescuers only */
 };

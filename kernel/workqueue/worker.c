@@ -387,8 +387,12 @@ static __always_inline void work_dep_acquire(struct work_dep *d, struct pool_wor
 	if (!d->validated)
 		return;
 	d->held = lockdep_held_depth();
+	/* A drain runs a dead CPU's BH items inside a BH item (bh.c), maybe
+	 * of the same workqueue: each nesting level is a subclass. */
+	unsigned int sub = pwq && pwq->pool->bh ? this_cpu_read(bh.depth) - 1 : 0;
+
 	if (pwq)
-		lock_acquire(&pwq->wq->lockdep_map, 0, 0, &pwq->wq->lockdep_map, at);
+		lock_acquire(&pwq->wq->lockdep_map, sub, 0, &pwq->wq->lockdep_map, at);
 	lock_acquire(&d->item_map, 0, 0, w, at);
 }
 
@@ -462,13 +466,14 @@ static void process_one_work(struct worker *worker, struct work_struct *w)
 	trace_event(TR_WORK_END, current, (u64)w, (u64)worker->current_func);
 	work_dep_release(&dep, pwq, w, worker->current_func);
 	/* The count it started with: 0 in a thread; in a BH run, BH_OFFSET
-	 * on top of what the interrupted code had (bh.item_count). The BH
-	 * test only once the thread's has failed: every item asks. */
+	 * on top of what the run came in on (bh_item_count). The BH test
+	 * only once the thread's has failed: every item asks. */
 	if (unlikely(preempt_count() != 0 || irqs_disabled()))
-		WARN_ONCE(!pool->bh || preempt_count() != this_cpu_read(bh.item_count) ||
-				  irqs_disabled(),
-			  "work function %pS returned with preemption (%#x) or interrupts off",
-			  worker->current_func, preempt_count());
+		WARN_ONCE(!pool->bh || preempt_count() != worker->bh_item_count || irqs_disabled(),
+			  "work function %pS returned with preemption (%#x, not %#x) or interrupts "
+			  "off",
+			  worker->current_func, preempt_count(),
+			  pool->bh ? worker->bh_item_count : 0);
 	if (put && color != WORK_NO_COLOR)
 		put(w); /* the last touch of w by the workqueue */
 	if (narrowed)	/* any active CPU again, or its own CPU if it is back */
