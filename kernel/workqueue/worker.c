@@ -388,12 +388,13 @@ static __always_inline void work_dep_acquire(struct work_dep *d, struct pool_wor
 		return;
 	d->held = lockdep_held_depth();
 	/* A drain runs a dead CPU's BH items inside a BH item (bh.c), maybe
-	 * of the same workqueue: each nesting level is a subclass. */
+	 * of the same workqueue, or another drain: each nesting level is a
+	 * subclass, of the workqueue and of the item. */
 	unsigned int sub = pwq && pwq->pool->bh ? this_cpu_read(bh.depth) - 1 : 0;
 
 	if (pwq)
 		lock_acquire(&pwq->wq->lockdep_map, sub, 0, &pwq->wq->lockdep_map, at);
-	lock_acquire(&d->item_map, 0, 0, w, at);
+	lock_acquire(&d->item_map, sub, 0, w, at);
 }
 
 /* After the function: let both go, and report locks it left held. */
