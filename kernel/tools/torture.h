@@ -42,8 +42,9 @@
  *                   At the end it restores the CPUs and drains everything.
  *   torture/stressN queue, re-queue, delay, modify, flush and cancel work
  *                   on a bound, a high-priority, a CPU-intensive, an
- *                   unbound and an ordered workqueue, to random CPUs
- *                   (offline ones too); hop between CPUs; arm timers
+ *                   unbound, an ordered and a BH (WQ_BH) workqueue, to
+ *                   random CPUs (offline ones too); hop between CPUs; arm
+ *                   timers
  *   torture/stressN, with torture_attrs=1: also apply_workqueue_attrs() to
  *                   the unbound workqueue, a random nice and a random set
  *                   of CPUs (CPUs that go offline among them)
@@ -58,6 +59,9 @@
  *     successful cancels == successful queue_* calls (mod_delayed_work
  *     that took a pending item over replaces it); never more at any time;
  *   - no item runs on two workers at once;
+ *   - a BH workqueue's items run in BH context, others never do (a dying
+ *     CPU's BH items are drained on a live CPU, one queued to an offline
+ *     CPU runs on a live one: the rules above hold for them unchanged);
  *   - the ordered workqueue runs its items one at a time in queueing order;
  *   - every flush and cancel returns (watchdog), and a flush_work,
  *     flush_delayed_work or flush_workqueue of an item nobody else touches
