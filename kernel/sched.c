@@ -508,21 +508,21 @@ static void __schedule(enum sched_mode mode)
 	struct rq *rq = this_rq();
 	struct thread *prev = rq->curr, *next;
 
-	if (unlikely(preempt_count() & BH_OFFSET) && mode == SCHED_VOLUNTARY) {
-		/* A BH item blocks: the thread under it is the one it
-		 * interrupted, and cannot sleep for it. Refused: the item's
-		 * wait loop spins instead (interrupts still come). */
-		struct work_struct *w = current_work();
-
-		WARN_ONCE(1,
-			  "BH item %pS would sleep (thread %s under it): BH items must not "
-			  "block; refused",
-			  w ? w->func : NULL, prev->name);
-		WRITE_ONCE(prev->state, THREAD_RUNNING);
-		local_irq_restore(flags);
-		return;
-	}
 	if (unlikely(preempt_count() != 0) && mode == SCHED_VOLUNTARY) {
+		if (preempt_count() & BH_OFFSET) {
+			/* A BH item blocks: the thread under it is the one it
+			 * interrupted, and cannot sleep for it. Refused: the
+			 * item's wait loop spins instead (interrupts still come). */
+			struct work_struct *w = current_work();
+
+			WARN_ONCE(1,
+				  "BH item %pS would sleep (thread %s under it): BH items must "
+				  "not block; refused",
+				  w ? w->func : NULL, prev->name);
+			WRITE_ONCE(prev->state, THREAD_RUNNING);
+			local_irq_restore(flags);
+			return;
+		}
 		WARN_ONCE(1, "thread %s schedules with preemption disabled (count %d)", prev->name,
 			  preempt_count());
 		this_cpu_write(sched.preempt_count, 0);

@@ -82,8 +82,9 @@ struct workqueue_struct *system_bh_highpri_wq;
 struct workqueue_struct *bh_drain_wq;
 
 /* Each CPU's BH stack, for runs at interrupt exit: allocated with the pools
- * for the boot CPU, by the "workqueue:bh" step for the others (kept when
- * the CPU goes). The hotplug lock to set; read by its CPU. */
+ * for the CPUs up at boot, by the "workqueue:bh" step for the others (kept
+ * when the CPU goes). Set at boot or under the hotplug lock, before the CPU
+ * starts; read by its CPU. */
 static void *bh_stacks[NR_CPUS];
 
 /* Who runs a pool: the CPU's own run, its continuation, or a live CPU's
@@ -218,6 +219,7 @@ static bool bh_pool_run(struct worker_pool *pool, u64 deadline, enum bh_runner w
  * run; interrupts off. */
 static void bh_defer(struct worker_pool *pool)
 {
+	assert(irqs_disabled() && in_bh_run());
 	spin_lock(&pool->lock);
 	bool queue = !pool->bh_deferred && !pool->disassociated && need_more_worker(pool);
 
